@@ -1,0 +1,1 @@
+"""The `ua` command line: one module per command or group; `app` only registers them."""

@@ -1,0 +1,256 @@
+"""`ua roll`, `ua odds`, `ua check`: percentile dice, exact odds and single checks."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from engine.cli.common import JsonOption, SeedOption, console, emit_json
+from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, resolve, roll_check
+from engine.dice.odds import exact_odds
+from engine.dice.percentile import Percentile
+from engine.dice.source import SeededDice, TableDice, parse_faces, roll_percentile
+from engine.errors import InvalidInput
+from engine.events.checks import CheckRolled
+
+KindOption = Annotated[Kind, typer.Option("--kind", help="minor, significant or major (C-3…C-5).")]
+RatingOption = Annotated[
+    int, typer.Option("--rating", help="The skill (or the stat rolled directly).")
+]
+StatOption = Annotated[
+    int | None,
+    typer.Option("--stat", help="The tied stat (weak band, C-4), or the stat used untrained."),
+]
+UntrainedOption = Annotated[
+    bool, typer.Option("--untrained", help="Roll a stat for lack of the skill (C-7).")
+]
+ShiftOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--shift", help="A shift, N or SOURCE=N (repeatable), e.g. --shift -10 --shift focus=+20."
+    ),
+]
+MinimumOption = Annotated[int | None, typer.Option("--minimum", help="Minimum roll (C-8).")]
+FlipOption = Annotated[
+    bool, typer.Option("--flip", help="Flip-flop allowed (obsession or passion, C-9/C-10).")
+]
+QualityOption = Annotated[
+    bool, typer.Option("--roll-anyway", help="Minor check at 15+: roll for quality anyway (C-3).")
+]
+
+
+def parse_shift(text: str, index: int) -> Shift:
+    """`-10` (source `shift #1`) or `focus=+20` / `focus:+20`."""
+    source, amount = f"shift #{index}", text
+    for sep in ("=", ":"):
+        if sep in text:
+            source, amount = (part.strip() for part in text.rsplit(sep, 1))
+            break
+    try:
+        return Shift(source=source or f"shift #{index}", amount=int(amount))
+    except ValueError:
+        raise InvalidInput(
+            f"bad shift {text!r}",
+            where="--shift",
+            hint="give a signed number, e.g. --shift -10 or --shift focus=+20",
+        ) from None
+
+
+def build_spec(
+    kind: Kind,
+    rating: int,
+    stat: int | None,
+    untrained: bool,
+    shifts: list[str] | None,
+    minimum: int | None,
+    flip: bool,
+    roll_anyway: bool,
+) -> CheckSpec:
+    if untrained and stat is None and rating == 0:
+        raise InvalidInput(
+            "an untrained check needs the stat used", where="--stat", hint="add --stat N"
+        )
+    if minimum is not None and not 1 <= minimum <= 100:
+        raise InvalidInput(f"minimum roll must be 1–100, got {minimum}", where="--minimum")
+    return CheckSpec(
+        kind=kind,
+        rating=rating,
+        stat=stat,
+        untrained=untrained,
+        shifts=tuple(parse_shift(text, i) for i, text in enumerate(shifts or (), start=1)),
+        minimum=minimum,
+        flip=flip,
+        roll_anyway=roll_anyway,
+    )
+
+
+def spec_json(spec: CheckSpec) -> dict[str, Any]:
+    return {
+        "kind": spec.kind,
+        "rating": spec.rating,
+        "stat": spec.stat,
+        "untrained": spec.untrained,
+        "shifts": [{"source": s.source, "amount": s.amount} for s in spec.shifts],
+        "minimum": spec.minimum,
+        "flip": spec.flip,
+        "target": spec.target,
+        "stat_target": spec.stat_target if spec.resolves_as == "significant" else None,
+    }
+
+
+def odds_json(spec: CheckSpec) -> dict[str, Any]:
+    odds = exact_odds(spec)
+    return {
+        **spec_json(spec),
+        "rolled": not spec.automatic,
+        "odds": {name: float(p) for name, p in odds.items()},
+        "exact": {name: f"{int(p * 100)}/100" for name, p in odds.items()},
+        "success": float(
+            sum(
+                (odds[n] for n in ("crit", "matched_success", "success", "weak_success")),
+                Fraction(0),
+            )
+        ),
+    }
+
+
+def result_json(result: CheckResult) -> dict[str, Any]:
+    roll = result.roll
+    return {
+        **spec_json(result.spec),
+        "outcome": result.outcome,
+        "success": result.success,
+        "value": result.value,
+        "dice": None if roll is None else {"tens": roll.tens, "ones": roll.ones},
+        "flipped": False if roll is None else roll.flipped,
+        "matched": False if roll is None else roll.is_matched,
+        "explanation": CheckRolled(result=result).explain(),
+    }
+
+
+def odds(
+    kind: KindOption,
+    rating: RatingOption = 0,
+    stat: StatOption = None,
+    untrained: UntrainedOption = False,
+    shift: ShiftOption = None,
+    minimum: MinimumOption = None,
+    flip: FlipOption = False,
+    roll_anyway: QualityOption = False,
+    json: JsonOption = False,
+) -> None:
+    """Exact probability of every outcome class of a check (all 100 rolls counted)."""
+    spec = build_spec(kind, rating, stat, untrained, shift, minimum, flip, roll_anyway)
+    data = odds_json(spec)
+    if json:
+        emit_json(data)
+        return
+    table = Table(title=f"{kind} check, target {spec.target}" + (" (flip-flop)" if flip else ""))
+    table.add_column("outcome")
+    table.add_column("rolls of 100", justify="right")
+    table.add_column("probability", justify="right")
+    for name in OUTCOMES:
+        table.add_row(name, data["exact"][name].split("/")[0], f"{data['odds'][name]:.2%}")
+    console.print(table)
+    console.print(f"any success: {data['success']:.2%}")
+
+
+def check(
+    kind: KindOption,
+    rating: RatingOption = 0,
+    stat: StatOption = None,
+    untrained: UntrainedOption = False,
+    shift: ShiftOption = None,
+    minimum: MinimumOption = None,
+    flip: FlipOption = False,
+    roll_anyway: QualityOption = False,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="Dice rolled at the table, tens first: 5,2.")
+    ] = None,
+    flipped: Annotated[
+        bool | None,
+        typer.Option(
+            "--flipped/--as-rolled", help="State the orientation (C-11) instead of the best."
+        ),
+    ] = None,
+    seed: SeedOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Resolve one check from table dice (--dice) or the seeded source (--seed)."""
+    spec = build_spec(kind, rating, stat, untrained, shift, minimum, flip, roll_anyway)
+    if flipped and not flip:
+        raise InvalidInput(
+            "--flipped needs --flip", where="--flipped", hint="only obsession or passion rolls flip"
+        )
+    if dice is not None:
+        faces = parse_faces(dice)
+        if len(faces) != 2:
+            raise InvalidInput(
+                f"a percentile roll is two dice, got {len(faces)}",
+                where="--dice",
+                hint="--dice 5,2",
+            )
+        source: TableDice | SeededDice = TableDice(faces)
+    else:
+        source = SeededDice(seed if seed is not None else int.from_bytes(os.urandom(4), "little"))
+    if flipped is None or spec.automatic:
+        result = roll_check(spec, source)
+    else:
+        result = resolve(spec, roll_percentile(source), orientation=flipped)
+    data = result_json(result)
+    if isinstance(source, SeededDice):
+        data["seed"] = source.seed
+    if json:
+        emit_json(data)
+        return
+    console.print(data["explanation"])
+
+
+def roll(
+    count: Annotated[
+        int, typer.Option("--count", "-n", min=1, max=10_000, help="How many rolls.")
+    ] = 1,
+    seed: SeedOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Roll percentile dice: value, crit, fumble, match, digit sum (D-1…D-5)."""
+    source = SeededDice(seed if seed is not None else int.from_bytes(os.urandom(4), "little"))
+    rolls = [roll_percentile(source) for _ in range(count)]
+    rows = [_roll_json(r) for r in rolls]
+    data = {"seed": source.seed, "rolls": rows}
+    if json:
+        emit_json(data)
+        return
+    table = Table(title=f"percentile dice (seed {source.seed})")
+    for column in ("dice", "value", "flip-flop", "digit sum", "special"):
+        table.add_column(column, justify="right")
+    for r, d in zip(rolls, rows, strict=True):
+        table.add_row(
+            f"{r.tens},{r.ones}",
+            str(r.value),
+            str(r.flip().value),
+            str(r.digit_sum),
+            d["special"] or "",
+        )
+    console.print(table)
+
+
+def _roll_json(r: Percentile) -> dict[str, Any]:
+    special = (
+        "crit" if r.is_crit else "fumble" if r.is_fumble else "matched" if r.is_matched else None
+    )
+    return {
+        "tens": r.tens,
+        "ones": r.ones,
+        "value": r.value,
+        "flipped_value": r.flip().value,
+        "digit_sum": r.digit_sum,
+        "crit": r.is_crit,
+        "fumble": r.is_fumble,
+        "matched": r.is_matched,
+        "special": special,
+    }

@@ -1,0 +1,206 @@
+"""Checks (C-1…C-13), shared by both editions: target, outcome class, flip choice.
+
+Everything here is a pure function of its arguments; dice come in as a `Percentile` or from a
+`DiceSource` passed by the caller.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from engine.dice.percentile import Percentile
+from engine.dice.source import DiceSource, roll_percentile
+
+Kind = Literal["minor", "significant", "major"]
+Outcome = Literal[
+    "crit", "matched_success", "success", "weak_success", "failure", "matched_failure", "fumble"
+]
+Prefer = Literal["high", "low", "as_rolled"]
+
+#: C-6 order, best first.
+OUTCOMES: tuple[Outcome, ...] = (
+    "crit",
+    "matched_success",
+    "success",
+    "weak_success",
+    "failure",
+    "matched_failure",
+    "fumble",
+)
+RANK: dict[str, int] = {name: i for i, name in enumerate(OUTCOMES)}
+SUCCESSES: frozenset[str] = frozenset({"crit", "matched_success", "success", "weak_success"})
+
+MINOR_AUTOMATIC_RATING = 15  # C-3
+
+
+class Shift(msgspec.Struct, frozen=True):
+    """A signed modifier to a target and where it came from (C-12): ("focus on Vic", +10)."""
+
+    source: str
+    amount: int
+
+    def describe(self) -> str:
+        return f"{self.source} {self.amount:+d}"
+
+
+class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything that decides a check's outcome except the dice.
+
+    `rating` is the skill (or the stat, when a stat is rolled directly). `stat` is the skill's tied
+    stat for the weak band of a significant check (C-4), or the stat used untrained (C-7).
+    """
+
+    kind: Kind
+    rating: int = 0
+    stat: int | None = None
+    untrained: bool = False
+    shifts: tuple[Shift, ...] = ()
+    minimum: int | None = None
+    flip: bool = False
+    roll_anyway: bool = False
+    label: str = ""
+
+    @property
+    def total_shift(self) -> int:
+        return sum(s.amount for s in self.shifts)
+
+    @property
+    def base_rating(self) -> int:
+        """C-7: untrained minor/significant use stat − 30; untrained major the stat itself."""
+        if self.untrained:
+            stat = self.rating if self.stat is None else self.stat
+            return stat if self.kind == "major" else stat - 30
+        return self.rating
+
+    @property
+    def target(self) -> int:
+        """C-1: rating + shifts, never clamped."""
+        return self.base_rating + self.total_shift
+
+    @property
+    def stat_target(self) -> int:
+        """C-4: the tied stat with the same shifts, bounding a weak success."""
+        stat = self.rating if self.stat is None else self.stat
+        return stat + self.total_shift
+
+    @property
+    def automatic(self) -> bool:
+        """C-3: a trained minor check at 15 or more succeeds without a roll unless rolled anyway."""
+        return (
+            self.kind == "minor"
+            and not self.untrained
+            and self.rating >= MINOR_AUTOMATIC_RATING
+            and not self.roll_anyway
+        )
+
+    @property
+    def resolves_as(self) -> str:
+        """Which branch of C-13 applies (after the crit/fumble/minimum steps)."""
+        if self.untrained:
+            return "major_untrained" if self.kind == "major" else "untrained"
+        if self.kind == "major":
+            return "major"
+        if self.kind == "minor" and self.rating >= MINOR_AUTOMATIC_RATING:
+            return "minor_quality"
+        return "significant"  # C-3: a minor check under 15 resolves as significant
+
+
+def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
+    """C-13: the outcome class of a rolled value under a spec."""
+    if value == 1:
+        return "crit"
+    if value == 100:
+        return "fumble"
+    if spec.minimum is not None and value < spec.minimum:
+        return "failure"
+    target = spec.target
+    branch = spec.resolves_as
+    if branch == "major":
+        if value <= target:
+            return "matched_success" if matched else "success"
+        return "matched_failure" if matched else "failure"
+    if branch == "significant":
+        if value <= target:
+            return "matched_success" if matched else "success"
+        if value <= spec.stat_target:
+            return "weak_success"
+        return "matched_failure" if matched else "failure"
+    if branch == "untrained":
+        if value <= target:
+            return "weak_success"
+        return "matched_failure" if matched else "failure"
+    if branch == "major_untrained":
+        if matched and value <= target:
+            return "success"
+        return "matched_failure" if matched else "failure"
+    # minor_quality: never a failure once past steps 1–2
+    return "success" if value <= target else "weak_success"
+
+
+def is_success(outcome: str) -> bool:
+    return outcome in SUCCESSES
+
+
+class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A resolved check: the spec, the dice as rolled with the orientation used, the outcome."""
+
+    spec: CheckSpec
+    roll: Percentile | None
+    outcome: Outcome
+
+    @property
+    def value(self) -> int | None:
+        return None if self.roll is None else self.roll.value
+
+    @property
+    def success(self) -> bool:
+        return self.outcome in SUCCESSES
+
+    @property
+    def target(self) -> int:
+        return self.spec.target
+
+
+def _outcome_of(spec: CheckSpec, roll: Percentile) -> Outcome:
+    return classify(spec, roll.value, roll.is_matched)
+
+
+def choose_orientation(
+    spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled"
+) -> Percentile:
+    """C-11: an automated actor takes the better outcome; on a tie, the purpose decides."""
+    if not spec.flip:
+        return roll
+    flipped = roll.flip()
+    a, b = RANK[_outcome_of(spec, roll)], RANK[_outcome_of(spec, flipped)]
+    if a != b:
+        return roll if a < b else flipped
+    if prefer == "high" and flipped.value > roll.value:
+        return flipped
+    if prefer == "low" and flipped.value < roll.value:
+        return flipped
+    return roll
+
+
+def resolve(
+    spec: CheckSpec,
+    roll: Percentile,
+    *,
+    prefer: Prefer = "as_rolled",
+    orientation: bool | None = None,
+) -> CheckResult:
+    """Resolve rolled dice. `orientation` (flipped or not) is a person's stated choice (C-11)."""
+    if orientation is not None:
+        chosen = Percentile(tens=roll.tens, ones=roll.ones, flipped=orientation and spec.flip)
+    else:
+        chosen = choose_orientation(spec, roll, prefer)
+    return CheckResult(spec=spec, roll=chosen, outcome=_outcome_of(spec, chosen))
+
+
+def roll_check(spec: CheckSpec, dice: DiceSource, *, prefer: Prefer = "as_rolled") -> CheckResult:
+    """Roll a check from the dice source, or succeed without a roll (C-3)."""
+    if spec.automatic:
+        return CheckResult(spec=spec, roll=None, outcome="success")
+    return resolve(spec, roll_percentile(dice), prefer=prefer)

@@ -1,0 +1,66 @@
+"""The percentile roll (D-1…D-7): two d10 faces, read as rolled or flip-flopped."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+def face_value(face: int) -> int:
+    """A single d10 face counted for sums (D-5, D-7): 0 counts as 10."""
+    return 10 if face == 0 else face
+
+
+def percentile_value(tens: int, ones: int) -> int:
+    """D-1: 10·tens + ones, except 0,0 which is 100."""
+    value = 10 * tens + ones
+    return 100 if value == 0 else value
+
+
+class Percentile(msgspec.Struct, frozen=True, kw_only=True):
+    """Two d10 faces as rolled (tens first) and whether they were read flip-flopped (D-4)."""
+
+    tens: int
+    ones: int
+    flipped: bool = False
+
+    @property
+    def read_tens(self) -> int:
+        return self.ones if self.flipped else self.tens
+
+    @property
+    def read_ones(self) -> int:
+        return self.tens if self.flipped else self.ones
+
+    @property
+    def value(self) -> int:
+        """D-1 on the orientation used."""
+        return percentile_value(self.read_tens, self.read_ones)
+
+    @property
+    def is_crit(self) -> bool:
+        """D-2: value 1."""
+        return self.value == 1
+
+    @property
+    def is_fumble(self) -> bool:
+        """D-2: value 100."""
+        return self.value == 100
+
+    @property
+    def is_matched(self) -> bool:
+        """D-3: both faces equal and the value is not 100 (a flip cannot change a match)."""
+        return self.tens == self.ones and self.value != 100
+
+    @property
+    def digit_sum(self) -> int:
+        """D-5: each face counted with 0 as 10; range 2–20 (47 → 11, 07 → 17, 00 → 20)."""
+        return face_value(self.tens) + face_value(self.ones)
+
+    def flip(self) -> Percentile:
+        """D-4: the same dice read the other way round."""
+        return Percentile(tens=self.tens, ones=self.ones, flipped=not self.flipped)
+
+    def describe(self) -> str:
+        """`4,7 = 47` or, flipped, `7,2 flipped = 27`."""
+        suffix = " flipped" if self.flipped else ""
+        return f"{self.tens},{self.ones}{suffix} = {self.value:02d}"

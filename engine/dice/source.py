@@ -1,0 +1,173 @@
+"""The dice source (D-8): every die the engine uses comes from here.
+
+A seeded source is counter-based: face *k* of a named stream is a pure function of
+``(seed, stream, k)`` — a SplitMix64 hash — so it never depends on what else was drawn.
+The ``dice`` stream feeds the rules; the ``ai`` stream feeds tactics, so an AI choice never
+shifts a die. A table source replays faces a person rolled, then falls back to a seeded
+source (or refuses) when they run out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Protocol
+
+from engine.dice.percentile import Percentile
+from engine.errors import DiceError
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+DICE = "dice"
+AI = "ai"
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijective avalanche on 64-bit integers."""
+    z = (z + _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def _stream_key(stream: str) -> int:
+    return int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little")
+
+
+def stream_base(seed: int, stream: str) -> int:
+    """The per-(seed, stream) key every face of that stream is hashed from."""
+    return _mix64((seed & _MASK) ^ _mix64(_stream_key(stream)))
+
+
+def face(seed: int, stream: str, k: int) -> int:
+    """Face *k* (0-based) of a stream: a d10 face 0–9, a pure function of its arguments."""
+    return _mix64(stream_base(seed, stream) ^ ((k * _GOLDEN) & _MASK)) % 10
+
+
+def derive_seed(batch_seed: int, index: int) -> int:
+    """The seed of fight *index* of a batch: independent of worker count and order."""
+    return _mix64(_mix64(batch_seed & _MASK) ^ ((index + 1) * 0xD1B54A32D192ED03 & _MASK))
+
+
+class DiceSource(Protocol):
+    """Where rules get dice. `faces_used` lists every face drawn, in order."""
+
+    def d10(self) -> int:
+        """One d10 face, 0–9."""
+        ...
+
+    def choose(self, n: int) -> int:
+        """An AI choice in 0…n−1 from a stream separate from the dice."""
+        ...
+
+
+class SeededDice:
+    """Counter-based dice: face k of the dice stream is `face(seed, "dice", k)`."""
+
+    __slots__ = ("_ai_base", "_base", "ai_position", "position", "seed")
+
+    def __init__(self, seed: int, position: int = 0, ai_position: int = 0) -> None:
+        self.seed = seed
+        self.position = position
+        self.ai_position = ai_position
+        self._base = stream_base(seed, DICE)
+        self._ai_base = stream_base(seed, AI)
+
+    def d10(self) -> int:
+        k = self.position
+        self.position = k + 1
+        return _mix64(self._base ^ ((k * _GOLDEN) & _MASK)) % 10
+
+    def choose(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("choose needs at least one option")
+        k = self.ai_position
+        self.ai_position = k + 1
+        return _mix64(self._ai_base ^ ((k * _GOLDEN) & _MASK)) % n
+
+
+class TableDice:
+    """Faces rolled at the table, used in order; then the fallback source, if any.
+
+    `exhausted_hint` is shown when faces run out and there is no fallback.
+    """
+
+    def __init__(
+        self,
+        faces: Iterable[int],
+        fallback: DiceSource | None = None,
+        *,
+        exhausted_hint: str = "give more dice, e.g. --dice 4,7",
+    ) -> None:
+        self.faces = tuple(faces)
+        for f in self.faces:
+            if not isinstance(f, int) or not 0 <= f <= 9:
+                raise DiceError(
+                    f"a die face must be 0–9, got {f!r}", hint="faces are d10 faces, 0–9"
+                )
+        self.used = 0
+        self.fallback = fallback
+        self.exhausted_hint = exhausted_hint
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.used
+
+    def d10(self) -> int:
+        if self.used < len(self.faces):
+            self.used += 1
+            return self.faces[self.used - 1]
+        if self.fallback is None:
+            raise DiceError("not enough dice were given for this roll", hint=self.exhausted_hint)
+        return self.fallback.d10()
+
+    def choose(self, n: int) -> int:
+        if self.fallback is None:
+            return 0
+        return self.fallback.choose(n)
+
+
+def roll_percentile(dice: DiceSource) -> Percentile:
+    """D-1: tens die first, then ones die."""
+    tens = dice.d10()
+    return Percentile(tens=tens, ones=dice.d10())
+
+
+def roll_dn(dice: DiceSource, n: int) -> tuple[int, ...]:
+    """D-7: n ten-sided dice; their faces (sum with `sum_faces`)."""
+    return tuple(dice.d10() for _ in range(n))
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """`"4,7"` or `"4 7"` or `"47"` → (4, 7); each face 0–9."""
+    cleaned = text.replace(",", " ").split()
+    if len(cleaned) == 1 and cleaned[0].isdigit() and len(cleaned[0]) > 1:
+        cleaned = list(cleaned[0])
+    faces: list[int] = []
+    for part in cleaned:
+        if not part.isdigit() or not 0 <= int(part) <= 9:
+            raise DiceError(
+                f"bad die face {part!r} in {text!r}",
+                hint="give d10 faces 0–9, tens first: --dice 4,7",
+            )
+        faces.append(int(part))
+    if not faces:
+        raise DiceError("no dice given", hint="give d10 faces 0–9, tens first: --dice 4,7")
+    return tuple(faces)
+
+
+class RecordingDice:
+    """Wraps a source and keeps every face it hands out, in order (for the command record)."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.faces: list[int] = []
+
+    def d10(self) -> int:
+        f = self.inner.d10()
+        self.faces.append(f)
+        return f
+
+    def choose(self, n: int) -> int:
+        return self.inner.choose(n)

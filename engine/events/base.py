@@ -1,0 +1,62 @@
+"""The frozen base every event derives from, and helpers events use to explain themselves."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from engine.dice.checks import CheckResult, CheckSpec
+
+
+class EventBase(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
+    """An immutable fact. Subclasses give an explicit stable `tag=` and a `schema_version`.
+
+    `command` is the id of the command that produced it (0 for setup events), so undo can
+    skip every event of a command at once.
+    """
+
+    schema_version: ClassVar[int] = 1
+    command: int = 0
+
+    def explain(self) -> str:
+        """One sentence for a GM, citing the rule id."""
+        raise NotImplementedError
+
+
+def describe_target(spec: CheckSpec) -> str:
+    """`Fighting 45, focus +10 = 55` — the rating and every named shift (C-12)."""
+    label = spec.label or spec.kind
+    if spec.untrained:
+        stat = spec.rating if spec.stat is None else spec.stat
+        base = f"{label} untrained, stat {stat}" + (" −30" if spec.kind != "major" else "")
+    else:
+        base = f"{label} {spec.rating}"
+    parts = [base, *(s.describe() for s in spec.shifts)]
+    text = ", ".join(parts)
+    if spec.shifts or spec.untrained:
+        text += f" = {spec.target}"
+    if spec.minimum is not None:
+        text += f", minimum {spec.minimum}"
+    return text
+
+
+OUTCOME_WORDS = {
+    "crit": "crit",
+    "matched_success": "matched success",
+    "success": "success",
+    "weak_success": "weak success",
+    "failure": "failure",
+    "matched_failure": "matched failure",
+    "fumble": "fumble",
+}
+
+
+def describe_result(result: CheckResult) -> str:
+    """`rolled 4,7 = 47, success` or `no roll needed, success`."""
+    word = OUTCOME_WORDS[result.outcome]
+    if result.roll is None:
+        return f"no roll needed (C-3), {word}"
+    return f"rolled {result.roll.describe()}, {word}"

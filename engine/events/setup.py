@@ -1,0 +1,47 @@
+"""Events that set an encounter up and record GM rulings."""
+
+from __future__ import annotations
+
+from engine.events.base import EventBase
+from engine.settings import Settings
+from engine.state.sheet import Sheet
+
+
+class EncounterStarted(EventBase, frozen=True, kw_only=True, tag="encounter_started"):
+    """The first event of every encounter stream."""
+
+    ruleset: str
+    title: str = ""
+    seed: int | None = None
+    settings: Settings = Settings()
+
+    def explain(self) -> str:
+        seed = f", seed {self.seed}" if self.seed is not None else ", dice from the table"
+        return f"Encounter {self.title or 'started'} ({self.ruleset}{seed})."
+
+
+class CombatantJoined(EventBase, frozen=True, kw_only=True, tag="combatant_joined"):
+    """A character joins on a side with its sheet (S2-6: wound points from Body unless given)."""
+
+    id: str
+    side: str
+    sheet: Sheet
+
+    def explain(self) -> str:
+        s = self.sheet
+        return (
+            f"{self.id} joins side {self.side} ({s.current_wounds}/{s.max_wounds} wound points, "
+            f"Body {s.stats.body}, Speed {s.stats.speed}, Mind {s.stats.mind}, "
+            f"Soul {s.stats.soul}; S2-6)."
+        )
+
+
+class GmRuling(EventBase, frozen=True, kw_only=True, tag="gm_ruling"):
+    """A ruling of taste the seeds leave to the GM, applied as stated (RULES: left to the GM)."""
+
+    note: str
+    about: str = ""
+
+    def explain(self) -> str:
+        who = f" about {self.about}" if self.about else ""
+        return f"GM ruling{who}: {self.note}"

@@ -1,0 +1,33 @@
+"""structlog, configured once: diagnostics to stderr (console by default, JSON on request).
+
+The event log is the truth; these lines are only for whoever debugs the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+
+def configure_logging(*, json: bool = False, verbose: bool = False) -> None:
+    level = logging.DEBUG if verbose else logging.WARNING
+    renderer: structlog.types.Processor = (
+        structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+def get_logger(name: str) -> structlog.types.FilteringBoundLogger:
+    logger: structlog.types.FilteringBoundLogger = structlog.get_logger(name)
+    return logger

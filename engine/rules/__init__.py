@@ -1,0 +1,1 @@
+"""Rules: pure `decide` functions, one sub-package per edition. Checks (C-*) live in engine.dice."""

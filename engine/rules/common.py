@@ -1,0 +1,78 @@
+"""Rules every ruleset shares: starting an encounter, adding combatants, rulings, checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
+from engine.dice.checks import resolve, roll_check
+from engine.dice.percentile import Percentile
+from engine.dice.source import DiceSource, roll_percentile
+from engine.errors import Refused
+from engine.events.base import EventBase
+from engine.events.checks import CheckRolled
+from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.rules.decide import handles
+from engine.state.encounter import Encounter
+
+RULESETS = ("ua2", "ua3")
+
+
+def require_started(state: Encounter) -> None:
+    if state.version == 0:
+        raise Refused("the encounter has not started", hint="start it first")
+
+
+@handles(StartEncounter)
+def start(state: Encounter, command: StartEncounter, dice: DiceSource) -> Sequence[EventBase]:
+    if state.version != 0:
+        raise Refused("the encounter has already started")
+    if command.ruleset not in RULESETS:
+        raise Refused(f"unknown ruleset {command.ruleset!r}", hint="use ua2 or ua3")
+    return [
+        EncounterStarted(
+            ruleset=command.ruleset,
+            title=command.title,
+            seed=command.seed,
+            settings=command.settings,
+        )
+    ]
+
+
+@handles(AddCombatant)
+def add_combatant(state: Encounter, command: AddCombatant, dice: DiceSource) -> Sequence[EventBase]:
+    require_started(state)
+    if not command.id.strip():
+        raise Refused("a combatant needs a non-empty id")
+    if state.combatant(command.id) is not None:
+        raise Refused(
+            f"{command.id} is already in the encounter", hint="give each combatant a unique id"
+        )
+    return [CombatantJoined(id=command.id, side=command.side, sheet=command.sheet)]
+
+
+@handles(Ruling)
+def ruling(state: Encounter, command: Ruling, dice: DiceSource) -> Sequence[EventBase]:
+    require_started(state)
+    if not command.note.strip():
+        raise Refused("a ruling needs a note saying what was ruled")
+    return [GmRuling(note=command.note, about=command.about)]
+
+
+@handles(RollCheck)
+def check(state: Encounter, command: RollCheck, dice: DiceSource) -> Sequence[EventBase]:
+    require_started(state)
+    if command.actor and state.combatant(command.actor) is None:
+        raise Refused(f"no combatant {command.actor!r} in this encounter")
+    spec = command.spec
+    if command.flipped is not None and not spec.flip:
+        raise Refused(
+            "this check may not be flip-flopped",
+            hint="only obsession or passion rolls flip (C-9, C-10)",
+        )
+    if command.flipped is None or spec.automatic:
+        result = roll_check(spec, dice)
+    else:
+        rolled: Percentile = roll_percentile(dice)
+        result = resolve(spec, rolled, orientation=command.flipped)
+    return [CheckRolled(actor=command.actor, result=result, purpose=command.purpose)]

@@ -1,0 +1,115 @@
+"""A ua2 character sheet as data (S2-*): stats, skills with tied stats, obsession, passions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+StatName = Literal["body", "speed", "mind", "soul"]
+MeterName = Literal["violence", "unnatural", "helplessness", "isolation", "self"]
+PassionKind = Literal["rage", "fear", "noble"]
+METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
+
+StatValue = Annotated[int, msgspec.Meta(ge=1, le=99)]
+Rating = Annotated[int, msgspec.Meta(ge=0, le=150)]
+Hardened = Annotated[int, msgspec.Meta(ge=0, le=10)]
+Failed = Annotated[int, msgspec.Meta(ge=0, le=5)]
+
+
+class Stats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """S2-1: each 1–99."""
+
+    body: StatValue
+    speed: StatValue
+    mind: StatValue
+    soul: StatValue
+
+    def of(self, name: str) -> int:
+        return int(getattr(self, name))
+
+
+class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """S2-3: a skill tied to one stat. `free` skills started at 15 at no cost (S2-4)."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    stat: StatName
+    rating: Rating
+    free: bool = False
+
+
+class Passion(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """C-10: one rage, one fear, one noble passion, each a text trigger."""
+
+    kind: PassionKind
+    trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class Meter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """S2-7: 10 hardened and 5 failed notches; a neurosis once the fifth failed is marked."""
+
+    hardened: Hardened = 0
+    failed: Failed = 0
+    neurosis: bool = False
+
+
+class Meters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """M2-1: the five madness meters."""
+
+    violence: Meter = Meter()
+    unnatural: Meter = Meter()
+    helplessness: Meter = Meter()
+    isolation: Meter = Meter()
+    self_: Meter = msgspec.field(default_factory=Meter, name="self")
+
+    def of(self, name: str) -> Meter:
+        value: Meter = getattr(self, "self_" if name == "self" else name)
+        return value
+
+    def with_meter(self, name: str, meter: Meter) -> Meters:
+        return msgspec.structs.replace(self, **{"self_" if name == "self" else name: meter})
+
+
+class WoundPoints(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Current and maximum wound points (S2-6: maximum = Body)."""
+
+    current: Annotated[int, msgspec.Meta(ge=-200, le=99)]
+    maximum: Annotated[int, msgspec.Meta(ge=1, le=99)]
+
+
+class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A ua2 character sheet."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    stats: Stats
+    skills: tuple[Skill, ...] = ()
+    obsession: str = ""
+    passions: tuple[Passion, ...] = ()
+    weapons: tuple[str, ...] = ()
+    meters: Meters = Meters()
+    wounds: WoundPoints | None = None
+    tier: Literal["beginner", "seasoned", "experienced"] | None = None
+    notes: str = ""
+
+    def skill(self, name: str) -> Skill | None:
+        wanted = name.casefold()
+        for skill in self.skills:
+            if skill.name.casefold() == wanted:
+                return skill
+        return None
+
+    def rating(self, name: str) -> int:
+        """A skill's rating, or 0 when the sheet lacks it."""
+        skill = self.skill(name)
+        return 0 if skill is None else skill.rating
+
+    @property
+    def max_wounds(self) -> int:
+        return self.wounds.maximum if self.wounds is not None else self.stats.body
+
+    @property
+    def current_wounds(self) -> int:
+        return self.wounds.current if self.wounds is not None else self.stats.body
+
+    def is_obsession(self, skill_name: str) -> bool:
+        return bool(self.obsession) and self.obsession.casefold() == skill_name.casefold()
