@@ -5,6 +5,8 @@ Defaults are the RULES.md decisions; a scenario or session overrides any of them
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 
@@ -43,3 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     default_cherry: str = "more_hurt"
     #: U-14 (ua3): the stress check target.
     stress_target: int = 50
+    #: M2-4: the reaction to a failed madness check when neither the command (a person) nor the
+    #: combatant's default names one. Freeze: the one reaction that needs no further choice
+    #: (flee needs a way out, frenzy a source to attack).
+    default_reaction: Literal["flee", "freeze", "frenzy"] = "freeze"

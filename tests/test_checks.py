@@ -65,9 +65,7 @@ def test_a_match_inside_the_weak_band_is_just_weak_c13() -> None:
 
 
 def test_shifts_move_the_stat_band_too_c4() -> None:
-    spec = CheckSpec(
-        kind="significant", rating=45, stat=60, shifts=(Shift("a", -10), Shift("b", 20))
-    )
+    spec = CheckSpec(kind="significant", rating=45, stat=60, shifts=(Shift("a", -10), Shift("b", 20)))
     assert (spec.target, spec.stat_target) == (55, 70)
     assert outcome(spec, 5, 2) == "success"
 
@@ -173,9 +171,7 @@ def _oracle(kind: str, target: int, stat_target: int, value: int, matched: bool)
 def test_odds_match_an_exhaustive_count_and_sum_to_one(
     kind: str, rating: int, extra: int, shift: int, flip: bool
 ) -> None:
-    spec = CheckSpec(
-        kind=kind, rating=rating, stat=rating + extra, shifts=(Shift("s", shift),), flip=flip
-    )  # type: ignore[arg-type]
+    spec = CheckSpec(kind=kind, rating=rating, stat=rating + extra, shifts=(Shift("s", shift),), flip=flip)  # type: ignore[arg-type]
     expected = dict.fromkeys(OUTCOMES, 0)
     rank = {name: i for i, name in enumerate(OUTCOMES)}
     for tens in range(10):
@@ -184,9 +180,7 @@ def test_odds_match_an_exhaustive_count_and_sum_to_one(
             results = []
             for t, o in options:
                 value = 100 if t == o == 0 else 10 * t + o
-                results.append(
-                    _oracle(kind, spec.target, spec.stat_target, value, t == o and value != 100)
-                )
+                results.append(_oracle(kind, spec.target, spec.stat_target, value, t == o and value != 100))
             expected[min(results, key=rank.__getitem__)] += 1
     odds = exact_odds(spec)
     assert counts(spec) == expected

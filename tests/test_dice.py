@@ -15,9 +15,7 @@ from engine.errors import DiceError
     ("tens", "ones", "value"),
     [(4, 7, 47), (0, 7, 7), (0, 0, 100), (0, 1, 1), (9, 9, 99), (1, 0, 10)],
 )
-def test_value_is_tens_then_ones_and_double_zero_is_100_d1(
-    tens: int, ones: int, value: int
-) -> None:
+def test_value_is_tens_then_ones_and_double_zero_is_100_d1(tens: int, ones: int, value: int) -> None:
     assert Percentile(tens=tens, ones=ones).value == value
 
 
@@ -96,9 +94,7 @@ def test_table_dice_without_fallback_say_more_are_needed() -> None:
         dice.d10()
 
 
-@pytest.mark.parametrize(
-    ("text", "faces"), [("4,7", (4, 7)), ("4 7", (4, 7)), ("47", (4, 7)), ("0,0", (0, 0))]
-)
+@pytest.mark.parametrize(("text", "faces"), [("4,7", (4, 7)), ("4 7", (4, 7)), ("47", (4, 7)), ("0,0", (0, 0))])
 def test_dice_entered_at_the_table_parse(text: str, faces: tuple[int, ...]) -> None:
     assert parse_faces(text) == faces
 

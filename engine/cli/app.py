@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli import checks
+from engine.cli import character, checks
 from engine.cli.common import err_console, fail_from
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -26,9 +26,7 @@ class OneLineErrors(TyperGroup):
         except TyperException as exc:  # usage errors: bad option, missing value, unknown command
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "ua"
-            err_console.print(
-                f"error: {command}: {exc.format_message()} (hint: {command} --help)", markup=False
-            )
+            err_console.print(f"error: {command}: {exc.format_message()} (hint: {command} --help)", markup=False)
             rv = exc.exit_code
         except typer.Abort:
             err_console.print("error: aborted", markup=False)
@@ -55,12 +53,8 @@ app = typer.Typer(
 
 @app.callback()
 def _root(
-    log_json: Annotated[
-        bool, typer.Option("--log-json", help="Diagnostics on stderr as JSON lines.")
-    ] = False,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Show debug diagnostics on stderr.")
-    ] = False,
+    log_json: Annotated[bool, typer.Option("--log-json", help="Diagnostics on stderr as JSON lines.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show debug diagnostics on stderr.")] = False,
 ) -> None:
     configure_logging(json=log_json, verbose=verbose)
 
@@ -68,6 +62,7 @@ def _root(
 app.command("roll")(checks.roll)
 app.command("odds")(checks.odds)
 app.command("check")(checks.check)
+app.add_typer(character.app, name="character")
 
 
 def main() -> None:

@@ -18,26 +18,18 @@ from engine.errors import InvalidInput
 from engine.events.checks import CheckRolled
 
 KindOption = Annotated[Kind, typer.Option("--kind", help="minor, significant or major (C-3…C-5).")]
-RatingOption = Annotated[
-    int, typer.Option("--rating", help="The skill (or the stat rolled directly).")
-]
+RatingOption = Annotated[int, typer.Option("--rating", help="The skill (or the stat rolled directly).")]
 StatOption = Annotated[
     int | None,
     typer.Option("--stat", help="The tied stat (weak band, C-4), or the stat used untrained."),
 ]
-UntrainedOption = Annotated[
-    bool, typer.Option("--untrained", help="Roll a stat for lack of the skill (C-7).")
-]
+UntrainedOption = Annotated[bool, typer.Option("--untrained", help="Roll a stat for lack of the skill (C-7).")]
 ShiftOption = Annotated[
     list[str] | None,
-    typer.Option(
-        "--shift", help="A shift, N or SOURCE=N (repeatable), e.g. --shift -10 --shift focus=+20."
-    ),
+    typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable), e.g. --shift -10 --shift focus=+20."),
 ]
 MinimumOption = Annotated[int | None, typer.Option("--minimum", help="Minimum roll (C-8).")]
-FlipOption = Annotated[
-    bool, typer.Option("--flip", help="Flip-flop allowed (obsession or passion, C-9/C-10).")
-]
+FlipOption = Annotated[bool, typer.Option("--flip", help="Flip-flop allowed (obsession or passion, C-9/C-10).")]
 QualityOption = Annotated[
     bool, typer.Option("--roll-anyway", help="Minor check at 15+: roll for quality anyway (C-3).")
 ]
@@ -71,9 +63,7 @@ def build_spec(
     roll_anyway: bool,
 ) -> CheckSpec:
     if untrained and stat is None and rating == 0:
-        raise InvalidInput(
-            "an untrained check needs the stat used", where="--stat", hint="add --stat N"
-        )
+        raise InvalidInput("an untrained check needs the stat used", where="--stat", hint="add --stat N")
     if minimum is not None and not 1 <= minimum <= 100:
         raise InvalidInput(f"minimum roll must be 1–100, got {minimum}", where="--minimum")
     return CheckSpec(
@@ -168,14 +158,10 @@ def check(
     minimum: MinimumOption = None,
     flip: FlipOption = False,
     roll_anyway: QualityOption = False,
-    dice: Annotated[
-        str | None, typer.Option("--dice", help="Dice rolled at the table, tens first: 5,2.")
-    ] = None,
+    dice: Annotated[str | None, typer.Option("--dice", help="Dice rolled at the table, tens first: 5,2.")] = None,
     flipped: Annotated[
         bool | None,
-        typer.Option(
-            "--flipped/--as-rolled", help="State the orientation (C-11) instead of the best."
-        ),
+        typer.Option("--flipped/--as-rolled", help="State the orientation (C-11) instead of the best."),
     ] = None,
     seed: SeedOption = None,
     json: JsonOption = False,
@@ -183,9 +169,7 @@ def check(
     """Resolve one check from table dice (--dice) or the seeded source (--seed)."""
     spec = build_spec(kind, rating, stat, untrained, shift, minimum, flip, roll_anyway)
     if flipped and not flip:
-        raise InvalidInput(
-            "--flipped needs --flip", where="--flipped", hint="only obsession or passion rolls flip"
-        )
+        raise InvalidInput("--flipped needs --flip", where="--flipped", hint="only obsession or passion rolls flip")
     if dice is not None:
         faces = parse_faces(dice)
         if len(faces) != 2:
@@ -211,9 +195,7 @@ def check(
 
 
 def roll(
-    count: Annotated[
-        int, typer.Option("--count", "-n", min=1, max=10_000, help="How many rolls.")
-    ] = 1,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, max=10_000, help="How many rolls.")] = 1,
     seed: SeedOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -240,9 +222,7 @@ def roll(
 
 
 def _roll_json(r: Percentile) -> dict[str, Any]:
-    special = (
-        "crit" if r.is_crit else "fumble" if r.is_fumble else "matched" if r.is_matched else None
-    )
+    special = "crit" if r.is_crit else "fumble" if r.is_fumble else "matched" if r.is_matched else None
     return {
         "tens": r.tens,
         "ones": r.ones,

@@ -33,7 +33,5 @@ def fail_from(exc: EngineError) -> NoReturn:
 
 def emit_json(value: Any) -> None:
     """Stable, sorted JSON on stdout."""
-    sys.stdout.write(
-        msgspec.json.format(msgspec.json.encode(value, order="sorted"), indent=2).decode()
-    )
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value, order="sorted"), indent=2).decode())
     sys.stdout.write("\n")

@@ -9,11 +9,84 @@ from __future__ import annotations
 import msgspec
 
 from engine.commands.base import CommandBase
+from engine.commands.checks import SkillCheck, SpendPassion
+from engine.commands.combat import (
+    Attack,
+    BeginFight,
+    BreakFree,
+    ClearJam,
+    Declare,
+    Dodge,
+    DoNothing,
+    Draw,
+    EndFight,
+    Flee,
+    Squeeze,
+    StandUp,
+    SuppressiveFire,
+    Surrender,
+)
+from engine.commands.healing import Convalesce, FirstAid, MedicalCare
+from engine.commands.madness import MadnessCheck, SourceGone, Therapy
 from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
 
-Command = StartEncounter | AddCombatant | Ruling | RollCheck
+Command = (
+    StartEncounter
+    | AddCombatant
+    | Ruling
+    | RollCheck
+    | SkillCheck
+    | SpendPassion
+    | MadnessCheck
+    | Therapy
+    | SourceGone
+    | BeginFight
+    | Declare
+    | Attack
+    | Dodge
+    | Draw
+    | ClearJam
+    | StandUp
+    | DoNothing
+    | SuppressiveFire
+    | BreakFree
+    | Squeeze
+    | Flee
+    | Surrender
+    | EndFight
+    | FirstAid
+    | MedicalCare
+    | Convalesce
+)
 
-COMMAND_TYPES: tuple[type[CommandBase], ...] = (StartEncounter, AddCombatant, Ruling, RollCheck)
+COMMAND_TYPES: tuple[type[CommandBase], ...] = (
+    StartEncounter,
+    AddCombatant,
+    Ruling,
+    RollCheck,
+    SkillCheck,
+    SpendPassion,
+    MadnessCheck,
+    Therapy,
+    SourceGone,
+    BeginFight,
+    Declare,
+    Attack,
+    Dodge,
+    Draw,
+    ClearJam,
+    StandUp,
+    DoNothing,
+    SuppressiveFire,
+    BreakFree,
+    Squeeze,
+    Flee,
+    Surrender,
+    EndFight,
+    FirstAid,
+    MedicalCare,
+    Convalesce,
+)
 
 command_encoder = msgspec.json.Encoder()
 command_decoder = msgspec.json.Decoder(Command)
@@ -23,9 +96,14 @@ __all__ = [
     "AddCombatant",
     "Command",
     "CommandBase",
+    "MadnessCheck",
     "RollCheck",
     "Ruling",
+    "SkillCheck",
+    "SourceGone",
+    "SpendPassion",
     "StartEncounter",
+    "Therapy",
     "command_decoder",
     "command_encoder",
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine.commands.base import CommandBase
 from engine.dice.checks import CheckSpec
 from engine.settings import Settings
 from engine.state.sheet import Sheet
+from engine.state.weapons import Weapon
 
 
 class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
@@ -16,9 +19,15 @@ class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
+    """A character joins. `weapons` (catalog entries) default to the sheet's weapon names."""
+
     id: str
     side: str
     sheet: Sheet
+    weapons: tuple[Weapon, ...] = ()
+    in_hand: str = ""
+    ambusher: bool = False
+    reaction: Literal["flee", "freeze", "frenzy"] | None = None
 
 
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):

@@ -14,9 +14,7 @@ from engine.dice.percentile import Percentile
 from engine.dice.source import DiceSource, roll_percentile
 
 Kind = Literal["minor", "significant", "major"]
-Outcome = Literal[
-    "crit", "matched_success", "success", "weak_success", "failure", "matched_failure", "fumble"
-]
+Outcome = Literal["crit", "matched_success", "success", "weak_success", "failure", "matched_failure", "fumble"]
 Prefer = Literal["high", "low", "as_rolled"]
 
 #: C-6 order, best first.
@@ -167,9 +165,7 @@ def _outcome_of(spec: CheckSpec, roll: Percentile) -> Outcome:
     return classify(spec, roll.value, roll.is_matched)
 
 
-def choose_orientation(
-    spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled"
-) -> Percentile:
+def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled") -> Percentile:
     """C-11: an automated actor takes the better outcome; on a tie, the purpose decides."""
     if not spec.flip:
         return roll

@@ -103,9 +103,7 @@ class TableDice:
         self.faces = tuple(faces)
         for f in self.faces:
             if not isinstance(f, int) or not 0 <= f <= 9:
-                raise DiceError(
-                    f"a die face must be 0–9, got {f!r}", hint="faces are d10 faces, 0–9"
-                )
+                raise DiceError(f"a die face must be 0–9, got {f!r}", hint="faces are d10 faces, 0–9")
         self.used = 0
         self.fallback = fallback
         self.exhausted_hint = exhausted_hint

@@ -14,10 +14,91 @@ import msgspec
 from engine.errors import CorruptLog, UnknownEventType
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
+from engine.events.combat import (
+    AmbushStarted,
+    AttackResolved,
+    CherryTaken,
+    ConditionApplied,
+    Declared,
+    DidNothing,
+    DodgeDeclared,
+    FightEnded,
+    GripReleased,
+    GripTaken,
+    InitiativeSet,
+    JamCleared,
+    KnockedDown,
+    MonkeyDodged,
+    OrderSet,
+    PermanentDamage,
+    RoundStarted,
+    StatusChanged,
+    StoodUp,
+    SuppressiveFireLaid,
+    TieBroken,
+    TurnSkipped,
+    TurnStarted,
+    WeaponDrawn,
+    WeaponJammed,
+    WeaponLost,
+    WoundsInflicted,
+)
 from engine.events.commands import CommandRecorded
+from engine.events.healing import Convalesced, InjuryTreated
+from engine.events.madness import (
+    MadnessCheckResolved,
+    NeurosisMarked,
+    NotchMarked,
+    PassionSpent,
+    ReactionEnded,
+    ReactionTaken,
+    TherapyGiven,
+)
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 
-Event = EncounterStarted | CombatantJoined | GmRuling | CheckRolled | CommandRecorded
+Event = (
+    EncounterStarted
+    | CombatantJoined
+    | GmRuling
+    | CheckRolled
+    | CommandRecorded
+    | MadnessCheckResolved
+    | NotchMarked
+    | NeurosisMarked
+    | ReactionTaken
+    | ReactionEnded
+    | TherapyGiven
+    | PassionSpent
+    | InitiativeSet
+    | TieBroken
+    | OrderSet
+    | AmbushStarted
+    | RoundStarted
+    | Declared
+    | TurnStarted
+    | TurnSkipped
+    | AttackResolved
+    | WoundsInflicted
+    | StatusChanged
+    | PermanentDamage
+    | WeaponDrawn
+    | WeaponJammed
+    | JamCleared
+    | WeaponLost
+    | ConditionApplied
+    | CherryTaken
+    | KnockedDown
+    | StoodUp
+    | GripTaken
+    | GripReleased
+    | DodgeDeclared
+    | MonkeyDodged
+    | SuppressiveFireLaid
+    | DidNothing
+    | FightEnded
+    | InjuryTreated
+    | Convalesced
+)
 
 EVENT_TYPES: tuple[type[EventBase], ...] = (
     EncounterStarted,
@@ -25,6 +106,42 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     GmRuling,
     CheckRolled,
     CommandRecorded,
+    MadnessCheckResolved,
+    NotchMarked,
+    NeurosisMarked,
+    ReactionTaken,
+    ReactionEnded,
+    TherapyGiven,
+    PassionSpent,
+    InitiativeSet,
+    TieBroken,
+    OrderSet,
+    AmbushStarted,
+    RoundStarted,
+    Declared,
+    TurnStarted,
+    TurnSkipped,
+    AttackResolved,
+    WoundsInflicted,
+    StatusChanged,
+    PermanentDamage,
+    WeaponDrawn,
+    WeaponJammed,
+    JamCleared,
+    WeaponLost,
+    ConditionApplied,
+    CherryTaken,
+    KnockedDown,
+    StoodUp,
+    GripTaken,
+    GripReleased,
+    DodgeDeclared,
+    MonkeyDodged,
+    SuppressiveFireLaid,
+    DidNothing,
+    FightEnded,
+    InjuryTreated,
+    Convalesced,
 )
 TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
 
@@ -53,9 +170,7 @@ def tag_of(event: EventBase) -> str:
 def version_of(tag: str) -> int:
     kind = TYPE_BY_TAG.get(tag)
     if kind is None:
-        raise UnknownEventType(
-            f"unknown event type {tag!r}", hint="is this log from a newer engine?"
-        )
+        raise UnknownEventType(f"unknown event type {tag!r}", hint="is this log from a newer engine?")
     return kind.schema_version
 
 
@@ -91,9 +206,7 @@ def decode(data: bytes | str, *, schema_version: int | None = None, where: str =
     except msgspec.ValidationError as exc:
         text = str(exc)
         if "Invalid value" in text and "`$.type`" in text:
-            raise UnknownEventType(
-                text, where=where, hint="is this log from a newer engine?"
-            ) from exc
+            raise UnknownEventType(text, where=where, hint="is this log from a newer engine?") from exc
         raise CorruptLog(f"not a valid event: {text}", where=where) from exc
     except msgspec.DecodeError as exc:
         raise CorruptLog(f"not valid JSON: {exc}", where=where) from exc
@@ -108,6 +221,13 @@ __all__ = [
     "Event",
     "EventBase",
     "GmRuling",
+    "MadnessCheckResolved",
+    "NeurosisMarked",
+    "NotchMarked",
+    "PassionSpent",
+    "ReactionEnded",
+    "ReactionTaken",
+    "TherapyGiven",
     "decode",
     "encode",
     "tag_of",

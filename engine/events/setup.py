@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine.events.base import EventBase
 from engine.settings import Settings
 from engine.state.sheet import Sheet
+from engine.state.weapons import Weapon
 
 
 class EncounterStarted(EventBase, frozen=True, kw_only=True, tag="encounter_started"):
@@ -26,11 +29,18 @@ class CombatantJoined(EventBase, frozen=True, kw_only=True, tag="combatant_joine
     id: str
     side: str
     sheet: Sheet
+    arsenal: tuple[Weapon, ...] = ()
+    in_hand: str = "fists"
+    ambusher: bool = False
+    reaction: Literal["flee", "freeze", "frenzy"] | None = None
 
     def explain(self) -> str:
         s = self.sheet
+        armed = f", {self.in_hand} in hand" if self.in_hand != "fists" else ""
+        ambush = ", ambushing" if self.ambusher else ""
         return (
-            f"{self.id} joins side {self.side} ({s.current_wounds}/{s.max_wounds} wound points, "
+            f"{self.id} joins side {self.side}{armed}{ambush} "
+            f"({s.current_wounds}/{s.max_wounds} wound points, "
             f"Body {s.stats.body}, Speed {s.stats.speed}, Mind {s.stats.mind}, "
             f"Soul {s.stats.soul}; S2-6)."
         )

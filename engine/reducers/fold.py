@@ -45,9 +45,7 @@ def fold(events: Iterable[EventBase], state: Encounter | None = None) -> Encount
     return current
 
 
-def fold_positions(
-    records: Iterable[tuple[int, EventBase]], state: Encounter | None = None
-) -> Encounter:
+def fold_positions(records: Iterable[tuple[int, EventBase]], state: Encounter | None = None) -> Encounter:
     """Fold (position, event) pairs, checking each position is exactly version + 1 (law 6)."""
     current = Encounter() if state is None else state
     for position, event in records:
@@ -61,7 +59,5 @@ def fold_positions(
         except EngineError:
             raise
         except Exception as exc:  # a reducer must never raise on a decided event (law 6)
-            raise CorruptLog(
-                f"event at position {position} ({type(event).__name__}) does not fold: {exc}"
-            ) from exc
+            raise CorruptLog(f"event at position {position} ({type(event).__name__}) does not fold: {exc}") from exc
     return current

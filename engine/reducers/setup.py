@@ -9,6 +9,8 @@ from engine.events.commands import CommandRecorded
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.reducers.fold import reducer
 from engine.state.encounter import Combatant, Encounter
+from engine.state.fight import Fighter
+from engine.state.weapons import FISTS
 
 
 @reducer(EncounterStarted)
@@ -29,7 +31,15 @@ def _joined(state: Encounter, event: CombatantJoined) -> Encounter:
         max_wounds=sheet.max_wounds,
         meters=sheet.meters,
     )
-    return msgspec.structs.replace(state, combatants=(*state.combatants, combatant))
+    fighter = Fighter(
+        id=event.id,
+        arsenal=(FISTS, *(w for w in event.arsenal if w.name != FISTS.name)),
+        in_hand=event.in_hand,
+        ambusher=event.ambusher,
+        default_reaction=event.reaction,
+    )
+    fight = msgspec.structs.replace(state.fight, fighters=(*state.fight.fighters, fighter))
+    return msgspec.structs.replace(state, combatants=(*state.combatants, combatant), fight=fight)
 
 
 @reducer(GmRuling)
@@ -39,7 +49,11 @@ def _ruling(state: Encounter, event: GmRuling) -> Encounter:
 
 @reducer(CheckRolled)
 def _check(state: Encounter, event: CheckRolled) -> Encounter:
-    return state
+    # C-10: remember the actor's most recent check, for a passion to reroll or flip.
+    combatant = state.combatant(event.actor) if event.actor else None
+    if combatant is None:
+        return state
+    return state.replace_combatant(msgspec.structs.replace(combatant, last_check=event.result))
 
 
 @reducer(CommandRecorded)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.catalog import find_weapon
 from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
 from engine.dice.checks import resolve, roll_check
 from engine.dice.percentile import Percentile
 from engine.dice.source import DiceSource, roll_percentile
-from engine.errors import Refused
+from engine.errors import NotFound, Refused
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.rules.decide import handles
 from engine.state.encounter import Encounter
+from engine.state.weapons import FISTS
 
 RULESETS = ("ua2", "ua3")
 
@@ -45,10 +47,29 @@ def add_combatant(state: Encounter, command: AddCombatant, dice: DiceSource) -> 
     if not command.id.strip():
         raise Refused("a combatant needs a non-empty id")
     if state.combatant(command.id) is not None:
+        raise Refused(f"{command.id} is already in the encounter", hint="give each combatant a unique id")
+    try:
+        arsenal = command.weapons or tuple(find_weapon(name) for name in command.sheet.weapons)
+    except NotFound as exc:
+        raise Refused(exc.message, hint=exc.hint) from None
+    in_hand = command.in_hand or FISTS.name
+    known = {w.name.casefold(): w.name for w in (FISTS, *arsenal)}
+    if in_hand.casefold() not in known:
         raise Refused(
-            f"{command.id} is already in the encounter", hint="give each combatant a unique id"
+            f"{command.id} does not carry a {in_hand}",
+            hint=f"carried: {', '.join(sorted(known.values()))}",
         )
-    return [CombatantJoined(id=command.id, side=command.side, sheet=command.sheet)]
+    return [
+        CombatantJoined(
+            id=command.id,
+            side=command.side,
+            sheet=command.sheet,
+            arsenal=arsenal,
+            in_hand=known[in_hand.casefold()],
+            ambusher=command.ambusher,
+            reaction=command.reaction,
+        )
+    ]
 
 
 @handles(Ruling)

@@ -18,9 +18,7 @@ from engine.state.encounter import Encounter
 from engine.store.base import EventStore, NewEvent, event_id_for
 
 
-def stored_events(
-    store: EventStore, stream: str, from_position: int = 1
-) -> Iterator[tuple[int, Event]]:
+def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
     for stored in store.read(stream, from_position):
         where = f"{stream} event {stored.position}"
@@ -86,8 +84,6 @@ class LiveEncounter:
         events: list[EventBase] = [record]
         events.extend(msgspec.structs.replace(e, command=command_id) for e in decided)
         new_state = fold(events, self.state)
-        self.store.append(
-            self.stream, to_new_events(self.stream, self.state.version, events), self.state.version
-        )
+        self.store.append(self.stream, to_new_events(self.stream, self.state.version, events), self.state.version)
         self.state = new_state
         return events

@@ -6,10 +6,12 @@ from typing import Literal
 
 import msgspec
 
+from engine.dice.checks import CheckResult
 from engine.settings import Settings
+from engine.state.fight import Fight, Fighter
 from engine.state.sheet import Meters, Sheet
 
-Status = Literal["active", "incapacitated", "unconscious", "dead", "fled"]
+Status = Literal["active", "incapacitated", "unconscious", "dead", "fled", "surrendered"]
 Reaction = Literal["flee", "freeze", "frenzy"]
 
 
@@ -52,6 +54,8 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     status: Status = "active"
     reaction: ReactionState | None = None
     passions_spent: tuple[str, ...] = ()
+    #: C-10: the combatant's most recent check, which a passion may reroll or flip if failed.
+    last_check: CheckResult | None = None
 
     @property
     def name(self) -> str:
@@ -72,6 +76,7 @@ class Encounter(msgspec.Struct, frozen=True, kw_only=True):
     #: the id of the last recorded command (sessions number commands 1, 2, …).
     last_command: int = 0
     next_injury_id: int = 1
+    fight: Fight = Fight()
 
     def combatant(self, combatant_id: str) -> Combatant | None:
         for c in self.combatants:
@@ -84,6 +89,14 @@ class Encounter(msgspec.Struct, frozen=True, kw_only=True):
             if c.id == combatant_id:
                 return i
         return -1
+
+    def fighter(self, combatant_id: str) -> Fighter:
+        """The fight situation of a combatant (a fresh one if it has none yet)."""
+        found = self.fight.fighter(combatant_id)
+        return Fighter(id=combatant_id) if found is None else found
+
+    def replace_fighter(self, fighter: Fighter) -> Encounter:
+        return msgspec.structs.replace(self, fight=self.fight.replace_fighter(fighter))
 
     def replace_combatant(self, combatant: Combatant) -> Encounter:
         i = self.index_of(combatant.id)

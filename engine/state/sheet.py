@@ -16,6 +16,13 @@ Rating = Annotated[int, msgspec.Meta(ge=0, le=150)]
 Hardened = Annotated[int, msgspec.Meta(ge=0, le=10)]
 Failed = Annotated[int, msgspec.Meta(ge=0, le=5)]
 
+#: No control character anywhere (C0, DEL, C1 — a trailing newline too), so a name read from a
+#: file cannot rewrite a terminal line. Checked when a sheet is decoded, not on construction.
+PRINTABLE = r"^(?![\s\S]*[\x00-\x1f\x7f-\x9f])"
+#: As PRINTABLE, but tabs and line breaks are allowed (free text such as notes).
+PRINTABLE_LINES = r"^(?![\s\S]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f])"
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=PRINTABLE)]
+
 
 class Stats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """S2-1: each 1–99."""
@@ -32,7 +39,7 @@ class Stats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """S2-3: a skill tied to one stat. `free` skills started at 15 at no cost (S2-4)."""
 
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    name: Name
     stat: StatName
     rating: Rating
     free: bool = False
@@ -42,7 +49,7 @@ class Passion(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """C-10: one rage, one fear, one noble passion, each a text trigger."""
 
     kind: PassionKind
-    trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+    trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=500, pattern=PRINTABLE)]
 
 
 class Meter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -80,16 +87,18 @@ class WoundPoints(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A ua2 character sheet."""
 
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    name: Name
     stats: Stats
     skills: tuple[Skill, ...] = ()
-    obsession: str = ""
+    obsession: Annotated[str, msgspec.Meta(max_length=80, pattern=PRINTABLE)] = ""
     passions: tuple[Passion, ...] = ()
-    weapons: tuple[str, ...] = ()
+    weapons: tuple[Name, ...] = ()
     meters: Meters = Meters()
     wounds: WoundPoints | None = None
     tier: Literal["beginner", "seasoned", "experienced"] | None = None
-    notes: str = ""
+    notes: Annotated[str, msgspec.Meta(max_length=10_000, pattern=PRINTABLE_LINES)] = ""
+    #: The sheet's hand-to-hand skill (street brawling, judo, …) used for fists and melee (C2-1).
+    hand_to_hand: str = "Fighting"
 
     def skill(self, name: str) -> Skill | None:
         wanted = name.casefold()

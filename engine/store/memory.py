@@ -22,9 +22,7 @@ class MemoryStore:
         with self._lock:
             log = self._streams.setdefault(stream, [])
             if len(log) != expected_version:
-                stored_ids = [
-                    e.event_id for e in log[expected_version : expected_version + len(events)]
-                ]
+                stored_ids = [e.event_id for e in log[expected_version : expected_version + len(events)]]
                 if is_retry(stored_ids, events):
                     return expected_version + len(events)
                 raise ConcurrencyConflict(

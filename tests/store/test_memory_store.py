@@ -9,5 +9,7 @@ from tests.store.contract import StoreContract
 
 
 class TestMemoryStore(StoreContract):
+    durable = False
+
     def make_store(self, tmp_path: Path) -> MemoryStore:
         return MemoryStore()

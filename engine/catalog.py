@@ -1,0 +1,36 @@
+"""The weapon catalog shipped with the engine (engine/data/weapons.toml), loaded once."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+
+import msgspec
+
+from engine.errors import NotFound
+from engine.state.weapons import Weapon
+
+
+class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    weapons: tuple[Weapon, ...]
+
+
+@cache
+def weapon_catalog() -> dict[str, Weapon]:
+    """Every catalog weapon by lower-case name."""
+    text = resources.files("engine.data").joinpath("weapons.toml").read_text(encoding="utf-8")
+    catalog = msgspec.convert(tomllib.loads(text), Catalog)
+    return {w.name.casefold(): w for w in catalog.weapons}
+
+
+def find_weapon(name: str, extra: dict[str, Weapon] | None = None) -> Weapon:
+    """A weapon by name from `extra` (a scenario's own) or the catalog."""
+    key = name.casefold()
+    if extra and key in extra:
+        return extra[key]
+    weapon = weapon_catalog().get(key)
+    if weapon is None:
+        known = ", ".join(sorted(weapon_catalog()))
+        raise NotFound(f"no weapon named {name!r}", hint=f"catalog weapons: {known}")
+    return weapon

@@ -1,0 +1,43 @@
+"""Healing commands (H2-*)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.dice.checks import Kind, Shift
+
+Care = Literal["doctor", "bed_rest", "easy", "pushing"]
+
+
+class FirstAid(CommandBase, frozen=True, kw_only=True, tag="first_aid"):
+    """H2-2: First Aid on one minor injury, once per injury."""
+
+    healer: str
+    patient: str
+    injury: int
+    skill: str = "First Aid"
+    kind: Kind = "significant"
+    shifts: tuple[Shift, ...] = ()
+
+
+class MedicalCare(CommandBase, frozen=True, kw_only=True, tag="medical_care"):
+    """H2-3: medical care on one major injury by someone medically trained."""
+
+    healer: str
+    patient: str
+    injury: int
+    within_hour: bool = True
+    skill: str = "Medicine"
+    kind: Kind = "significant"
+    shifts: tuple[Shift, ...] = ()
+
+
+class Convalesce(CommandBase, frozen=True, kw_only=True, tag="convalesce"):
+    """H2-5: days of rest; points per day by wound level and care."""
+
+    patient: str
+    days: Annotated[int, msgspec.Meta(ge=1, le=365)] = 1
+    care: Care = "bed_rest"

@@ -1,0 +1,162 @@
+"""What follows wounds and deaths: status changes (C2-31, C2-32), combat-raised madness (M2-8),
+reactions in a fight (M2-7), and reactions ending when their source is gone (M2-4)."""
+
+from __future__ import annotations
+
+from engine.dice.source import DiceSource
+from engine.events import combat as ev
+from engine.events.madness import ReactionTaken
+from engine.rules.batch import Batch
+from engine.rules.ua2.combat.situation import wound_shift
+from engine.rules.ua2.madness import madness_check_events, source_gone_events
+from engine.state.encounter import Encounter
+
+PERMANENT_OVER = 50  # C2-32
+FIGHT_SOURCE = "the fight"
+
+
+def hit_numbers(state: Encounter, target: str, amount: int) -> tuple[int, int, int, int]:
+    """(injury id, wounds before, wounds after, wound shift after) for `amount` on `target`."""
+    c = state.combatant(target)
+    assert c is not None
+    after = c.wounds - amount
+    return state.next_injury_id, c.wounds, after, wound_shift(after, c.max_wounds, state.settings)
+
+
+def inflict(batch: Batch, target: str, amount: int, source: str, rule: str) -> None:
+    """Wounds outside an attack's hit (fumbles, matched failures, knife cuts, grips, blades)."""
+    if amount <= 0:
+        return
+    injury, before, after, shift = hit_numbers(batch.state, target, amount)
+    batch.emit(
+        ev.WoundsInflicted(
+            target=target,
+            amount=amount,
+            source=source,
+            rule=rule,
+            injury_id=injury,
+            wounds_before=before,
+            wounds_after=after,
+            shift_after=shift,
+        )
+    )
+    settle_wounds(batch, target, amount, injury, cause=source)
+
+
+def settle_wounds(batch: Batch, target: str, amount: int, injury_id: int, *, cause: str) -> None:
+    """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow."""
+    state = batch.state
+    c = state.combatant(target)
+    if c is None:
+        return
+    if amount > PERMANENT_OVER:
+        batch.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
+    if c.status in ("dead",):
+        return
+    if c.wounds <= state.settings.dead_at:
+        batch.emit(
+            ev.StatusChanged(
+                id=target,
+                status="dead",
+                cause=f"{c.wounds} wound points after {cause}",
+                rule="C2-31",
+            )
+        )
+        left_fight(batch, target)
+    elif c.wounds <= state.settings.incapacitated_at and c.status == "active":
+        batch.emit(
+            ev.StatusChanged(
+                id=target,
+                status="incapacitated",
+                cause=f"{c.wounds} wound points after {cause}",
+                rule="C2-31",
+            )
+        )
+        left_fight(batch, target)
+
+
+def left_fight(batch: Batch, who: str) -> None:
+    """M2-4: reactions whose source was `who` end now that it is out of the fight."""
+    for event in source_gone_events(batch.state, who):
+        batch.emit(event)
+
+
+def madness(batch: Batch, who: str, rank: int, cause: str, source: str, dice: DiceSource) -> None:
+    """M2-8: a violence check raised by the fight; a `flee` reaction leaves the fight (M2-7)."""
+    c = batch.state.combatant(who)
+    if rank <= 0 or c is None or c.status != "active":
+        return
+    events = madness_check_events(batch.state, who, "violence", rank, cause, dice, source=source)
+    batch.emit(*events)
+    for e in events:
+        if isinstance(e, ReactionTaken) and e.reaction == "flee":
+            batch.emit(ev.StatusChanged(id=who, status="fled", cause="flees in terror", rule="M2-7"))
+            left_fight(batch, who)
+
+
+def violence_after_attack(
+    batch: Batch,
+    attacker: str,
+    target: str,
+    *,
+    weapon_kind: str,
+    first_trigger: bool,
+    killed: bool,
+    helpless: bool,
+    dice: DiceSource,
+) -> None:
+    """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
+    killer's check, then each ally who saw the kill."""
+    settings = batch.state.settings
+    if first_trigger and weapon_kind == "firearm":
+        madness(
+            batch,
+            target,
+            settings.violence_first_shot_at,
+            f"shot at by {attacker} for the first time (M2-8)",
+            attacker,
+            dice,
+        )
+    elif first_trigger and weapon_kind == "melee":
+        madness(
+            batch,
+            target,
+            settings.violence_first_weapon_attack,
+            f"attacked with a weapon by {attacker} for the first time (M2-8)",
+            attacker,
+            dice,
+        )
+    if not killed:
+        return
+    if helpless:
+        madness(
+            batch,
+            attacker,
+            settings.violence_kill_helpless,
+            f"killed the helpless {target} (M2-8)",
+            FIGHT_SOURCE,
+            dice,
+        )
+    else:
+        madness(batch, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice)
+    victim = batch.state.combatant(target)
+    assert victim is not None
+    for ally in batch.state.combatants:
+        if ally.id != target and ally.side == victim.side and ally.status == "active":
+            madness(
+                batch,
+                ally.id,
+                settings.violence_ally_killed,
+                f"saw {target} killed by {attacker} (M2-8)",
+                attacker,
+                dice,
+            )
+
+
+def knock_down(batch: Batch, target: str) -> None:
+    """C2-29 / I2-6: the target falls and goes to the end of the initiative order."""
+    state = batch.state
+    ranks = [f.initiative.rank for f in state.fight.fighters if f.initiative is not None]
+    rank = (min(ranks) if ranks else 0) - 1
+    order = (*(fid for fid in state.fight.order if fid != target), target)
+    batch.emit(ev.KnockedDown(id=target, order=order, rank=rank))

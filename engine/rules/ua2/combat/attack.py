@@ -1,0 +1,429 @@
+"""Attacks (C2-1…C2-30): plan the attack, resolve each strike, apply damage, effects, cherries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.commands.combat import Attack
+from engine.dice.checks import CheckResult, CheckSpec, Shift, resolve, roll_check
+from engine.dice.source import DiceSource, roll_percentile
+from engine.errors import Refused
+from engine.events import combat as ev
+from engine.events.base import EventBase
+from engine.rules.batch import Batch
+from engine.rules.decide import handles
+from engine.rules.ua2.combat import damage as dmg
+from engine.rules.ua2.combat.aftermath import (
+    hit_numbers,
+    inflict,
+    knock_down,
+    left_fight,
+    settle_wounds,
+    violence_after_attack,
+)
+from engine.rules.ua2.combat.cherries import apply_cherry, cherry_damage
+from engine.rules.ua2.combat.dodge import dodge_outcome
+from engine.rules.ua2.combat.situation import (
+    OUT_OF_FIGHT,
+    attack_skill,
+    combatant,
+    roll_shifts,
+    skill_spec,
+)
+from engine.rules.ua2.combat.turns import end_turn, open_turn
+from engine.state.encounter import Combatant, Encounter
+from engine.state.weapons import Weapon
+
+MAX_ATTACKS_PER_ROUND = 3  # C2-8
+DISARM_MINIMUM = 30  # C2-19
+THROW_PERSON_MINIMUM = 30  # C2-21
+HELD_SHIFT = 10  # C2-27
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked attack: who, with what, with which skill and shifts, against whom."""
+
+    attacker: Combatant
+    weapon: Weapon
+    mode: str
+    spec: CheckSpec  # the undivided check (common shifts)
+    strikes: tuple[tuple[str, int | None], ...]
+    single_target: bool
+
+
+def _weapon_for(state: Encounter, command: Attack) -> Weapon:
+    fighter = state.fighter(command.actor)
+    name = command.weapon or fighter.in_hand
+    weapon = fighter.weapon(name)
+    if weapon is None:
+        raise Refused(f"{command.actor} does not carry a {name}")
+    if command.mode in ("disarm", "throw_person"):
+        if weapon.kind == "firearm":
+            raise Refused(f"a {command.mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
+    if weapon.name != "fists" and weapon.name.casefold() != fighter.in_hand.casefold():
+        raise Refused(f"the {weapon.name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
+    if weapon.name != "fists" and fighter.drawn_round == state.fight.round and state.fight.phase != "ambush":
+        raise Refused(f"the {weapon.name} was drawn this round and cannot be used until next round (C2-3)")
+    if weapon.name in fighter.jammed:
+        raise Refused(f"the {weapon.name} is jammed", hint="clear the jam first (C2-3)")
+    if command.mode == "throw" and (weapon.name == "fists" or not weapon.throwable):
+        raise Refused(f"a {weapon.name} is not something to throw (C2-20)")
+    return weapon
+
+
+def _strikes(command: Attack) -> tuple[tuple[str, int | None], ...]:
+    if command.strikes and command.target:
+        raise Refused("give either a target or strikes, not both")
+    if command.strikes:
+        return tuple((s.target, s.share) for s in command.strikes)
+    if not command.target:
+        raise Refused("an attack needs a target")
+    return ((command.target, None),)
+
+
+def plan_attack(state: Encounter, command: Attack) -> Plan:
+    attacker = combatant(state, command.actor)
+    fighter = state.fighter(command.actor)
+    if fighter.held_by:
+        raise Refused(
+            f"{command.actor} is held by {fighter.held_by} and cannot attack",
+            hint="break free (C2-27)",
+        )
+    if fighter.holding:
+        raise Refused(f"{command.actor} holds {fighter.holding} and can make no other attack (C2-27)")
+    weapon = _weapon_for(state, command)
+    strikes = _strikes(command)
+    if len(strikes) > MAX_ATTACKS_PER_ROUND:
+        raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
+    if fighter.attacks_this_round + len(strikes) > MAX_ATTACKS_PER_ROUND and not fighter.extra_attack:
+        raise Refused(f"{command.actor} has made {fighter.attacks_this_round} attacks this round; at most 3 (C2-8)")
+    if command.mode != "strike" and len(strikes) > 1:
+        raise Refused("disarms and throws are single attacks")
+    targets = {t for t, _ in strikes}
+    reaction = attacker.reaction
+    for t in targets:
+        target = combatant(state, t)
+        if t == command.actor:
+            raise Refused(f"{command.actor} cannot attack itself")
+        if target.status in ("dead", "fled"):
+            raise Refused(f"{t} is {target.status}")
+        if reaction is not None and reaction.kind == "frenzy" and state.combatant(reaction.source) is not None:
+            if t.casefold() != reaction.source.casefold():
+                raise Refused(f"{command.actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
+    if command.mode == "disarm":
+        target_fighter = state.fighter(strikes[0][0])
+        if target_fighter.in_hand == "fists":
+            raise Refused(f"{strikes[0][0]} holds no weapon to take (C2-19)")
+    skill, stat = attack_skill(attacker, weapon, command.mode, command.skill)
+    shifts = [*command.shifts, *roll_shifts(state, command.actor)]
+    single = len(targets) == 1
+    if single and fighter.focus is not None and fighter.focus.target == strikes[0][0] and command.mode != "throw":
+        shifts.append(Shift(f"focus on {fighter.focus.target} (C2-5)", fighter.focus.amount))
+    minimum = command.minimum
+    if command.mode == "disarm":
+        minimum = max(minimum or 0, DISARM_MINIMUM)
+    elif command.mode == "throw_person":
+        minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
+    spec = skill_spec(attacker, skill, stat, shifts, minimum=minimum)
+    _check_shares(spec.target, strikes)
+    return Plan(
+        attacker=attacker,
+        weapon=weapon,
+        mode=command.mode,
+        spec=spec,
+        strikes=strikes,
+        single_target=single,
+    )
+
+
+def _check_shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> None:
+    """C2-8: each part ≥ 1, and together no more than the target after shifts."""
+    if len(strikes) == 1 and strikes[0][1] is None:
+        return
+    shares = _shares(total, strikes)
+    if any(s < 1 for s in shares) or sum(shares) > total:
+        raise Refused(
+            f"cannot divide a target of {total} into {', '.join(map(str, shares))}",
+            hint="each part at least 1, together at most the target (C2-8)",
+        )
+
+
+def _shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> list[int]:
+    given = [s for _, s in strikes]
+    if all(s is not None for s in given):
+        return [int(s) for s in given if s is not None]
+    free = [i for i, s in enumerate(given) if s is None]
+    rest = total - sum(s for s in given if s is not None)
+    out = [s or 0 for s in given]
+    for n, i in enumerate(free):
+        out[i] = rest // len(free) + (1 if n < rest % len(free) else 0)
+    return out
+
+
+def _strike_spec(state: Encounter, plan: Plan, target: str, share: int | None, part: int, parts: int) -> CheckSpec:
+    shifts = list(plan.spec.shifts)
+    target_fighter = state.fighter(target)
+    if target_fighter.focus is not None:
+        shifts.append(Shift(f"{target} is focusing (C2-5)", target_fighter.focus.amount))
+    if target_fighter.held_by and target_fighter.held_by != plan.attacker.id:
+        shifts.append(Shift(f"{target} is held (C2-27)", HELD_SHIFT))
+    spec = CheckSpec(
+        kind="major",
+        rating=plan.spec.rating,
+        stat=plan.spec.stat,
+        untrained=plan.spec.untrained,
+        shifts=tuple(shifts),
+        minimum=plan.spec.minimum,
+        flip=plan.spec.flip,
+        label=plan.spec.label,
+    )
+    if share is not None and parts > 1:
+        spec = CheckSpec(
+            kind=spec.kind,
+            rating=spec.rating,
+            stat=spec.stat,
+            untrained=spec.untrained,
+            shifts=(
+                *spec.shifts,
+                Shift(f"divided, part {part} of {parts} (C2-8)", share - plan.spec.target),
+            ),
+            minimum=spec.minimum,
+            flip=spec.flip,
+            label=spec.label,
+        )
+    return spec
+
+
+def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool | None) -> CheckResult:
+    """C-11: a stated orientation, else the better outcome; ties → higher value for a gun."""
+    if flipped is not None and spec.flip:
+        return resolve(spec, roll_percentile(dice), orientation=flipped)
+    return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled")
+
+
+@handles(Attack)
+def attack(state: Encounter, command: Attack, dice: DiceSource) -> Sequence[EventBase]:
+    batch = Batch(state)
+    open_turn(batch, command.actor)
+    plan = plan_attack(batch.state, command)
+    shares = _shares(plan.spec.target, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
+    parts = len(plan.strikes)
+    for part, ((target, _), share) in enumerate(zip(plan.strikes, shares, strict=True), start=1):
+        if batch.state.fight.phase == "ended" or combatant(batch.state, command.actor).status != "active":
+            break
+        strike(batch, plan, command, target, share, part, parts, dice)
+    if plan.mode == "throw":
+        batch.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
+    end_turn(batch, dice)
+    return batch.events
+
+
+def strike(
+    batch: Batch,
+    plan: Plan,
+    command: Attack,
+    target: str,
+    share: int | None,
+    part: int,
+    parts: int,
+    dice: DiceSource,
+) -> None:
+    """One attack roll against one target, with everything that follows from it."""
+    state = batch.state
+    attacker_id = plan.attacker.id
+    target_fighter = state.fighter(target)
+    if target_fighter.monkey_dodge:
+        redirect = target_fighter.monkey_redirect
+        valid = (
+            (c := state.combatant(redirect)) is not None and c.status not in OUT_OF_FIGHT and redirect != attacker_id
+        )
+        batch.emit(ev.MonkeyDodged(protected=target, attacker=attacker_id, redirected_to=redirect if valid else ""))
+        if not valid:
+            return
+        target = redirect
+        state = batch.state
+    target_c = combatant(state, target)
+    if target_c.status in ("dead", "fled"):
+        return
+    spec = _strike_spec(state, plan, target, share, part, parts)
+    result = roll_attack(spec, plan.weapon, dice, command.flipped)
+    outcome = result.outcome
+    if outcome == "matched_success" and state.fighter(attacker_id).no_match_benefits:
+        outcome = "success"  # C2-30 Turning Tide: no benefit from matches
+    weapon = plan.weapon
+    hand = weapon.hand_to_hand
+    thrown = plan.mode == "throw"
+    kind = "firearm" if weapon.kind == "firearm" else ("melee" if weapon.kind == "melee" else "unarmed")
+    first_trigger = {"firearm": "shot_at", "melee": "attacked_with_weapon"}.get(kind, "") not in (
+        target_fighter.triggered
+    ) and kind != "unarmed"
+    helpless = target_c.status != "active" or bool(state.fighter(target).held_by)
+    was_alive = target_c.status != "dead"
+
+    dodge = None
+    if outcome in ("crit", "matched_success", "success"):
+        dodge = dodge_outcome(state, target, result, dice)
+    avoided = dodge is not None and dodge.effect == "full"
+    cherry = None
+    if (
+        outcome == "matched_success"
+        and hand
+        and not avoided
+        and plan.attacker.sheet.is_obsession(spec.label)
+        and plan.mode != "disarm"
+    ):
+        cherry = command.cherry or state.settings.default_cherry  # C2-22
+
+    hit: ev.Hit | None = None
+    note = ""
+    if outcome in ("crit", "matched_success", "success") and not avoided:
+        if plan.mode == "disarm":
+            note = "disarmed (C2-19)"
+        elif outcome == "crit":
+            note = "crit (C2-10)"
+        else:
+            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice)
+            if dodge is not None and dodge.effect == "half":
+                amount, text, rule = dmg.halve((amount, text, rule))
+            if amount > 0:
+                injury, before, after, shift = hit_numbers(state, target, amount)
+                hit = ev.Hit(
+                    amount=amount,
+                    breakdown=text,
+                    rule=rule,
+                    injury_id=injury,
+                    wounds_before=before,
+                    wounds_after=after,
+                    shift_after=shift,
+                )
+    batch.emit(
+        ev.AttackResolved(
+            round=state.fight.round,
+            attacker=attacker_id,
+            target=target,
+            weapon=weapon.name,
+            mode=plan.mode,
+            result=result,
+            weapon_kind=kind,
+            part=part,
+            parts=parts,
+            dodge=dodge,
+            hit=hit,
+            note=note,
+        )
+    )
+    if hit is not None:
+        settle_wounds(batch, target, hit.amount, hit.injury_id, cause=f"{attacker_id}'s attack")
+    if not avoided:
+        _special_effects(batch, plan, command, target, outcome, result, dice)
+        if cherry is not None:
+            apply_cherry(batch, attacker_id, target, cherry, command)
+    _failure_effects(batch, plan, target, outcome)
+    victim = batch.state.combatant(target)
+    killed = was_alive and victim is not None and victim.status == "dead"
+    violence_after_attack(
+        batch,
+        attacker_id,
+        target,
+        weapon_kind=kind,
+        first_trigger=first_trigger,
+        killed=killed,
+        helpless=helpless,
+        dice=dice,
+    )
+
+
+def _damage(
+    result: CheckResult,
+    outcome: str,
+    weapon: Weapon,
+    thrown: bool,
+    mode: str,
+    cherry: str | None,
+    dice: DiceSource,
+) -> dmg.Damage:
+    roll = result.roll
+    assert roll is not None
+    if weapon.kind == "firearm":
+        return dmg.firearm_damage(roll, weapon)
+    if mode == "throw_person":
+        base_weapon = Weapon(name="fists", kind="unarmed")
+        base = dmg.digit_sum_damage(roll, base_weapon)
+    elif outcome == "matched_success" and weapon.bonus >= 6 and (not thrown or weapon.harmful_thrown):
+        base = dmg.firearm_style_damage(roll, weapon, f"matched success with a +{weapon.bonus} weapon", thrown=thrown)
+    else:
+        base = dmg.digit_sum_damage(roll, weapon, thrown=thrown)
+    if cherry is not None:
+        return cherry_damage(base, roll, weapon, thrown, cherry, dice)
+    return base
+
+
+def _special_effects(
+    batch: Batch,
+    plan: Plan,
+    command: Attack,
+    target: str,
+    outcome: str,
+    result: CheckResult,
+    dice: DiceSource,
+) -> None:
+    """Crits (C2-10), disarms (C2-19), throws (C2-21) on a successful attack."""
+    attacker = plan.attacker.id
+    weapon = plan.weapon
+    if outcome not in ("crit", "matched_success", "success"):
+        return
+    if plan.mode == "disarm":
+        target_fighter = batch.state.fighter(target)
+        taken = target_fighter.weapon()
+        if taken is None or taken.name == "fists":
+            return
+        batch.emit(
+            ev.WeaponLost(
+                id=target,
+                weapon=taken.name,
+                taken_by=attacker if command.take_weapon else "",
+                rule="C2-19",
+            )
+        )
+        if taken.penetrating and outcome not in ("crit", "matched_success"):
+            inflict(batch, attacker, 3, f"taking {target}'s {taken.name}", "C2-19")
+        return
+    if outcome == "crit":
+        knock_out = weapon.nonlethal or (weapon.kind != "firearm" and command.crit == "knock_out")
+        choice = "to knock out" if knock_out else "to kill"
+        how = "a crit with a gun kills" if weapon.kind == "firearm" else f"a crit: {attacker} chooses {choice}"
+        status: ev.StatusName = "unconscious" if knock_out else "dead"
+        batch.emit(ev.StatusChanged(id=target, status=status, cause=how, rule="C2-10"))
+        left_fight(batch, target)
+        return
+    if plan.mode == "throw_person":
+        knock_down(batch, target)
+
+
+def _failure_effects(batch: Batch, plan: Plan, target: str, outcome: str) -> None:
+    """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
+    attacker = plan.attacker.id
+    weapon = plan.weapon
+    thrown = plan.mode == "throw"
+    if outcome == "fumble":
+        if weapon.kind == "firearm":
+            batch.emit(ev.WeaponJammed(id=attacker, weapon=weapon.name))
+        else:
+            bonus = 0 if thrown else weapon.bonus
+            inflict(
+                batch,
+                attacker,
+                20 + bonus,
+                f"a fumble with {'fists' if weapon.name == 'fists' else 'a ' + weapon.name}",
+                "C2-11",
+            )
+        return
+    if outcome == "matched_failure" and weapon.kind == "melee" and not thrown and weapon.bonus:
+        inflict(batch, attacker, weapon.bonus, f"a matched failure with a {weapon.name}", "C2-13")
+    if outcome in ("failure", "matched_failure") and weapon.kind == "melee" and weapon.penetrating and not thrown:
+        if plan.mode in ("strike", "disarm"):
+            c = batch.state.combatant(target)
+            if c is not None and c.status != "dead":
+                inflict(batch, target, 1, f"{attacker}'s {weapon.name} (knives cut)", "C2-14")

@@ -1,0 +1,66 @@
+"""Damage arithmetic (C2-7, C2-9, C2-12, C2-20, C2-23, C2-30): pure functions of dice and weapon.
+
+Each returns the amount and a breakdown a GM can check: "damage 4+7 = 11 + 6 (heavy, penetrating) = 17".
+"""
+
+from __future__ import annotations
+
+from engine.dice.percentile import Percentile, face_value
+from engine.state.weapons import Weapon
+
+Damage = tuple[int, str, str]  # amount, breakdown, rule
+
+
+def _faces(roll: Percentile) -> str:
+    return f"{face_value(roll.tens)}+{face_value(roll.ones)}"
+
+
+def _bonus_text(weapon: Weapon) -> str:
+    return f"{weapon.bonus} ({', '.join(weapon.tags)})"
+
+
+def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False) -> Damage:
+    """C2-7: digit sum (D-5) + weapon bonus; C2-20: thrown — no bonus, and only big, heavy or
+    penetrating objects hurt."""
+    total = roll.digit_sum
+    if thrown:
+        if not weapon.harmful_thrown:
+            return 0, f"a thrown {weapon.name} is not big, heavy or penetrating: no damage", "C2-20"
+        return total, f"damage {_faces(roll)} = {total} (thrown, no weapon bonus)", "C2-20"
+    if weapon.bonus:
+        amount = total + weapon.bonus
+        return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(weapon)} = {amount}", "C2-7"
+    return total, f"damage {_faces(roll)} = {total}", "C2-7"
+
+
+def firearm_style_damage(roll: Percentile, weapon: Weapon, reason: str, *, thrown: bool = False) -> Damage:
+    """C2-12/C2-23: the roll value (uncapped) + the weapon bonus (not for a throw, C2-20)."""
+    if thrown or not weapon.bonus:
+        return roll.value, f"{reason}: damage = roll {roll.value}", "C2-12"
+    amount = roll.value + weapon.bonus
+    return (
+        amount,
+        f"{reason}: damage = roll {roll.value} + {_bonus_text(weapon)} = {amount}",
+        "C2-12",
+    )
+
+
+def firearm_damage(roll: Percentile, weapon: Weapon) -> Damage:
+    """C2-9: the roll value, capped by the gun."""
+    cap = weapon.cap
+    if cap is not None and roll.value > cap:
+        return cap, f"damage {roll.value}, capped at {cap} by the {weapon.name}", "C2-9"
+    return roll.value, f"damage {roll.value} ({weapon.name}, cap {cap})", "C2-9"
+
+
+def halve(damage: Damage) -> Damage:
+    """C2-15: a partial dodge halves damage, rounded up."""
+    amount, text, rule = damage
+    half = (amount + 1) // 2
+    return half, f"{text}, halved by the dodge (rounded up) = {half}", f"{rule}, C2-15"
+
+
+def add(damage: Damage, extra: int, text: str, rule: str) -> Damage:
+    amount, before, rules = damage
+    total = amount + extra
+    return total, f"{before}; {text} +{extra} = {total}", f"{rules}, {rule}"

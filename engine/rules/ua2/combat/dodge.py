@@ -1,0 +1,34 @@
+"""Dodging (C2-15, C2-16): a Dodge roll against each successful attack on a dodger."""
+
+from __future__ import annotations
+
+from engine.dice.checks import CheckResult, roll_check
+from engine.dice.source import DiceSource
+from engine.events.combat import DodgeOutcome
+from engine.rules.ua2.combat.situation import can_dodge, combatant, roll_shifts, skill_spec
+from engine.state.encounter import Encounter
+
+
+def dodge_effect(dodge: CheckResult, attack_value: int, dodge_skill: int) -> str:
+    """C2-15: value ≤ Dodge target and above the attack's value → no damage; else, if the attack's
+    value is below the Dodge skill → half; else full. Decision: a crit dodge is a full dodge (C-6:
+    a crit is always the best success)."""
+    value = dodge.value or 0
+    if dodge.outcome == "crit" or (dodge.success and value > attack_value):
+        return "full"
+    if attack_value < dodge_skill:
+        return "half"
+    return "none"
+
+
+def dodge_outcome(state: Encounter, target: str, attack: CheckResult, dice: DiceSource) -> DodgeOutcome | None:
+    """The target's Dodge roll if it is dodging and able to; None otherwise (no die drawn)."""
+    fighter = state.fighter(target)
+    c = combatant(state, target)
+    if not fighter.dodging or not can_dodge(state, c):
+        return None
+    spec = skill_spec(c, "Dodge", "speed", roll_shifts(state, target))
+    result = roll_check(spec, dice)
+    skill = c.sheet.rating("Dodge")
+    effect = dodge_effect(result, attack.value or 0, skill)
+    return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

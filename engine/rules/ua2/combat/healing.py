@@ -1,0 +1,219 @@
+"""Healing (H2-1…H2-5): first aid, medical care, convalescence — per injury, never the last point."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from engine.commands.healing import Convalesce, FirstAid, MedicalCare
+from engine.dice.checks import CheckSpec, Shift, resolve
+from engine.dice.source import DiceSource, roll_percentile
+from engine.errors import Refused
+from engine.events import combat as ev
+from engine.events.base import EventBase
+from engine.events.healing import Convalesced, InjuryTreated
+from engine.rules.batch import Batch
+from engine.rules.common import require_started
+from engine.rules.decide import handles
+from engine.rules.ua2.combat.situation import combatant, roll_shifts
+from engine.rules.ua2.combat.turns import end_turn, open_turn
+from engine.state.encounter import Combatant, Encounter, Injury
+
+MINOR_FRACTION = Fraction(1, 10)  # H2-1: exactly 10% is minor (a decision)
+CONVALESCENCE_LINE = Fraction(6, 10)  # H2-5
+PER_DAY = {"doctor": 2, "bed_rest": 2, "easy": 1, "pushing": 0}
+
+
+def is_minor(injury: Injury, maximum: int) -> bool:
+    """H2-1: an injury of at most 10% of maximum wound points is minor; more is major."""
+    return injury.amount <= MINOR_FRACTION * maximum
+
+
+def _injury(patient: Combatant, injury_id: int) -> Injury:
+    for injury in patient.injuries:
+        if injury.id == injury_id:
+            return injury
+    known = ", ".join(f"#{i.id}" for i in patient.injuries) or "none"
+    raise Refused(f"{patient.id} has no injury #{injury_id}", hint=f"injuries: {known}")
+
+
+def _healing_check(
+    state: Encounter, healer: Combatant, skill: str, kind: str, shifts: tuple[Shift, ...], trained_only: bool
+) -> CheckSpec:
+    found = healer.sheet.skill(skill)
+    extra = (*shifts, *roll_shifts(state, healer.id)) if state.fight.phase != "setup" else tuple(shifts)
+    if found is None or found.rating <= 0:
+        if trained_only:
+            raise Refused(
+                f"{healer.id} has no {skill} skill",
+                hint="medical care needs someone medically trained (H2-3)",
+            )
+        stat = healer.sheet.stats.mind
+        return CheckSpec(kind=kind, untrained=True, stat=stat, rating=stat, shifts=extra, label=f"{skill} (Mind)")  # type: ignore[arg-type]
+    return CheckSpec(
+        kind=kind,  # type: ignore[arg-type]
+        rating=found.rating,
+        stat=healer.sheet.stats.of(found.stat),
+        shifts=extra,
+        flip=healer.sheet.is_obsession(found.name),
+        label=found.name,
+    )
+
+
+def _treat(
+    state: Encounter,
+    healer_id: str,
+    patient_id: str,
+    injury_id: int,
+    dice: DiceSource,
+    *,
+    treatment: str,
+    skill: str,
+    kind: str,
+    shifts: tuple[Shift, ...],
+    rule: str,
+    within_hour: bool = False,
+) -> Sequence[EventBase]:
+    require_started(state)
+    in_fight = state.fight.phase in ("ambush", "declare", "acting")
+    if in_fight and rule == "H2-3":
+        raise Refused("medical care waits until the fight is over")
+    batch = Batch(state)
+    if in_fight:
+        open_turn(batch, healer_id)  # first aid in a fight is the healer's action
+    healer = combatant(batch.state, healer_id)
+    patient = combatant(batch.state, patient_id)
+    if healer.status != "active":
+        raise Refused(f"{healer_id} is {healer.status} and cannot heal")
+    if patient.status == "dead":
+        raise Refused(f"{patient_id} is dead")
+    injury = _injury(patient, injury_id)
+    minor = is_minor(injury, patient.max_wounds)
+    if rule == "H2-2":
+        if not minor:
+            raise Refused(f"injury #{injury_id} ({injury.amount}) is major: it needs medical care (H2-1, H2-3)")
+        if injury.first_aid_tried:
+            raise Refused(f"first aid was already tried on injury #{injury_id} (H2-2: once per injury)")
+    else:
+        if minor:
+            raise Refused(f"injury #{injury_id} ({injury.amount}) is minor: first aid treats it (H2-1, H2-2)")
+        if injury.medical_tried:
+            raise Refused(f"injury #{injury_id} has had its medical care (H2-3)")
+    room = injury.amount - 1 - injury.healed  # H2-4: the last point heals only with time
+    spec = _healing_check(batch.state, healer, skill, kind, shifts, trained_only=rule == "H2-3")
+    result = resolve(spec, roll_percentile(dice))
+    roll = result.roll
+    assert roll is not None
+    if rule == "H2-3" and within_hour:
+        base, limit = roll.value, f"up to the roll {roll.value}, within the hour"
+    else:
+        late = " (after the hour)" if rule == "H2-3" else ""
+        base, limit = roll.digit_sum, f"up to the digit sum {roll.digit_sum}{late}"
+    healed = max(0, min(base, room)) if result.success else 0
+    limit += f", at most {max(room, 0)} (amount − 1, H2-4)"
+    after = min(patient.max_wounds, patient.wounds + healed)
+    batch.emit(
+        InjuryTreated(
+            healer=healer_id,
+            patient=patient_id,
+            injury_id=injury_id,
+            treatment=treatment,
+            result=result,
+            healed=healed,
+            limit=limit,
+            rule=rule,
+            wounds_after=after,
+        )
+    )
+    _recover(batch, patient_id)
+    if in_fight:
+        end_turn(batch, dice)
+    return batch.events
+
+
+def _recover(batch: Batch, patient_id: str) -> None:
+    """An incapacitated patient healed above the line is able again (C2-31)."""
+    c = batch.state.combatant(patient_id)
+    if c is not None and c.status == "incapacitated" and c.wounds > batch.state.settings.incapacitated_at:
+        batch.emit(
+            ev.StatusChanged(
+                id=patient_id,
+                status="active",
+                cause=f"healed to {c.wounds} wound points",
+                rule="C2-31",
+            )
+        )
+
+
+@handles(FirstAid)
+def first_aid(state: Encounter, command: FirstAid, dice: DiceSource) -> Sequence[EventBase]:
+    return _treat(
+        state,
+        command.healer,
+        command.patient,
+        command.injury,
+        dice,
+        treatment="first aid",
+        skill=command.skill,
+        kind=command.kind,
+        shifts=command.shifts,
+        rule="H2-2",
+    )
+
+
+@handles(MedicalCare)
+def medical_care(state: Encounter, command: MedicalCare, dice: DiceSource) -> Sequence[EventBase]:
+    return _treat(
+        state,
+        command.healer,
+        command.patient,
+        command.injury,
+        dice,
+        treatment="medical care",
+        skill=command.skill,
+        kind=command.kind,
+        shifts=command.shifts,
+        rule="H2-3",
+        within_hour=command.within_hour,
+    )
+
+
+def day_points(current: int, maximum: int, care: str) -> int:
+    """H2-5: below 60% only a doctor's care heals (2 a day); at or above, by activity."""
+    if current < CONVALESCENCE_LINE * maximum:
+        return PER_DAY["doctor"] if care == "doctor" else 0
+    return PER_DAY[care] if care != "doctor" else PER_DAY["bed_rest"]
+
+
+@handles(Convalesce)
+def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Sequence[EventBase]:
+    require_started(state)
+    if state.fight.phase in ("ambush", "declare", "acting"):
+        raise Refused("convalescence is for after the fight")
+    patient = combatant(state, command.patient)
+    if patient.status == "dead":
+        raise Refused(f"{command.patient} is dead")
+    batch = Batch(state)
+    for day in range(1, command.days + 1):
+        c = combatant(batch.state, command.patient)
+        points = min(day_points(c.wounds, c.max_wounds, command.care), c.max_wounds - c.wounds)
+        healed: list[tuple[int, int]] = []
+        left = points
+        for injury in c.injuries:  # oldest first
+            take = min(left, injury.open)
+            if take > 0:
+                healed.append((injury.id, take))
+                left -= take
+        points -= left
+        batch.emit(
+            Convalesced(
+                patient=command.patient,
+                day=day,
+                care=command.care,
+                points=points,
+                healed=tuple(healed),
+                wounds_after=c.wounds + points,
+            )
+        )
+        _recover(batch, command.patient)
+    return batch.events

@@ -1,0 +1,134 @@
+"""Questions the combat rules ask of the state: who can act, which shifts apply, which skill."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.dice.checks import CheckSpec, Shift
+from engine.errors import Refused
+from engine.settings import Settings
+from engine.state.encounter import Combatant, Encounter
+from engine.state.fight import Fighter
+from engine.state.weapons import Weapon
+
+OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
+
+
+def wound_shift(current: int, maximum: int, settings: Settings) -> int:
+    """C2-31: the shift to all rolls from current wound points (thresholds are a setting)."""
+    shift = 0
+    for fraction, amount in settings.wound_shift_thresholds:
+        if current <= Fraction(fraction).limit_denominator(1000) * maximum:
+            shift = min(shift, amount)
+    return shift
+
+
+def combatant(state: Encounter, combatant_id: str) -> Combatant:
+    c = state.combatant(combatant_id)
+    if c is None:
+        raise Refused(f"no combatant {combatant_id!r} in this encounter")
+    return c
+
+
+def frozen(c: Combatant) -> bool:
+    """M2-7: a frozen combatant takes no actions and cannot dodge."""
+    return c.reaction is not None and c.reaction.kind == "freeze"
+
+
+def able_to_act(c: Combatant) -> bool:
+    """C2-33: not dead, incapacitated, unconscious, fled, surrendered, or frozen."""
+    return c.status == "active" and not frozen(c)
+
+
+def can_dodge(state: Encounter, c: Combatant) -> bool:
+    """C2-15, C2-27, M2-7: the held, the holders, the frozen and the frenzied cannot dodge."""
+    f = state.fighter(c.id)
+    frenzied = c.reaction is not None and c.reaction.kind == "frenzy"
+    return able_to_act(c) and not f.held_by and not f.holding and not frenzied
+
+
+def sides_able(state: Encounter) -> list[str]:
+    return sorted({c.side for c in state.combatants if able_to_act(c)})
+
+
+def roll_shifts(state: Encounter, who: str) -> list[Shift]:
+    """Shifts on every roll `who` makes: wounds (C2-31), conditions (C2-24, C2-25), suppression (C2-18)."""
+    c = combatant(state, who)
+    shifts = []
+    w = wound_shift(c.wounds, c.max_wounds, state.settings)
+    if w:
+        shifts.append(Shift("wounds (C2-31)", w))
+    f = state.fighter(who)
+    for cond in f.conditions:
+        if state.fight.round <= cond.until_round:
+            shifts.append(Shift(f"{cond.name}", cond.shift))
+    s = state.fight.suppression
+    if s.shots and who in s.field:
+        amount = suppression_shift(s.shots, state.settings)
+        if amount:
+            shifts.append(Shift(f"suppressed, {s.shots} shots (C2-18)", amount))
+    return shifts
+
+
+def suppression_shift(shots: int, settings: Settings) -> int:
+    """C2-18: the shift from the total shots in the air this round (a setting)."""
+    shift = 0
+    for step in settings.suppression_shift:
+        if shots >= step.shots:
+            shift = step.shift
+    return shift
+
+
+def skill_spec(
+    c: Combatant,
+    skill: str,
+    stat: str,
+    shifts: list[Shift] | tuple[Shift, ...],
+    *,
+    minimum: int | None = None,
+) -> CheckSpec:
+    """A major check with a sheet's skill — untrained on `stat` when the sheet lacks it (C-7) —
+    flip-flop allowed when it is the obsession skill (C-9)."""
+    sheet = c.sheet
+    found = sheet.skill(skill)
+    if found is None or found.rating <= 0:
+        return CheckSpec(
+            kind="major",
+            rating=sheet.stats.of(stat),
+            stat=sheet.stats.of(stat),
+            untrained=True,
+            shifts=tuple(shifts),
+            minimum=minimum,
+            label=f"{skill} ({stat.title()})",
+        )
+    return CheckSpec(
+        kind="major",
+        rating=found.rating,
+        shifts=tuple(shifts),
+        minimum=minimum,
+        flip=sheet.is_obsession(found.name),
+        label=found.name,
+    )
+
+
+def attack_skill(c: Combatant, weapon: Weapon, mode: str, override: str = "") -> tuple[str, str]:
+    """C2-1, C2-20: (skill name, stat used untrained) for an attack."""
+    sheet = c.sheet
+    if override:
+        found = sheet.skill(override)
+        return override, found.stat if found is not None else weapon.skill_stat
+    if mode == "throw":
+        if sheet.is_obsession(sheet.hand_to_hand):
+            return sheet.hand_to_hand, "body"
+        return "General Athletics", "body"
+    if weapon.skill == "hand_to_hand" or mode in ("disarm", "throw_person"):
+        return sheet.hand_to_hand, "body"
+    return weapon.skill, weapon.skill_stat
+
+
+def hand_to_hand_rating(c: Combatant) -> int:
+    return c.sheet.rating(c.sheet.hand_to_hand)
+
+
+def in_fight(state: Encounter, who: str) -> Fighter:
+    return state.fighter(who)

@@ -1,0 +1,190 @@
+"""Rounds and turns: declarations (C2-4), whose turn it is, the next round, the end (C2-33)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.commands.combat import Declaration, Declare, EndFight
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events import combat as ev
+from engine.events.base import EventBase
+from engine.rules.batch import Batch
+from engine.rules.common import require_started
+from engine.rules.decide import handles
+from engine.rules.ua2.combat.situation import able_to_act, combatant, frozen, sides_able
+from engine.state.encounter import Encounter
+
+
+def skip_reason(state: Encounter, fighter_id: str) -> str | None:
+    """Why a fighter loses its turn, or None if it acts (a silent skip returns '')."""
+    c = state.combatant(fighter_id)
+    if c is None or c.status != "active":
+        return ""
+    if frozen(c):
+        return "frozen by a failed madness check (M2-7)"
+    f = state.fighter(fighter_id)
+    if f.continued_dodge:
+        return "dodging all round (C2-16)"
+    return None
+
+
+def start_turn_from(batch: Batch, index: int) -> bool:
+    """Give the turn to the first fighter from `index` on who can act; False if none is left."""
+    fight = batch.state.fight
+    for i in range(index, len(fight.order)):
+        fid = fight.order[i]
+        reason = skip_reason(batch.state, fid)
+        if reason is None:
+            batch.emit(ev.TurnStarted(id=fid, round=fight.round, turn=i))
+            return True
+        if reason:
+            batch.emit(ev.TurnSkipped(id=fid, reason=reason))
+    return False
+
+
+def start_first_turn(batch: Batch) -> None:
+    if not start_turn_from(batch, 0):
+        next_round(batch)
+
+
+def fight_over(batch: Batch) -> bool:
+    """C2-33: emit FightEnded when at most one side can still act."""
+    state = batch.state
+    if state.fight.phase == "ended":
+        return True
+    sides = sides_able(state)
+    if len(sides) > 1:
+        return False
+    if sides:
+        reason = f"only side {sides[0]} has combatants able to act"
+    else:
+        reason = "no one is left able to act"
+    batch.emit(ev.FightEnded(winner=sides[0] if sides else None, reason=reason, round=state.fight.round))
+    return True
+
+
+def next_round(batch: Batch, dice: DiceSource | None = None) -> None:
+    """Start the next round (re-setting initiative where I2-5 asks), or end at the round limit."""
+    from engine.rules.ua2.combat.initiative import reinitiative
+
+    state = batch.state
+    if state.fight.round >= state.settings.max_rounds:
+        batch.emit(
+            ev.FightEnded(
+                winner=None,
+                reason=f"the round limit ({state.settings.max_rounds}) was reached",
+                round=state.fight.round,
+            )
+        )
+        return
+    if dice is not None:
+        reinitiative(batch, dice)
+    order = _full_order(batch.state)
+    batch.emit(ev.RoundStarted(round=state.fight.round + 1, order=order))
+
+
+def _full_order(state: Encounter) -> tuple[str, ...]:
+    ranked = [(f.initiative.success, f.initiative.rank, f.id) for f in state.fight.fighters if f.initiative]
+    by_rank = {fid: i for i, fid in enumerate(state.fight.order)}
+    ranked.sort(key=lambda r: (not r[0], -r[1], by_rank.get(r[2], len(by_rank))))
+    return tuple(r[2] for r in ranked)
+
+
+def end_turn(batch: Batch, dice: DiceSource) -> None:
+    """After an action: the fight may be over; else the next fighter's turn or the next round."""
+    if fight_over(batch):
+        return
+    state = batch.state
+    fight = state.fight
+    current = fight.current
+    if current is not None and state.fighter(current).extra_attack:
+        return  # C2-30 Second Helping: the same fighter attacks again at once
+    if not start_turn_from(batch, fight.turn + 1):
+        next_round(batch, dice)
+
+
+def open_turn(batch: Batch, actor: str) -> None:
+    """Check `actor` may act now, closing declarations first if they are still open (C2-4)."""
+    state = batch.state
+    require_started(state)
+    c = combatant(state, actor)
+    phase = state.fight.phase
+    if phase == "setup":
+        raise Refused("the fight has not begun", hint="begin it first (initiative, I2-1)")
+    if phase == "ended":
+        raise Refused("the fight is over")
+    if phase == "declare":
+        start_first_turn(batch)
+        if batch.state.fight.phase == "ended":
+            raise Refused("the fight is over")
+    current = batch.state.fight.current
+    if c.status != "active":
+        raise Refused(f"{actor} is {c.status} and cannot act")
+    if frozen(c):
+        raise Refused(f"{actor} is frozen (M2-7) and takes no actions")
+    if current != actor:
+        raise Refused(f"it is {current}'s turn, not {actor}'s", hint="act in initiative order")
+
+
+@handles(Declare)
+def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[EventBase]:
+    """C2-4: declarations, slowest first; then the first turn of the round."""
+    require_started(state)
+    if state.fight.phase != "declare":
+        raise Refused("declarations are made at the start of a round, before anyone acts")
+    by_id: dict[str, Declaration] = {}
+    for d in command.declarations:
+        if d.id in by_id:
+            raise Refused(f"{d.id} declares twice")
+        by_id[d.id] = d
+    batch = Batch(state)
+    for fid in reversed(state.fight.order):
+        if fid not in by_id:
+            continue
+        d = by_id.pop(fid)
+        c = combatant(state, fid)
+        f = state.fighter(fid)
+        if not able_to_act(c):
+            raise Refused(f"{fid} cannot act and declares nothing")
+        continued = 0
+        if d.focus or d.focus_target:
+            if not d.focus or not d.focus_target:
+                raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)")
+            target = combatant(state, d.focus_target)
+            if target.id == fid:
+                raise Refused("a focus shift is on someone else (C2-5)")
+        if d.continue_dodge and not f.dodged_last_round:
+            raise Refused(f"{fid} was not dodging last round; dodge on the turn first (C2-16)")
+        if d.release_hold and not f.holding:
+            raise Refused(f"{fid} holds no one (C2-27)")
+        if d.continue_suppression:
+            if not f.suppress_field and not _was_suppressing(state, fid):
+                raise Refused(f"{fid} was not laying down suppressive fire (C2-18)")
+            continued = max(f.suppressing, 4)
+        batch.emit(
+            ev.Declared(
+                id=fid,
+                focus_target=d.focus_target,
+                focus=d.focus,
+                continue_dodge=d.continue_dodge,
+                release_hold=d.release_hold,
+                continue_suppression=continued,
+            )
+        )
+    if by_id:
+        raise Refused(f"{', '.join(by_id)} not in the initiative order")
+    start_first_turn(batch)
+    return batch.events
+
+
+def _was_suppressing(state: Encounter, fid: str) -> bool:
+    return bool(state.fighter(fid).suppress_field)
+
+
+@handles(EndFight)
+def end_fight(state: Encounter, command: EndFight, dice: DiceSource) -> Sequence[EventBase]:
+    require_started(state)
+    if state.fight.phase in ("setup", "ended"):
+        raise Refused("there is no fight going on")
+    return [ev.FightEnded(winner=command.winner, reason=command.reason, round=state.fight.round)]

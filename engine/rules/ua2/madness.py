@@ -1,0 +1,197 @@
+"""Madness (M2-1…M2-7): checks on a meter, notches, neuroses, reactions and therapy.
+
+`madness_check_events` and `source_gone_events` are pure functions the combat rules call to
+raise checks (M2-8) and end reactions; the command handlers below wrap them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import get_args
+
+from engine.commands.madness import MadnessCheck, SourceGone, Therapy
+from engine.dice.checks import CheckSpec, Shift, roll_check
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events.base import EventBase
+from engine.events.checks import CheckRolled
+from engine.events.madness import (
+    MadnessCheckResolved,
+    MadnessOutcome,
+    NeurosisMarked,
+    NotchMarked,
+    ReactionChooser,
+    ReactionEnded,
+    ReactionTaken,
+    TherapyGiven,
+)
+from engine.reducers.madness import MAX_FAILED
+from engine.rules.common import require_started
+from engine.rules.decide import handles
+from engine.state.encounter import Combatant, Encounter, Reaction
+from engine.state.sheet import METERS, MeterName
+
+REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
+#: M2-1: a madness check's rank.
+MIN_RANK, MAX_RANK = 1, 10
+
+
+def _combatant(state: Encounter, actor_id: str) -> Combatant:
+    combatant = state.combatant(actor_id)
+    if combatant is None:
+        raise Refused(f"no combatant {actor_id!r} in this encounter")
+    return combatant
+
+
+def _check_meter(meter: str) -> MeterName:
+    for name in METERS:
+        if name == meter:
+            return name
+    raise Refused(f"unknown madness meter {meter!r}", hint=f"use one of {', '.join(METERS)} (M2-1)")
+
+
+def _reaction_for(state: Encounter, actor_id: str, stated: Reaction | None) -> tuple[Reaction, ReactionChooser]:
+    """M2-4: the person's choice, else the combatant's default, else the setting."""
+    if stated is not None:
+        if stated not in REACTIONS:
+            raise Refused(f"unknown reaction {stated!r}", hint="flee, freeze or frenzy (M2-4)")
+        return stated, "stated"
+    fighter = state.fight.fighter(actor_id)
+    if fighter is not None and fighter.default_reaction is not None:
+        return fighter.default_reaction, "combatant_default"
+    return state.settings.default_reaction, "setting"
+
+
+def madness_check_events(
+    state: Encounter,
+    actor_id: str,
+    meter: str,
+    rank: int,
+    cause: str,
+    dice: DiceSource,
+    reaction: Reaction | None = None,
+    *,
+    source: str | None = None,
+    shifts: tuple[Shift, ...] = (),
+) -> list[EventBase]:
+    """The events of one madness check (M2-2…M2-5), or `Refused` with the reason.
+
+    `cause` names what raised the check (trigger text, or the event/command); `source` is what a
+    reaction lasts until (default: the cause). Draws dice only for an M2-4 roll.
+    """
+    combatant = _combatant(state, actor_id)
+    if combatant.status in ("dead", "fled"):
+        raise Refused(f"{actor_id} is {combatant.status} and takes no madness check")
+    name = _check_meter(meter)
+    if not MIN_RANK <= rank <= MAX_RANK:
+        raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
+    chosen = _reaction_for(state, actor_id, reaction)
+    held = combatant.meters.of(name)
+
+    def resolved(outcome: MadnessOutcome) -> MadnessCheckResolved:
+        return MadnessCheckResolved(
+            actor=actor_id,
+            meter=name,
+            rank=rank,
+            outcome=outcome,
+            hardened=held.hardened,
+            failed=held.failed,
+            cause=cause,
+        )
+
+    if held.hardened >= rank:  # M2-2
+        return [resolved("hardened")]
+    events: list[EventBase] = []
+    if held.failed >= MAX_FAILED:  # M2-3
+        events.append(resolved("automatic_failure"))
+    else:  # M2-4
+        spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
+        result = roll_check(spec, dice)
+        events.append(CheckRolled(actor=actor_id, result=result, purpose=f"resist a {name} {rank} madness check"))
+        events.append(resolved("success" if result.success else "failure"))
+        if result.success:
+            return [*events, NotchMarked(actor=actor_id, meter=name, kind="hardened", cause=cause)]
+        events.append(NotchMarked(actor=actor_id, meter=name, kind="failed", cause=cause))
+        if held.failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
+            events.append(NeurosisMarked(actor=actor_id, meter=name, cause=cause))
+    kind, chooser = chosen
+    events.append(
+        ReactionTaken(
+            actor=actor_id,
+            reaction=kind,
+            source=cause if source is None else source,
+            meter=name,
+            chosen_by=chooser,
+        )
+    )
+    return events
+
+
+def _same_source(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def source_gone_events(state: Encounter, source: str, actor: str = "") -> list[EventBase]:
+    """M2-4: end every reaction kept for `source` (only `actor`'s when named)."""
+    events: list[EventBase] = []
+    for c in state.combatants:
+        kept = c.reaction
+        if kept is None or not _same_source(kept.source, source) or (actor and c.id != actor):
+            continue
+        events.append(ReactionEnded(actor=c.id, reaction=kept.kind, source=kept.source, meter=_check_meter(kept.meter)))
+    return events
+
+
+@handles(MadnessCheck)
+def madness_check(state: Encounter, command: MadnessCheck, dice: DiceSource) -> Sequence[EventBase]:
+    """M2-2…M2-5 for a check a person (the GM) calls; the source names the cause."""
+    require_started(state)
+    cause = command.source.strip() or f"{command.meter} {command.rank}"
+    return madness_check_events(
+        state,
+        command.actor,
+        command.meter,
+        command.rank,
+        cause,
+        dice,
+        command.reaction,
+        shifts=command.shifts,
+    )
+
+
+@handles(Therapy)
+def therapy(state: Encounter, command: Therapy, dice: DiceSource) -> Sequence[EventBase]:
+    """M2-6: remove notches, never more than are marked (the event records what was removed)."""
+    require_started(state)
+    combatant = _combatant(state, command.actor)
+    name = _check_meter(command.meter)
+    if command.hardened < 0 or command.failed < 0:
+        raise Refused("therapy removes notches: give counts of 0 or more", hint="M2-6")
+    if command.hardened == 0 and command.failed == 0:
+        raise Refused("therapy must name notches to remove", hint="give hardened or failed (M2-6)")
+    held = combatant.meters.of(name)
+    return [
+        TherapyGiven(
+            actor=command.actor,
+            meter=name,
+            hardened_removed=min(command.hardened, held.hardened),
+            failed_removed=min(command.failed, held.failed),
+            note=command.note,
+        )
+    ]
+
+
+@handles(SourceGone)
+def source_gone(state: Encounter, command: SourceGone, dice: DiceSource) -> Sequence[EventBase]:
+    """M2-4: the source is gone; reactions kept for it end."""
+    require_started(state)
+    if command.actor:
+        _combatant(state, command.actor)
+    events = source_gone_events(state, command.source, command.actor)
+    if not events:
+        whose = f"{command.actor} has" if command.actor else "no one has"
+        raise Refused(
+            f"{whose} a reaction kept for {command.source!r}",
+            hint="name the source as the reaction recorded it (M2-4)",
+        )
+    return events

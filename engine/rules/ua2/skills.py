@@ -1,0 +1,137 @@
+"""Checks rolled from the sheet (C-7, C-9, S2-3) and passions spent on them (C-10)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import get_args
+
+import msgspec
+
+from engine.commands.checks import SkillCheck, SpendPassion
+from engine.commands.setup import RollCheck
+from engine.dice.checks import CheckResult, CheckSpec, resolve
+from engine.dice.percentile import Percentile
+from engine.dice.source import DiceSource, roll_percentile
+from engine.errors import Refused
+from engine.events.base import EventBase
+from engine.events.madness import PassionSpent
+from engine.rules.common import check, require_started
+from engine.rules.decide import handles
+from engine.state.encounter import Combatant, Encounter
+from engine.state.sheet import Sheet, StatName
+
+STATS: tuple[str, ...] = get_args(StatName)
+
+
+def _living(state: Encounter, actor_id: str) -> Combatant:
+    combatant = state.combatant(actor_id)
+    if combatant is None:
+        raise Refused(f"no combatant {actor_id!r} in this encounter")
+    if combatant.status == "dead":
+        raise Refused(f"{actor_id} is dead and rolls nothing")
+    return combatant
+
+
+def skill_spec(sheet: Sheet, command: SkillCheck) -> CheckSpec:
+    """The check a sheet gives a skill: its rating, its tied stat for the weak band (S2-3, C-4),
+    flip-flop when it is the obsession skill (C-9); a skill the sheet lacks is rolled untrained
+    on the stat the command names (C-7)."""
+    if command.stat is not None and command.stat not in STATS:
+        raise Refused(f"unknown stat {command.stat!r}", hint=f"use one of {', '.join(STATS)}")
+    if command.minimum is not None and not 1 <= command.minimum <= 100:
+        raise Refused(f"a minimum roll is 1–100, got {command.minimum}", hint="C-8")
+    base = CheckSpec(
+        kind=command.kind,
+        shifts=command.shifts,
+        minimum=command.minimum,
+        flip=sheet.is_obsession(command.skill),
+        roll_anyway=command.roll_anyway,
+        label=command.skill,
+    )
+    skill = sheet.skill(command.skill)
+    if skill is not None:
+        if command.stat is not None and command.stat != skill.stat:
+            raise Refused(
+                f"{skill.name} is tied to {skill.stat.title()}, not {command.stat.title()} (S2-3)",
+                hint="leave the stat out for a skill on the sheet",
+            )
+        tied = sheet.stats.of(skill.stat)
+        return msgspec.structs.replace(base, rating=skill.rating, stat=tied, label=skill.name)
+    if command.stat is None:
+        raise Refused(
+            f"{sheet.name} has no skill {command.skill!r}",
+            hint="name the stat to roll it untrained, if the GM rules that possible (C-7)",
+        )
+    stat = sheet.stats.of(command.stat)
+    return msgspec.structs.replace(base, rating=stat, stat=stat, untrained=True)
+
+
+@handles(SkillCheck)
+def skill_check(state: Encounter, command: SkillCheck, dice: DiceSource) -> Sequence[EventBase]:
+    """A check built from the actor's sheet, rolled as any other check (C-1…C-13)."""
+    require_started(state)
+    combatant = _living(state, command.actor)
+    spec = skill_spec(combatant.sheet, command)
+    return check(
+        state,
+        RollCheck(spec=spec, actor=command.actor, purpose=command.purpose, flipped=command.flipped),
+        dice,
+    )
+
+
+def _changed(last: CheckResult, command: SpendPassion, dice: DiceSource) -> CheckResult:
+    """C-10: reroll — fresh dice, the same spec; flip — the same dice read the other way."""
+    spec, roll = last.spec, last.roll
+    assert roll is not None  # a check with no roll (C-3) is a success, refused before
+    if command.mode == "flip":
+        if command.flipped is not None:
+            raise Refused("a passion flip reads the dice the other way round; give no orientation")
+        if roll.tens == roll.ones:
+            raise Refused(
+                f"flip-flopping {roll.tens},{roll.ones} reads the same value (D-4)",
+                hint="a reroll may help; the passion is not spent",
+            )
+        return resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
+    if command.flipped is not None and not spec.flip:
+        raise Refused(
+            "this check may not be flip-flopped",
+            hint="only obsession rolls flip (C-9); a passion flip is mode flip",
+        )
+    fresh: Percentile = roll_percentile(dice)
+    return resolve(spec, fresh, orientation=command.flipped)
+
+
+@handles(SpendPassion)
+def spend_passion(state: Encounter, command: SpendPassion, dice: DiceSource) -> Sequence[EventBase]:
+    """C-10: a triggered passion rerolls or flip-flops the actor's most recent failed check,
+    each passion `passion_uses_per_session` times (the encounter's log is the session)."""
+    require_started(state)
+    combatant = _living(state, command.actor)
+    passion = next((p for p in combatant.sheet.passions if p.kind == command.passion), None)
+    if passion is None:
+        raise Refused(f"{command.actor} has no {command.passion} passion on the sheet (C-10)")
+    allowed = state.settings.passion_uses_per_session
+    if combatant.passions_spent.count(command.passion) >= allowed:
+        raise Refused(
+            f"{command.actor}'s {command.passion} passion is already spent this session",
+            hint=f"each passion {allowed}× per session (setting passion_uses_per_session, C-10)",
+        )
+    last = combatant.last_check
+    if last is None or last.roll is None:
+        raise Refused(f"{command.actor} has no rolled check for a passion to change (C-10)")
+    if last.success:
+        raise Refused(
+            f"{command.actor}'s last check was a {last.outcome.replace('_', ' ')}, not a failure",
+            hint="a passion changes a failed roll only (C-10)",
+        )
+    after = _changed(last, command, dice)
+    return [
+        PassionSpent(
+            actor=command.actor,
+            passion=command.passion,
+            mode=command.mode,
+            trigger=passion.trigger,
+            before=last,
+            after=after,
+        )
+    ]

@@ -1,0 +1,1 @@
+"""Scenario and character files: safe loading, schema, validation, clear errors."""

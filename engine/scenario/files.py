@@ -1,0 +1,363 @@
+"""Safe loading of TOML, YAML and JSON documents into msgspec types, with one-line errors.
+
+Generic: knows nothing about sheets or scenarios. `load_document(path, Type)` reads a file
+(format chosen by its extension), parses it with a safe parser, and converts the result into
+`Type` with `msgspec.convert(..., strict=True)` (no silent coercion: `"50"` is not `50`).
+
+Every failure is a `FileError` (an `InvalidInput`) whose one-line message names the file and,
+for a value of the wrong shape, the `$.path` msgspec reports — never a traceback:
+
+- missing, a directory, not a regular file (FIFO, device), unreadable;
+- larger than `MAX_BYTES` (checked with `stat` before reading, and again while reading);
+- not UTF-8 (a leading UTF-8 byte-order mark is accepted);
+- syntax errors, with the line (and column) when the parser gives one;
+- YAML anchors or aliases (refused while composing, so a "billion laughs" file cannot expand),
+  explicit tags other than the standard scalar/collection ones, several documents;
+- nesting deeper than `MAX_DEPTH`;
+- unknown fields, missing fields, wrong types and out-of-range values (msgspec's `$.path`).
+
+Decisions (the brief left them open): YAML implicit timestamps stay strings (`2001-01-01` is text,
+not a date); YAML 1.1 booleans (`yes`/`no`) keep their standard meaning; duplicate keys are an
+error in YAML (TOML refuses them itself; JSON keeps the last, as msgspec does).
+"""
+
+from __future__ import annotations
+
+import re
+import stat as stat_mode
+import tomllib
+import unicodedata
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import msgspec
+import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from engine.errors import InvalidInput
+
+#: libyaml's parser when PyYAML was built with it (the usual wheels are), else None.
+try:
+    import yaml.cyaml as _cyaml
+except ImportError:  # pragma: no cover
+    _cyaml = None  # type: ignore[assignment]
+_CParser: Any = getattr(_cyaml, "CParser", None)
+
+T = TypeVar("T")
+
+#: Largest document accepted, in bytes (1 MiB). A sheet is a few hundred bytes.
+MAX_BYTES = 1024 * 1024
+#: Deepest nesting of lists and tables accepted (a sheet needs 4).
+MAX_DEPTH = 32
+#: File extension → format.
+FORMATS: dict[str, str] = {".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+
+_FORMATS_HINT = "use a .toml, .yaml, .yml or .json file"
+
+
+def one_line(text: str) -> str:
+    """`text` on one line with no control characters (shown escaped), safe for a terminal."""
+    out: list[str] = []
+    for char in text:
+        if char in "\n\r\t":
+            out.append(" ")
+        elif unicodedata.category(char) == "Cc":
+            out.append(f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return re.sub(r" {2,}", " ", "".join(out)).strip()
+
+
+class FileError(InvalidInput):
+    """Raised when a document file cannot be read, parsed or converted into its type.
+
+    `where` is the file as given; `message` ends with `at $.path` when the problem is a value;
+    `file`, `json_path` and `reason` keep the parts apart for callers and `--json` output.
+    """
+
+    def __init__(self, file: str, reason: str, *, json_path: str = "", hint: str = "") -> None:
+        self.file = one_line(file)
+        self.reason = one_line(reason)
+        self.json_path = one_line(json_path)
+        message = f"{self.reason} at {self.json_path}" if self.json_path else self.reason
+        super().__init__(message, where=self.file, hint=one_line(hint))
+
+
+def load_document(path: str | Path, type_: type[T], *, hint: str = "") -> T:
+    """Read, parse and convert the document at `path` into `type_`; `FileError` on any failure.
+
+    `hint` is shown with shape errors (unknown, missing or wrong-typed fields), e.g. where to
+    find the schema.
+    """
+    path = Path(path)
+    name = str(path)
+    data = read_limited(path)
+    return decode_document(data, name=name, type_=type_, hint=hint)
+
+
+def read_limited(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; the size is checked before reading."""
+    name = str(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise FileError(name, "no such file", hint="check the path") from None
+    except NotADirectoryError:
+        raise FileError(name, "no such file (a parent is not a directory)") from None
+    except OSError as exc:
+        raise FileError(name, f"cannot read the file: {exc.strerror or exc}") from None
+    if stat_mode.S_ISDIR(info.st_mode):
+        raise FileError(name, "is a directory, not a file", hint=_FORMATS_HINT)
+    if not stat_mode.S_ISREG(info.st_mode):
+        raise FileError(name, "is not a regular file", hint=_FORMATS_HINT)
+    if info.st_size > limit:
+        raise _too_large(name, info.st_size, limit)
+    if path.suffix.lower() not in FORMATS:
+        raise _unknown_format(name, path.suffix)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)  # the file may have grown since `stat`
+    except OSError as exc:
+        raise FileError(name, f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise _too_large(name, len(data), limit)
+    return data
+
+
+def decode_document(data: bytes, *, name: str, type_: type[T], hint: str = "") -> T:
+    """Parse `data` (format from `name`'s extension) and convert it into `type_`."""
+    suffix = Path(name).suffix.lower()
+    fmt = FORMATS.get(suffix)
+    if fmt is None:
+        raise _unknown_format(name, suffix)
+    if len(data) > MAX_BYTES:
+        raise _too_large(name, len(data), MAX_BYTES)
+    text = _utf8(data, name)
+    obj = _PARSERS[fmt](text, name)
+    _check_depth(obj, name)
+    try:
+        return msgspec.convert(obj, type=type_, strict=True)
+    except msgspec.ValidationError as exc:
+        reason, json_path = split_validation_error(str(exc))
+        raise FileError(name, reason, json_path=json_path, hint=hint) from None
+
+
+def split_validation_error(text: str) -> tuple[str, str]:
+    """msgspec's "Expected `int`, got `str` - at `$.stats.body`" → ("Expected int, got str",
+    "$.stats.body"). A problem with the document as a whole is at `$`."""
+    reason, sep, where = text.partition(" - at ")
+    json_path = "$"
+    if sep:
+        found = re.search(r"`(\$[^`]*)`", where)
+        json_path = found.group(1) if found else "$"
+        if where.startswith("`key`"):
+            reason += " for a key"
+    if reason.startswith("Expected"):
+        reason = reason.replace("`", "")
+    else:
+        reason = re.sub(r"`([^`]*)`", r"'\1'", reason)
+    return reason, json_path
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _too_large(name: str, size: int, limit: int) -> FileError:
+    return FileError(
+        name,
+        f"is {size:,} bytes, larger than the {limit:,}-byte limit",
+        hint="is this the right file? documents are small text files",
+    )
+
+
+def _unknown_format(name: str, suffix: str) -> FileError:
+    what = f"unknown file type {suffix!r}" if suffix else "no file extension"
+    return FileError(name, what, hint=_FORMATS_HINT)
+
+
+def _utf8(data: bytes, name: str) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileError(
+            name,
+            f"not UTF-8 text: byte {exc.start} (line {line}) is not valid UTF-8",
+            hint="save the file as UTF-8",
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _line_column(text: str, byte: int) -> tuple[int, int]:
+    before = text.encode("utf-8")[:byte].decode("utf-8", errors="ignore")
+    line = before.count("\n") + 1
+    return line, len(before) - (before.rfind("\n") + 1) + 1
+
+
+# --- parsers ---------------------------------------------------------------------------------
+
+
+def _parse_toml(text: str, name: str) -> Any:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FileError(name, f"TOML syntax error: {exc}", hint="see https://toml.io") from None
+    except RecursionError:
+        raise _too_deep(name) from None
+
+
+def _parse_json(text: str, name: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        reason = str(exc).removeprefix("JSON is malformed: ")
+        found = re.search(r"\(byte (\d+)\)$", reason)
+        if found:
+            line, column = _line_column(text, int(found.group(1)))
+            reason = f"{reason[: found.start()].rstrip()} (line {line}, column {column})"
+        raise FileError(name, f"JSON syntax error: {reason}") from None
+    except RecursionError:
+        raise _too_deep(name) from None
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """A YAML construct the loader refuses on purpose (alias, anchor, tag, depth)."""
+
+
+#: Implicit tags read as plain text instead: dates stay strings, `<<` is an ordinary key.
+_TEXT_NOT_TAGS = frozenset(("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"))
+_STANDARD_TAGS = frozenset(
+    f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "float", "bool", "null", "seq", "map")
+)
+
+
+class _StrictComposing:
+    """Refusals shared by both YAML loaders; first in their MRO so it wraps the composer."""
+
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[tuple[str, re.Pattern[str]]]]] = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag not in _TEXT_NOT_TAGS]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()  # type: ignore[attr-defined]
+        mark = event.start_mark
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(problem="aliases (*name) are not allowed", problem_mark=mark)
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused(problem="anchors (&name) are not allowed", problem_mark=mark)
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and tag not in _STANDARD_TAGS:
+            raise _Refused(problem=f"the tag {tag!r} is not allowed", problem_mark=mark)
+        if self._depth >= MAX_DEPTH:
+            raise _Refused(problem=f"nested deeper than {MAX_DEPTH} levels", problem_mark=mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)  # type: ignore[misc]
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)  # type: ignore[attr-defined]
+                try:
+                    duplicate = key in seen
+                    seen.add(key)
+                except TypeError:
+                    continue  # unhashable: SafeConstructor reports it
+                if duplicate:
+                    raise _Refused(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+
+
+class StrictYamlLoader(_StrictComposing, yaml.SafeLoader):
+    """A `SafeLoader` that refuses aliases, anchors, non-standard tags, deep nesting and duplicate
+    keys while composing — before anything is expanded or constructed — and reads timestamps and
+    `<<` as text."""
+
+
+if _CParser is not None:
+
+    class FastStrictYamlLoader(
+        _StrictComposing,
+        Composer,
+        _CParser,  # type: ignore[misc]
+        SafeConstructor,
+        Resolver,
+    ):
+        """`StrictYamlLoader` on libyaml's scanner and parser (several times faster on a large
+        file); the composer stays Python, so the same refusals run on every event."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            Composer.__init__(self)
+
+    #: The loader `load_document` uses for YAML.
+    YAML_LOADER: type[Any] = FastStrictYamlLoader
+else:  # pragma: no cover - PyYAML built without libyaml
+    YAML_LOADER = StrictYamlLoader
+
+
+def _parse_yaml(text: str, name: str, loader_class: Any = None) -> Any:
+    loader = None
+    try:
+        loader = (loader_class or YAML_LOADER)(text)
+        return loader.get_single_data()
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise FileError(
+            name,
+            f"YAML error: character #x{exc.character:04x} at line {line} is not allowed ({exc.reason})",
+        ) from None
+    except yaml.MarkedYAMLError as exc:
+        raise FileError(name, f"YAML {_yaml_reason(exc)}") from None
+    except yaml.YAMLError as exc:
+        raise FileError(name, f"YAML error: {exc}") from None
+    except (ValueError, OverflowError) as exc:  # a standard constructor on a value it cannot build
+        raise FileError(name, f"YAML error: {exc}") from None
+    except RecursionError:
+        raise _too_deep(name) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def _yaml_reason(exc: yaml.MarkedYAMLError) -> str:
+    mark = exc.problem_mark or exc.context_mark
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    kind = "refused" if isinstance(exc, _Refused) else "syntax error"
+    parts = [p for p in (exc.context, exc.problem) if p]
+    return f"{kind}: {'; '.join(parts) or 'invalid document'}{where}"
+
+
+_PARSERS = {"toml": _parse_toml, "json": _parse_json, "yaml": _parse_yaml}
+
+
+# --- depth -----------------------------------------------------------------------------------
+
+
+def _too_deep(name: str) -> FileError:
+    return FileError(name, f"nested deeper than {MAX_DEPTH} levels", hint="flatten the document")
+
+
+def _check_depth(obj: Any, name: str) -> None:
+    """Refuse lists and tables nested deeper than `MAX_DEPTH` (iteratively: no recursion)."""
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise _too_deep(name)
+        stack.extend((child, depth + 1) for child in children)

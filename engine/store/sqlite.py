@@ -1,0 +1,362 @@
+"""The embedded default store for live sessions: one SQLite file (standard library, WAL).
+
+One table of events, `UNIQUE(stream, position)` and `UNIQUE(event_id)`; every append is one
+`BEGIN IMMEDIATE` transaction that checks the expected version inside it, so appenders in
+several threads or processes on the same file serialise and exactly one of them wins a race.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+
+from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
+from engine.logging import get_logger
+from engine.store.base import NewEvent, StoredEvent, is_retry
+
+log = get_logger(__name__)
+
+#: Written into the `meta` table of every file this module creates.
+FORMAT = "ua-engine-events"
+FORMAT_VERSION = 1
+
+#: The `events` columns and their declared types, in order: the layout a file must have.
+COLUMNS = (
+    ("stream", "TEXT"),
+    ("position", "INTEGER"),
+    ("event_id", "TEXT"),
+    ("type", "TEXT"),
+    ("schema_version", "INTEGER"),
+    ("data", "BLOB"),
+    ("recorded_at", "REAL"),
+)
+UNIQUE_KEYS = frozenset({("stream", "position"), ("event_id",)})
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS events (
+        stream TEXT NOT NULL,
+        position INTEGER NOT NULL CHECK (position >= 1),
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        recorded_at REAL NOT NULL,
+        UNIQUE (stream, position),
+        UNIQUE (event_id)
+    )""",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
+_SELECT = "SELECT stream, position, event_id, type, schema_version, data, recorded_at FROM events"
+_INSERT = (
+    "INSERT INTO events (stream, position, event_id, type, schema_version, data, recorded_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
+
+Row = tuple[str, int, str, str, int, bytes, float]
+
+
+class SqliteStore:
+    """An event store in one SQLite file.
+
+    Guarantees:
+    - an append returns only after its transaction committed with `synchronous=FULL` in WAL
+      mode, so an acknowledged append survives a crash of the process (law 7) and of the OS;
+    - an append is all or nothing: the expected version is checked inside the write
+      transaction; on a conflict nothing is written and `ConcurrencyConflict` is raised;
+    - a retry of an append that succeeded (the same event ids at the same positions) writes
+      nothing and returns the version after those events;
+    - safe from several threads (each thread gets its own connection, kept until `close`)
+      and several processes on the same file (writers queue on SQLite's write lock for up
+      to `timeout` seconds); a forked child opens its own connections;
+    - a file that is not SQLite, or not laid out as an event store, is a `CorruptLog` naming
+      the file; no sqlite3 exception escapes.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self.timeout = timeout
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._registry = threading.Lock()
+        self._pid = os.getpid()
+        self._closed = False
+        try:
+            with self._translated():
+                self._prepare(self._connection())
+        except BaseException:
+            self.close()
+            raise
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- the EventStore interface ---------------------------------------------------------
+
+    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+        now = time.time()
+        rows = [
+            (stream, expected_version + i, e.event_id, e.type, e.schema_version, e.data, now)
+            for i, e in enumerate(events, start=1)
+        ]
+        conn = self._connection()
+        with self._translated(), self._transaction(conn):
+            current = _version(conn, stream)
+            if current != expected_version:
+                return _retry_or_conflict(conn, stream, events, expected_version, current)
+            try:
+                conn.executemany(_INSERT, rows)
+            except sqlite3.IntegrityError as exc:
+                raise _duplicate_ids(conn, events) from exc
+            return expected_version + len(rows)
+
+    def read(self, stream: str, from_position: int = 1) -> Iterator[StoredEvent]:
+        conn = self._connection()
+        with self._translated():
+            rows: list[Row] = conn.execute(
+                f"{_SELECT} WHERE stream = ? AND position >= ? ORDER BY position",
+                (stream, from_position),
+            ).fetchall()
+        return (_stored(row) for row in rows)
+
+    def version(self, stream: str) -> int:
+        conn = self._connection()
+        with self._translated():
+            return _version(conn, stream)
+
+    def streams(self) -> list[str]:
+        conn = self._connection()
+        with self._translated():
+            rows = conn.execute("SELECT DISTINCT stream FROM events ORDER BY stream").fetchall()
+        return [str(name) for (name,) in rows]
+
+    def close(self) -> None:
+        """Close every connection this store opened (in any thread). Idempotent."""
+        with self._registry:
+            self._closed = True
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            conn.close()
+
+    # -- connections ----------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use."""
+        if self._closed:
+            raise EngineError("the store is closed", where=str(self.path))
+        if self._pid != os.getpid():
+            self._forget_inherited_connections()
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            with self._translated():
+                conn = self._connect()
+            self._local.conn = conn
+            with self._registry:
+                self._connections.append(conn)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.path.parent.is_dir():
+            raise NotFound(
+                f"no directory {str(self.path.parent)!r} for the database",
+                where=str(self.path),
+                hint="create the directory first",
+            )
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA synchronous = FULL")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _forget_inherited_connections(self) -> None:
+        """After a fork, the parent's connections belong to the parent: never use or close
+        them here (closing could checkpoint or remove the parent's WAL)."""
+        self._local = threading.local()
+        self._connections = []
+        self._registry = threading.Lock()
+        self._pid = os.getpid()
+
+    # -- the file's layout ----------------------------------------------------------------
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Check an existing file's layout (refusing someone else's database before changing
+        anything in it), switch to WAL, and create the tables in a new file."""
+        tables = _tables(conn)
+        if "events" in tables:
+            self._check_layout(conn, tables)
+        elif tables - {"meta"}:
+            raise self._not_ours(f"it has tables {sorted(tables)} but no 'events' table")
+        (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if str(mode).lower() != "wal":
+            log.warning("sqlite store not in WAL mode", path=str(self.path), journal_mode=mode)
+        if "events" not in tables:
+            self._create(conn)
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        with self._transaction(conn):
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            conn.executemany(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                [("format", FORMAT), ("format_version", str(FORMAT_VERSION))],
+            )
+
+    def _check_layout(self, conn: sqlite3.Connection, tables: set[str]) -> None:
+        columns = tuple(
+            (str(name), str(kind).upper()) for _, name, kind, *_ in conn.execute("PRAGMA table_info(events)")
+        )
+        if columns != COLUMNS:
+            raise self._not_ours(f"its 'events' table has columns {columns}, not {COLUMNS}")
+        missing = UNIQUE_KEYS - _unique_keys(conn, "events")
+        if missing:
+            raise self._not_ours(f"its 'events' table lacks UNIQUE{sorted(missing)}")
+        if "meta" in tables:
+            rows = conn.execute("SELECT key, value FROM meta").fetchall()
+            self._check_meta({str(key): str(value) for key, value in rows})
+
+    def _check_meta(self, meta: dict[str, str]) -> None:
+        if meta.get("format", FORMAT) != FORMAT:
+            raise self._not_ours(f"its format is {meta['format']!r}, not {FORMAT!r}")
+        version = meta.get("format_version", str(FORMAT_VERSION))
+        if not version.isdigit() or int(version) > FORMAT_VERSION:
+            raise CorruptLog(
+                f"the file has format version {version}; this engine reads up to {FORMAT_VERSION}",
+                where=str(self.path),
+                hint="open it with a newer engine",
+            )
+
+    def _not_ours(self, detail: str) -> CorruptLog:
+        return CorruptLog(
+            f"not an event store: {detail}",
+            where=str(self.path),
+            hint="is this the right file? an event store is made by the engine",
+        )
+
+    # -- transactions and errors ----------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection) -> Iterator[None]:
+        """`BEGIN IMMEDIATE` (take the write lock now, so the version read inside cannot go
+        stale), COMMIT on success, ROLLBACK on any exception — including a conflict."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Turn sqlite3 exceptions into engine errors naming the file."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise _engine_error(exc, self.path, self.timeout) from exc
+
+
+def _version(conn: sqlite3.Connection, stream: str) -> int:
+    (version,) = conn.execute(_VERSION, (stream,)).fetchone()
+    return int(version)
+
+
+def _retry_or_conflict(
+    conn: sqlite3.Connection,
+    stream: str,
+    events: Sequence[NewEvent],
+    expected_version: int,
+    current: int,
+) -> int:
+    """The stream moved on: a retry of an append that succeeded returns its version;
+    anything else is a conflict."""
+    stored = [
+        str(event_id)
+        for (event_id,) in conn.execute(
+            "SELECT event_id FROM events WHERE stream = ? AND position > ? AND position <= ? ORDER BY position",
+            (stream, expected_version, expected_version + len(events)),
+        )
+    ]
+    if is_retry(stored, events):
+        return expected_version + len(events)
+    raise ConcurrencyConflict(
+        f"stream {stream!r} is at version {current}, not {expected_version}",
+        hint="the stream changed; re-read it and retry",
+    )
+
+
+def _duplicate_ids(conn: sqlite3.Connection, events: Sequence[NewEvent]) -> ConcurrencyConflict:
+    """The conflict to raise when an insert broke UNIQUE(event_id)."""
+    for e in events:
+        found = conn.execute("SELECT stream, position FROM events WHERE event_id = ?", (e.event_id,)).fetchone()
+        if found is not None:
+            return ConcurrencyConflict(
+                f"event id {e.event_id} is already stored (stream {found[0]!r} position {found[1]})"
+            )
+    return ConcurrencyConflict("the batch repeats an event id")
+
+
+def _stored(row: Row) -> StoredEvent:
+    stream, position, event_id, type_, schema_version, data, recorded_at = row
+    return StoredEvent(
+        stream=stream,
+        position=position,
+        event_id=event_id,
+        type=type_,
+        schema_version=schema_version,
+        data=bytes(data),
+        recorded_at=recorded_at,
+    )
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(name) for (name,) in rows if not str(name).startswith("sqlite_")}
+
+
+def _unique_keys(conn: sqlite3.Connection, table: str) -> set[tuple[str, ...]]:
+    """The column tuples of every UNIQUE index (or constraint) on `table`."""
+    keys = set()
+    for _, index, unique, *_ in conn.execute(f"PRAGMA index_list({table})"):
+        if unique:
+            info = conn.execute(f"PRAGMA index_info({index!r})").fetchall()
+            keys.add(tuple(str(column) for _, _, column in sorted(info)))
+    return keys
+
+
+def _engine_error(exc: sqlite3.Error, path: Path, timeout: float) -> EngineError:
+    """The engine error for a sqlite3 exception: corruption, a lock held too long, or other."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    where = str(path)
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+        return CorruptLog(
+            f"not a readable SQLite event store ({exc})",
+            where=where,
+            hint="is this the right file? restore it from a backup or a JSON-lines export",
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return EngineError(
+            f"the database stayed locked for more than {timeout:g}s",
+            where=where,
+            hint="another process holds a long write; retry",
+        )
+    return EngineError(f"SQLite failed: {exc}", where=where)
