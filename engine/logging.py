@@ -23,7 +23,7 @@ def configure_logging(*, json: bool = False, verbose: bool = False) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_StderrLoggerFactory(),
         cache_logger_on_first_use=False,
     )
 
@@ -31,3 +31,17 @@ def configure_logging(*, json: bool = False, verbose: bool = False) -> None:
 def get_logger(name: str) -> structlog.types.FilteringBoundLogger:
     logger: structlog.types.FilteringBoundLogger = structlog.get_logger(name)
     return logger
+
+
+class _StderrLogger:
+    """Writes each line to whatever `sys.stderr` is at that moment (tests swap it)."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    log = debug = info = warning = warn = error = critical = exception = fatal = msg
+
+
+class _StderrLoggerFactory:
+    def __call__(self, *args: object) -> _StderrLogger:
+        return _StderrLogger()

@@ -29,6 +29,9 @@ class MemoryStore:
                     f"stream {stream!r} is at version {len(log)}, not {expected_version}",
                     hint="the stream changed; re-read it and retry",
                 )
+            ids = [e.event_id for e in events]
+            if len(set(ids)) != len(ids):
+                raise ConcurrencyConflict("a batch repeats an event id")
             for e in events:
                 if e.event_id in self._ids:
                     raise ConcurrencyConflict(f"event id {e.event_id} is already stored")
