@@ -125,8 +125,9 @@ def test_five_failed_and_rank_above_hardened_fails_without_a_roll_m2_3() -> None
     live = session(sheet(violence=start))
     events = check(live, 3, source="a bar fight", reaction="flee")
     assert events[0].dice_used == ()  # type: ignore[attr-defined]
-    assert [type(e) for e in events[1:]] == [MadnessCheckResolved, ReactionTaken]
+    assert [type(e) for e in events[1:]] == [MadnessCheckResolved, ReactionTaken, StatusChanged]
     assert only(events, MadnessCheckResolved).outcome == "automatic_failure"
+    assert vic(live).status == "fled"  # M2-7: a fleeing character leaves the fight
     assert "M2-3" in events[1].explain()
     assert vic(live).meters.violence == start  # failed stays at its maximum of 5
     assert vic(live).reaction is not None and vic(live).reaction.kind == "flee"  # type: ignore[union-attr]

@@ -167,6 +167,11 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     assert exc.reason == "no such file"
 
 
+def test_a_path_with_a_nul_is_refused_not_a_crash() -> None:
+    with pytest.raises(FileError, match="not a valid file name"):
+        load_sheet("vic\x00.toml")
+
+
 def test_a_directory_is_not_a_sheet(tmp_path: Path) -> None:
     path = tmp_path / "sheets.toml"
     path.mkdir()

@@ -108,6 +108,8 @@ def read_limited(path: Path, limit: int = MAX_BYTES) -> bytes:
         raise FileError(name, "no such file (a parent is not a directory)") from None
     except OSError as exc:
         raise FileError(name, f"cannot read the file: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the path
+        raise FileError(name, "not a valid file name") from None
     if stat_mode.S_ISDIR(info.st_mode):
         raise FileError(name, "is a directory, not a file", hint=_FORMATS_HINT)
     if not stat_mode.S_ISREG(info.st_mode):

@@ -14,6 +14,7 @@ from engine.dice.checks import CheckSpec, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.base import EventBase
+from engine.events.combat import StatusChanged
 from engine.events.checks import CheckRolled
 from engine.events.madness import (
     MadnessCheckResolved,
@@ -124,6 +125,8 @@ def madness_check_events(
             chosen_by=chooser,
         )
     )
+    if kind == "flee":  # M2-7: a character who flees leaves the fight (fled, not defeated)
+        events.append(StatusChanged(id=actor_id, status="fled", cause="flees in terror", rule="M2-7"))
     return events
 
 

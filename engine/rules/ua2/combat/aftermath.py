@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
-from engine.events.madness import ReactionTaken
 from engine.rules.batch import Batch
 from engine.rules.ua2.combat.situation import wound_shift
 from engine.rules.ua2.madness import madness_check_events, source_gone_events
@@ -88,10 +87,8 @@ def madness(batch: Batch, who: str, rank: int, cause: str, source: str, dice: Di
         return
     events = madness_check_events(batch.state, who, "violence", rank, cause, dice, source=source)
     batch.emit(*events)
-    for e in events:
-        if isinstance(e, ReactionTaken) and e.reaction == "flee":
-            batch.emit(ev.StatusChanged(id=who, status="fled", cause="flees in terror", rule="M2-7"))
-            left_fight(batch, who)
+    if batch.state.combatant(who).status == "fled":  # type: ignore[union-attr]
+        left_fight(batch, who)
 
 
 def violence_after_attack(
