@@ -14,8 +14,8 @@ from engine.dice.checks import CheckSpec, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.base import EventBase
-from engine.events.combat import StatusChanged
 from engine.events.checks import CheckRolled
+from engine.events.combat import StatusChanged
 from engine.events.madness import (
     MadnessCheckResolved,
     MadnessOutcome,
