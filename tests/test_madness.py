@@ -33,6 +33,7 @@ from engine.events import (
     TherapyGiven,
 )
 from engine.events.base import EventBase
+from engine.events.combat import StatusChanged
 from engine.rules.decide import decide
 from engine.rules.ua2.madness import madness_check_events
 from engine.session import LiveEncounter, load_state
