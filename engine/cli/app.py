@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli import character, checks
+from engine.cli import character, checks, simulate
 from engine.cli.common import err_console, fail_from
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -63,6 +63,9 @@ app.command("roll")(checks.roll)
 app.command("odds")(checks.odds)
 app.command("check")(checks.check)
 app.add_typer(character.app, name="character")
+app.command("simulate")(simulate.simulate)
+app.command("fight")(simulate.fight)
+app.add_typer(simulate.scenario_app, name="scenario")
 
 
 def main() -> None:

@@ -49,8 +49,15 @@ class TieBroken(EventBase, frozen=True, kw_only=True, tag="tie_broken"):
     value: float
 
     def explain(self) -> str:
-        rolls = ", ".join(f"{i} {10 if f == 0 else f}" for i, f in zip(self.ids, self.faces, strict=False))
-        return f"Initiative tie at {self.value:g} ({rolls}): {self.winner} goes first, the rest one point below (I2-4)."
+        values = [10 if f == 0 else f for f in self.faces]
+        rolls = ", ".join(f"{i} {v}" for i, v in zip(self.ids, values, strict=False))
+        best = max(values, default=0)
+        top = [i for i, v in zip(self.ids, values, strict=False) if v == best]
+        rest = ", the rest one point below" if len(top) < len(self.ids) else ""
+        if len(top) == 1:
+            return f"Initiative tie at {self.value:g} ({rolls}): {top[0]} goes first{rest} (I2-4)."
+        again = " and ".join(top)
+        return f"Initiative tie at {self.value:g} ({rolls}): {again} are still tied and roll again{rest} (I2-4)."
 
 
 class OrderSet(EventBase, frozen=True, kw_only=True, tag="order_set"):
@@ -323,11 +330,13 @@ class CherryTaken(EventBase, frozen=True, kw_only=True, tag="cherry_taken"):
 
 
 class KnockedDown(EventBase, frozen=True, kw_only=True, tag="knocked_down"):
-    """C2-29 / I2-6: the target falls and goes to the end of the initiative order."""
+    """C2-29 / I2-6: the target falls and goes to the end of the initiative order. `turn` is the
+    index of the fighter now acting in the new order (None in logs written before it existed)."""
 
     id: str
     order: tuple[str, ...]
     rank: float = 0.0
+    turn: int | None = None
 
     def explain(self) -> str:
         return f"{self.id} is knocked down and goes to the end of the order (C2-29, I2-6)."

@@ -55,8 +55,8 @@ def _new_round(f: Fighter) -> Fighter:
         focus=None,
         attacks_this_round=0,
         extra_attack=False,
+        suppressed_last_round=f.suppressing,
         suppressing=0,
-        suppress_field=(),
     )
 
 
@@ -84,7 +84,7 @@ def _declared(state: Encounter, e: ev.Declared) -> Encounter:
     if e.continue_dodge:
         changes.update(dodging=True, continued_dodge=True)
     if e.continue_suppression:
-        changes.update(suppressing=e.continue_suppression, suppress_field=f.suppress_field)
+        changes.update(suppressing=e.continue_suppression)
     state = state.replace_fighter(replace(f, **changes))
     if e.release_hold and f.holding:
         state = _release(state, e.id, f.holding)
@@ -98,7 +98,8 @@ def _declared(state: Encounter, e: ev.Declared) -> Encounter:
 @reducer(ev.TurnStarted)
 def _turn(state: Encounter, e: ev.TurnStarted) -> Encounter:
     phase = "ambush" if state.fight.phase == "ambush" else "acting"
-    return _fight(state, phase=phase, turn=e.turn)
+    # The fighter has its turn this round: it gets no second one if the order changes (I2-6).
+    return _update(_fight(state, phase=phase, turn=e.turn), e.id, acted_round=e.round)
 
 
 @reducer(ev.TurnSkipped)
@@ -209,7 +210,8 @@ def _knocked_down(state: Encounter, e: ev.KnockedDown) -> Encounter:
     f = state.fighter(e.id)
     if f.initiative is not None:
         f = replace(f, initiative=replace(f.initiative, rank=e.rank, success=False))
-    return _fight(state.replace_fighter(replace(f, prone=True)), order=e.order)
+    turn = state.fight.turn if e.turn is None else e.turn
+    return _fight(state.replace_fighter(replace(f, prone=True)), order=e.order, turn=turn)
 
 
 @reducer(ev.StoodUp)
@@ -238,7 +240,11 @@ def _dodge(state: Encounter, e: ev.DodgeDeclared) -> Encounter:
 
 @reducer(ev.MonkeyDodged)
 def _monkey(state: Encounter, e: ev.MonkeyDodged) -> Encounter:
-    return _update(state, e.protected, monkey_dodge=False, monkey_redirect="")
+    state = _update(state, e.protected, monkey_dodge=False, monkey_redirect="")
+    if not e.redirected_to:  # the attack hit nothing, but it was made (C2-8 counts it)
+        attacker = state.fighter(e.attacker)
+        state = _update(state, e.attacker, attacks_this_round=attacker.attacks_this_round + 1)
+    return state
 
 
 @reducer(ev.SuppressiveFireLaid)
@@ -251,7 +257,8 @@ def _suppress(state: Encounter, e: ev.SuppressiveFireLaid) -> Encounter:
 
 @reducer(ev.DidNothing)
 def _nothing(state: Encounter, e: ev.DidNothing) -> Encounter:
-    return _update(state, e.id, reinitiative=e.reinitiative, acted_round=state.fight.round)
+    # Doing nothing also waives a pending Second Helping (C2-30).
+    return _update(state, e.id, reinitiative=e.reinitiative, acted_round=state.fight.round, extra_attack=False)
 
 
 @reducer(ev.FightEnded)

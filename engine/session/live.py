@@ -15,7 +15,7 @@ from engine.events.commands import CommandRecorded
 from engine.reducers import fold, fold_positions
 from engine.rules.decide import decide
 from engine.state.encounter import Encounter
-from engine.store.base import EventStore, NewEvent, event_id_for
+from engine.store.base import EventStore, NewEvent, StoredEvent, event_id_for
 
 
 def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
@@ -31,6 +31,17 @@ def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Ite
 def load_state(store: EventStore, stream: str) -> Encounter:
     """Fold a stored stream (law 2)."""
     return fold_positions(stored_events(store, stream))
+
+
+def stored_log(stream: str, events: Sequence[EventBase], *, recorded_at: float = 0.0) -> list[StoredEvent]:
+    """Events as a store would hold them from position 1 (for writing a replay file)."""
+    return [
+        StoredEvent(
+            stream=stream, position=i, event_id=new.event_id, type=new.type, schema_version=new.schema_version,
+            data=new.data, recorded_at=recorded_at,
+        )
+        for i, new in enumerate(to_new_events(stream, 0, events), start=1)
+    ]
 
 
 def to_new_events(stream: str, version: int, events: Sequence[EventBase]) -> list[NewEvent]:

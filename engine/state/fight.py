@@ -73,11 +73,16 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     #: C2-30 Second Helping: may attack again at once this turn.
     extra_attack: bool = False
     suppressing: int = 0
+    #: C2-18: the field of this fighter's latest suppressive fire (kept into the next round so
+    #: that the fire can be continued at its start).
     suppress_field: tuple[str, ...] = ()
     dodged_last_round: bool = False
     #: M2-8 first-time triggers already raised for this fighter.
     triggered: tuple[str, ...] = ()
     default_reaction: Literal["flee", "freeze", "frenzy"] | None = None
+    #: C2-18: shots this fighter laid down as suppressive fire last round (0: none), so that it
+    #: may declare continuing it (C2-4).
+    suppressed_last_round: int = 0
 
     def weapon(self, name: str | None = None) -> Weapon | None:
         wanted = (name or self.in_hand).casefold()

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from engine.commands.combat import CherryName
+
 Selector = Literal["nearest", "weakest", "strongest", "random", "most_dangerous", "focusing_on_me"]
 ActionName = Literal[
     "attack",
@@ -56,7 +58,7 @@ class TacticRule(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     mode: Literal["strike", "disarm", "throw_person", "throw"] = "strike"
     weapon: str = ""
     shots: Annotated[int, msgspec.Meta(ge=4, le=200)] = 6
-    cherry: str = ""
+    cherry: CherryName | None = None
     keep_dodging: bool = True
 
 

@@ -42,9 +42,9 @@ GRIP_DAMAGE = 5  # C2-27
 GRIP_DAMAGE_ARMED = 8
 
 
-def _act(state: Encounter, actor: str) -> Batch:
+def _act(state: Encounter, actor: str, dice: DiceSource, *, helping: bool = False) -> Batch:
     batch = Batch(state)
-    open_turn(batch, actor)
+    open_turn(batch, actor, dice=dice, helping=helping)
     return batch
 
 
@@ -56,7 +56,7 @@ def _not_frenzied(state: Encounter, actor: str, what: str) -> None:
 
 @handles(Dodge)
 def dodge(state: Encounter, command: Dodge, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     c = combatant(batch.state, command.actor)
     _not_frenzied(batch.state, command.actor, "dodge")
     if not can_dodge(batch.state, c):
@@ -68,7 +68,7 @@ def dodge(state: Encounter, command: Dodge, dice: DiceSource) -> Sequence[EventB
 
 @handles(Draw)
 def draw(state: Encounter, command: Draw, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     fighter = batch.state.fighter(command.actor)
     if fighter.held_by or fighter.holding:
         raise Refused(f"{command.actor} is in a grip and cannot draw (C2-27)")
@@ -84,7 +84,7 @@ def draw(state: Encounter, command: Draw, dice: DiceSource) -> Sequence[EventBas
 
 @handles(ClearJam)
 def clear_jam(state: Encounter, command: ClearJam, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     fighter = batch.state.fighter(command.actor)
     name = command.weapon or fighter.in_hand
     if name not in fighter.jammed:
@@ -96,7 +96,7 @@ def clear_jam(state: Encounter, command: ClearJam, dice: DiceSource) -> Sequence
 
 @handles(StandUp)
 def stand_up(state: Encounter, command: StandUp, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     if not batch.state.fighter(command.actor).prone:
         raise Refused(f"{command.actor} is not down")
     batch.emit(ev.StoodUp(id=command.actor))
@@ -106,7 +106,7 @@ def stand_up(state: Encounter, command: StandUp, dice: DiceSource) -> Sequence[E
 
 @handles(DoNothing)
 def do_nothing(state: Encounter, command: DoNothing, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice, helping=True)
     if command.reinitiative == "ambush":
         raise Refused("ambush initiative is only for the start of a fight (I2-3)")
     fighter = batch.state.fighter(command.actor)
@@ -119,10 +119,12 @@ def do_nothing(state: Encounter, command: DoNothing, dice: DiceSource) -> Sequen
 
 @handles(SuppressiveFire)
 def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     s = batch.state
     _not_frenzied(s, command.actor, "lay down suppressive fire")
     fighter = s.fighter(command.actor)
+    if fighter.held_by or fighter.holding:
+        raise Refused(f"{command.actor} is in a grip (held or holding) and cannot shoot (C2-27)")
     weapon = fighter.weapon(command.weapon or fighter.in_hand)
     if weapon is None or weapon.kind != "firearm" or weapon.name != fighter.in_hand:
         raise Refused("suppressive fire needs a gun in hand (C2-18)")
@@ -181,7 +183,7 @@ def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSourc
 @handles(BreakFree)
 def break_free(state: Encounter, command: BreakFree, dice: DiceSource) -> Sequence[EventBase]:
     """C2-27: a hand-to-hand roll with a minimum roll of the holder's skill."""
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     s = batch.state
     holder = s.fighter(command.actor).held_by
     if not holder:
@@ -210,7 +212,7 @@ def break_free(state: Encounter, command: BreakFree, dice: DiceSource) -> Sequen
 @handles(Squeeze)
 def squeeze(state: Encounter, command: Squeeze, dice: DiceSource) -> Sequence[EventBase]:
     """C2-27: the holder's action: 5 wounds (8 with a readied hand-to-hand weapon), or a Gimme roll."""
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     s = batch.state
     fighter = s.fighter(command.actor)
     held = fighter.holding
@@ -252,7 +254,7 @@ def squeeze(state: Encounter, command: Squeeze, dice: DiceSource) -> Sequence[Ev
 
 @handles(Flee)
 def flee(state: Encounter, command: Flee, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     _not_frenzied(batch.state, command.actor, "flee")
     if batch.state.fighter(command.actor).held_by:
         raise Refused(f"{command.actor} is held and cannot flee (C2-27)")
@@ -264,7 +266,7 @@ def flee(state: Encounter, command: Flee, dice: DiceSource) -> Sequence[EventBas
 
 @handles(Surrender)
 def surrender(state: Encounter, command: Surrender, dice: DiceSource) -> Sequence[EventBase]:
-    batch = _act(state, command.actor)
+    batch = _act(state, command.actor, dice)
     _not_frenzied(batch.state, command.actor, "surrender")
     batch.emit(ev.StatusChanged(id=command.actor, status="surrendered", cause="gives up", rule="C2-33"))
     left_fight(batch, command.actor)

@@ -139,7 +139,7 @@ def violence_after_attack(
     victim = batch.state.combatant(target)
     assert victim is not None
     for ally in batch.state.combatants:
-        if ally.id != target and ally.side == victim.side and ally.status == "active":
+        if ally.id not in (target, attacker) and ally.side == victim.side and ally.status == "active":
             madness(
                 batch,
                 ally.id,
@@ -151,9 +151,21 @@ def violence_after_attack(
 
 
 def knock_down(batch: Batch, target: str) -> None:
-    """C2-29 / I2-6: the target falls and goes to the end of the initiative order."""
+    """C2-29 / I2-6: the target falls and goes to the end of the initiative order.
+
+    The fighter acting now keeps its turn in the new order, so no one is skipped; a target that
+    has already acted this round does not act again at the end of it (turns skips it). During
+    an ambush (I2-3) the order holds only the ambushers: a fallen victim is not added to it,
+    and takes its place at the end from round 1.
+    """
     state = batch.state
-    ranks = [f.initiative.rank for f in state.fight.fighters if f.initiative is not None]
+    fight = state.fight
+    ranks = [f.initiative.rank for f in fight.fighters if f.initiative is not None]
     rank = (min(ranks) if ranks else 0) - 1
-    order = (*(fid for fid in state.fight.order if fid != target), target)
-    batch.emit(ev.KnockedDown(id=target, order=order, rank=rank))
+    if fight.phase == "ambush" and target not in fight.order:
+        order = fight.order
+    else:
+        order = (*(fid for fid in fight.order if fid != target), target)
+    current = fight.current
+    turn = order.index(current) if current is not None and current in order else fight.turn
+    batch.emit(ev.KnockedDown(id=target, order=order, rank=rank, turn=turn))

@@ -26,6 +26,7 @@ from engine.rules.ua2.combat.cherries import apply_cherry, cherry_damage
 from engine.rules.ua2.combat.dodge import dodge_outcome
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
+    able_to_act,
     attack_skill,
     combatant,
     roll_shifts,
@@ -43,14 +44,20 @@ HELD_SHIFT = 10  # C2-27
 
 @dataclass(frozen=True)
 class Plan:
-    """A checked attack: who, with what, with which skill and shifts, against whom."""
+    """A checked attack: who, with what, with which skill and shifts, against whom.
+
+    `spec` holds the attacker's own shifts; `pool` is what C2-8 divides: `spec`'s target, plus,
+    when every attack goes at one target, that target's shifts (it is focusing, it is held).
+    With several targets each part gets its own target's shifts after dividing (a decision:
+    they differ by target, so they cannot be added before)."""
 
     attacker: Combatant
     weapon: Weapon
     mode: str
-    spec: CheckSpec  # the undivided check (common shifts)
+    spec: CheckSpec  # the undivided check (the attacker's shifts)
     strikes: tuple[tuple[str, int | None], ...]
     single_target: bool
+    pool: int
 
 
 def _weapon_for(state: Encounter, command: Attack) -> Weapon:
@@ -97,6 +104,8 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     strikes = _strikes(command)
     if len(strikes) > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
+    if fighter.extra_attack and len(strikes) > 1:
+        raise Refused("a Second Helping is one more attack, at the full skill (C2-30)")
     if fighter.attacks_this_round + len(strikes) > MAX_ATTACKS_PER_ROUND and not fighter.extra_attack:
         raise Refused(f"{command.actor} has made {fighter.attacks_this_round} attacks this round; at most 3 (C2-8)")
     if command.mode != "strike" and len(strikes) > 1:
@@ -112,6 +121,10 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
         if reaction is not None and reaction.kind == "frenzy" and state.combatant(reaction.source) is not None:
             if t.casefold() != reaction.source.casefold():
                 raise Refused(f"{command.actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
+    if command.monkey_redirect:
+        redirect = combatant(state, command.monkey_redirect)
+        if redirect.id == command.actor:
+            raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
     if command.mode == "disarm":
         target_fighter = state.fighter(strikes[0][0])
         if target_fighter.in_hand == "fists":
@@ -119,7 +132,7 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     skill, stat = attack_skill(attacker, weapon, command.mode, command.skill)
     shifts = [*command.shifts, *roll_shifts(state, command.actor)]
     single = len(targets) == 1
-    if single and fighter.focus is not None and fighter.focus.target == strikes[0][0] and command.mode != "throw":
+    if single and fighter.focus is not None and fighter.focus.target == strikes[0][0]:
         shifts.append(Shift(f"focus on {fighter.focus.target} (C2-5)", fighter.focus.amount))
     minimum = command.minimum
     if command.mode == "disarm":
@@ -127,7 +140,8 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     elif command.mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
     spec = skill_spec(attacker, skill, stat, shifts, minimum=minimum)
-    _check_shares(spec.target, strikes)
+    pool = spec.target + (sum(s.amount for s in target_shifts(state, command.actor, strikes[0][0])) if single else 0)
+    _check_shares(pool, strikes)
     return Plan(
         attacker=attacker,
         weapon=weapon,
@@ -135,7 +149,19 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
         spec=spec,
         strikes=strikes,
         single_target=single,
+        pool=pool,
     )
+
+
+def target_shifts(state: Encounter, attacker: str, target: str) -> list[Shift]:
+    """Shifts an attack gets from its target: it is focusing (C2-5), it is held (C2-27)."""
+    out = []
+    target_fighter = state.fighter(target)
+    if target_fighter.focus is not None:
+        out.append(Shift(f"{target} is focusing (C2-5)", target_fighter.focus.amount))
+    if target_fighter.held_by and target_fighter.held_by != attacker:
+        out.append(Shift(f"{target} is held (C2-27)", HELD_SHIFT))
+    return out
 
 
 def _check_shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> None:
@@ -163,12 +189,10 @@ def _shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> list[int
 
 
 def _strike_spec(state: Encounter, plan: Plan, target: str, share: int | None, part: int, parts: int) -> CheckSpec:
-    shifts = list(plan.spec.shifts)
-    target_fighter = state.fighter(target)
-    if target_fighter.focus is not None:
-        shifts.append(Shift(f"{target} is focusing (C2-5)", target_fighter.focus.amount))
-    if target_fighter.held_by and target_fighter.held_by != plan.attacker.id:
-        shifts.append(Shift(f"{target} is held (C2-27)", HELD_SHIFT))
+    """One part's check. A part's target is its share (C2-8), plus — with several targets — its
+    own target's shifts."""
+    side = target_shifts(state, plan.attacker.id, target)
+    shifts = [*plan.spec.shifts, *side]
     spec = CheckSpec(
         kind="major",
         rating=plan.spec.rating,
@@ -179,7 +203,8 @@ def _strike_spec(state: Encounter, plan: Plan, target: str, share: int | None, p
         flip=plan.spec.flip,
         label=plan.spec.label,
     )
-    if share is not None and parts > 1:
+    undivided = spec.target if plan.single_target else plan.spec.target
+    if share is not None and share != undivided:
         spec = CheckSpec(
             kind=spec.kind,
             rating=spec.rating,
@@ -187,7 +212,7 @@ def _strike_spec(state: Encounter, plan: Plan, target: str, share: int | None, p
             untrained=spec.untrained,
             shifts=(
                 *spec.shifts,
-                Shift(f"divided, part {part} of {parts} (C2-8)", share - plan.spec.target),
+                Shift(f"divided, part {part} of {parts}: {share} of {undivided} (C2-8)", share - undivided),
             ),
             minimum=spec.minimum,
             flip=spec.flip,
@@ -206,12 +231,13 @@ def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool
 @handles(Attack)
 def attack(state: Encounter, command: Attack, dice: DiceSource) -> Sequence[EventBase]:
     batch = Batch(state)
-    open_turn(batch, command.actor)
+    open_turn(batch, command.actor, dice=dice, helping=True)
     plan = plan_attack(batch.state, command)
-    shares = _shares(plan.spec.target, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
+    shares = _shares(plan.pool, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
     parts = len(plan.strikes)
     for part, ((target, _), share) in enumerate(zip(plan.strikes, shares, strict=True), start=1):
-        if batch.state.fight.phase == "ended" or combatant(batch.state, command.actor).status != "active":
+        # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more.
+        if batch.state.fight.phase == "ended" or not able_to_act(combatant(batch.state, command.actor)):
             break
         strike(batch, plan, command, target, share, part, parts, dice)
     if plan.mode == "throw":
@@ -244,14 +270,17 @@ def strike(
             return
         target = redirect
         state = batch.state
+        target_fighter = state.fighter(target)
     target_c = combatant(state, target)
     if target_c.status in ("dead", "fled"):
         return
     spec = _strike_spec(state, plan, target, share, part, parts)
     result = roll_attack(spec, plan.weapon, dice, command.flipped)
     outcome = result.outcome
+    note = ""
     if outcome == "matched_success" and state.fighter(attacker_id).no_match_benefits:
         outcome = "success"  # C2-30 Turning Tide: no benefit from matches
+        note = "Turning Tide: no benefit from the match (C2-30)"
     weapon = plan.weapon
     hand = weapon.hand_to_hand
     thrown = plan.mode == "throw"
@@ -267,22 +296,15 @@ def strike(
         dodge = dodge_outcome(state, target, result, dice)
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None
-    if (
-        outcome == "matched_success"
-        and hand
-        and not avoided
-        and plan.attacker.sheet.is_obsession(spec.label)
-        and plan.mode != "disarm"
-    ):
+    if outcome == "matched_success" and hand and not avoided and plan.mode != "disarm" and _cherries(plan, spec):
         cherry = command.cherry or state.settings.default_cherry  # C2-22
 
     hit: ev.Hit | None = None
-    note = ""
     if outcome in ("crit", "matched_success", "success") and not avoided:
         if plan.mode == "disarm":
-            note = "disarmed (C2-19)"
+            note = _join(note, "disarmed (C2-19)")
         elif outcome == "crit":
-            note = "crit (C2-10)"
+            note = _join(note, "crit (C2-10)")
         else:
             amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice)
             if dodge is not None and dodge.effect == "half":
@@ -333,6 +355,17 @@ def strike(
         helpless=helpless,
         dice=dice,
     )
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
+def _cherries(plan: Plan, spec: CheckSpec) -> bool:
+    """C2-22: cherries come from the hand-to-hand skill, and only when it is the obsession skill
+    (a throw made with an obsession General Athletics earns none)."""
+    sheet = plan.attacker.sheet
+    return sheet.is_obsession(sheet.hand_to_hand) and spec.label.casefold() == sheet.hand_to_hand.casefold()
 
 
 def _damage(

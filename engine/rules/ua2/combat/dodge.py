@@ -22,13 +22,16 @@ def dodge_effect(dodge: CheckResult, attack_value: int, dodge_skill: int) -> str
 
 
 def dodge_outcome(state: Encounter, target: str, attack: CheckResult, dice: DiceSource) -> DodgeOutcome | None:
-    """The target's Dodge roll if it is dodging and able to; None otherwise (no die drawn)."""
+    """The target's Dodge roll if it is dodging and able to; None otherwise (no die drawn).
+
+    An obsession Dodge may flip-flop (C-9); an automated dodger takes the better outcome and, on a
+    tie, the higher value, which is what must beat the attack's value (C-11, a decision)."""
     fighter = state.fighter(target)
     c = combatant(state, target)
     if not fighter.dodging or not can_dodge(state, c):
         return None
     spec = skill_spec(c, "Dodge", "speed", roll_shifts(state, target))
-    result = roll_check(spec, dice)
+    result = roll_check(spec, dice, prefer="high")
     skill = c.sheet.rating("Dodge")
     effect = dodge_effect(result, attack.value or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

@@ -80,7 +80,7 @@ def _treat(
         raise Refused("medical care waits until the fight is over")
     batch = Batch(state)
     if in_fight:
-        open_turn(batch, healer_id)  # first aid in a fight is the healer's action
+        open_turn(batch, healer_id, dice=dice)  # first aid in a fight is the healer's action
     healer = combatant(batch.state, healer_id)
     patient = combatant(batch.state, patient_id)
     if healer.status != "active":
@@ -101,7 +101,10 @@ def _treat(
             raise Refused(f"injury #{injury_id} has had its medical care (H2-3)")
     room = injury.amount - 1 - injury.healed  # H2-4: the last point heals only with time
     spec = _healing_check(batch.state, healer, skill, kind, shifts, trained_only=rule == "H2-3")
-    result = resolve(spec, roll_percentile(dice))
+    # C-11: an obsession healer flips for the better outcome; on a tie, the higher value when the
+    # roll value itself heals (medical care within the hour), else as rolled (a digit sum).
+    by_value = rule == "H2-3" and within_hour
+    result = resolve(spec, roll_percentile(dice), prefer="high" if by_value else "as_rolled")
     roll = result.roll
     assert roll is not None
     if rule == "H2-3" and within_hour:

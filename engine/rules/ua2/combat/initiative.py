@@ -53,15 +53,21 @@ def initiative_event(state: Encounter, c: Combatant, method: InitiativeMethod, d
 
 
 def ranked_order(state: Encounter, dice: DiceSource, batch: Batch) -> None:
-    """I2-2 and I2-4: sort by (success, value), break ties with dice, emit the order."""
+    """I2-2 and I2-4: sort by (success, value), break ties with dice, emit the order.
+
+    I2-4: each tied fighter rolls a die; those below the best die drop one point, just below the
+    winner; those sharing the best die are still tied and roll again (the losers, now tied one
+    point lower, roll among themselves next). Only fighters still in the fight roll."""
     ranks: dict[str, tuple[bool, float]] = {}
     for f in batch.state.fight.fighters:
         if f.initiative is not None:
             ranks[f.id] = (f.initiative.success, f.initiative.rank)
+    rolling = {c.id for c in batch.state.combatants if c.status == "active"}
     for _ in range(MAX_TIE_ROUNDS):
         groups: dict[tuple[bool, float], list[str]] = {}
         for fid, key in ranks.items():
-            groups.setdefault(key, []).append(fid)
+            if fid in rolling:
+                groups.setdefault(key, []).append(fid)
         tied = sorted((k for k, ids in groups.items() if len(ids) > 1), reverse=True)
         if not tied:
             break
@@ -73,10 +79,9 @@ def ranked_order(state: Encounter, dice: DiceSource, batch: Batch) -> None:
         winners = [i for i, v in zip(ids, values, strict=True) if v == best]
         winner = winners[0] if len(winners) == 1 else ""
         batch.emit(ev.TieBroken(ids=tuple(ids), faces=faces, winner=winner, value=key[1]))
-        if winner:
-            for fid in ids:
-                if fid != winner:
-                    ranks[fid] = (key[0], key[1] - 1)
+        for fid, value in zip(ids, values, strict=True):
+            if value < best:
+                ranks[fid] = (key[0], key[1] - 1)
     order = sorted(ranks, key=lambda fid: (ranks[fid][0], ranks[fid][1]), reverse=True)
     batch.emit(ev.OrderSet(order=tuple(order), ranks=tuple(ranks[fid][1] for fid in order)))
 
@@ -93,6 +98,16 @@ def begin_fight(state: Encounter, command: BeginFight, dice: DiceSource) -> Sequ
         if state.combatant(fid) is None:
             raise Refused(f"no combatant {fid!r} in this encounter")
     batch = Batch(state)
+    for c in state.combatants:  # C2-31: a fighter who joined at or below the lines is out already
+        if c.status == "active" and c.wounds <= state.settings.dead_at:
+            batch.emit(ev.StatusChanged(id=c.id, status="dead", cause=f"{c.wounds} wound points", rule="C2-31"))
+        elif c.status == "active" and c.wounds <= state.settings.incapacitated_at:
+            batch.emit(
+                ev.StatusChanged(id=c.id, status="incapacitated", cause=f"{c.wounds} wound points", rule="C2-31")
+            )
+    if len({c.side for c in batch.state.combatants if able_to_act(c)}) < 2:
+        raise Refused("a fight needs combatants able to act on at least two sides", hint="C2-31, C2-33")
+    state = batch.state
     for c in state.combatants:
         if not able_to_act(c):
             continue
@@ -107,7 +122,7 @@ def begin_fight(state: Encounter, command: BeginFight, dice: DiceSource) -> Sequ
     )
     if ambushers:
         batch.emit(ev.AmbushStarted(order=ambushers))
-        start_first_turn(batch)
+        start_first_turn(batch, dice)
     else:
         batch.emit(ev.RoundStarted(round=1, order=batch.state.fight.order))
     return batch.events

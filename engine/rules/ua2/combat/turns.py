@@ -12,7 +12,8 @@ from engine.events.base import EventBase
 from engine.rules.batch import Batch
 from engine.rules.common import require_started
 from engine.rules.decide import handles
-from engine.rules.ua2.combat.situation import able_to_act, combatant, frozen, sides_able
+from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
+from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able
 from engine.state.encounter import Encounter
 
 
@@ -24,6 +25,8 @@ def skip_reason(state: Encounter, fighter_id: str) -> str | None:
     if frozen(c):
         return "frozen by a failed madness check (M2-7)"
     f = state.fighter(fighter_id)
+    if f.acted_round == state.fight.round:
+        return ""  # had its turn this round already (knocked down to the end after acting, I2-6)
     if f.continued_dodge:
         return "dodging all round (C2-16)"
     return None
@@ -43,9 +46,15 @@ def start_turn_from(batch: Batch, index: int) -> bool:
     return False
 
 
-def start_first_turn(batch: Batch) -> None:
+def start_first_turn(batch: Batch, dice: DiceSource | None = None) -> None:
     if not start_turn_from(batch, 0):
-        next_round(batch)
+        next_round(batch, dice)
+
+
+def end_fight_with(batch: Batch, winner: str | None, reason: str) -> None:
+    """C2-33: the fight ends; reactions kept until "the fight" is gone end with it (M2-4)."""
+    batch.emit(ev.FightEnded(winner=winner, reason=reason, round=batch.state.fight.round))
+    left_fight(batch, FIGHT_SOURCE)
 
 
 def fight_over(batch: Batch) -> bool:
@@ -60,7 +69,7 @@ def fight_over(batch: Batch) -> bool:
         reason = f"only side {sides[0]} has combatants able to act"
     else:
         reason = "no one is left able to act"
-    batch.emit(ev.FightEnded(winner=sides[0] if sides else None, reason=reason, round=state.fight.round))
+    end_fight_with(batch, sides[0] if sides else None, reason)
     return True
 
 
@@ -70,13 +79,7 @@ def next_round(batch: Batch, dice: DiceSource | None = None) -> None:
 
     state = batch.state
     if state.fight.round >= state.settings.max_rounds:
-        batch.emit(
-            ev.FightEnded(
-                winner=None,
-                reason=f"the round limit ({state.settings.max_rounds}) was reached",
-                round=state.fight.round,
-            )
-        )
+        end_fight_with(batch, None, f"the round limit ({state.settings.max_rounds}) was reached, a draw")
         return
     if dice is not None:
         reinitiative(batch, dice)
@@ -99,13 +102,18 @@ def end_turn(batch: Batch, dice: DiceSource) -> None:
     fight = state.fight
     current = fight.current
     if current is not None and state.fighter(current).extra_attack:
-        return  # C2-30 Second Helping: the same fighter attacks again at once
+        c = state.combatant(current)
+        if c is not None and able_to_act(c) and not state.fighter(current).held_by:
+            return  # C2-30 Second Helping: the same fighter attacks again at once
     if not start_turn_from(batch, fight.turn + 1):
         next_round(batch, dice)
 
 
-def open_turn(batch: Batch, actor: str) -> None:
-    """Check `actor` may act now, closing declarations first if they are still open (C2-4)."""
+def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helping: bool = False) -> None:
+    """Check `actor` may act now, closing declarations first if they are still open (C2-4).
+
+    After a Second Helping (C2-30) the turn stays with the attacker for one more attack: only
+    commands that pass `helping` (an attack, or doing nothing to waive it) are accepted then."""
     state = batch.state
     require_started(state)
     c = combatant(state, actor)
@@ -115,7 +123,7 @@ def open_turn(batch: Batch, actor: str) -> None:
     if phase == "ended":
         raise Refused("the fight is over")
     if phase == "declare":
-        start_first_turn(batch)
+        start_first_turn(batch, dice)
         if batch.state.fight.phase == "ended":
             raise Refused("the fight is over")
     current = batch.state.fight.current
@@ -125,6 +133,10 @@ def open_turn(batch: Batch, actor: str) -> None:
         raise Refused(f"{actor} is frozen (M2-7) and takes no actions")
     if current != actor:
         raise Refused(f"it is {current}'s turn, not {actor}'s", hint="act in initiative order")
+    if batch.state.fighter(actor).extra_attack and not helping:
+        raise Refused(
+            f"{actor} has a Second Helping to take: attack again or do nothing (C2-30)",
+        )
 
 
 @handles(Declare)
@@ -156,12 +168,14 @@ def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[Ev
                 raise Refused("a focus shift is on someone else (C2-5)")
         if d.continue_dodge and not f.dodged_last_round:
             raise Refused(f"{fid} was not dodging last round; dodge on the turn first (C2-16)")
+        if d.continue_dodge and not can_dodge(state, c):
+            raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)")
         if d.release_hold and not f.holding:
             raise Refused(f"{fid} holds no one (C2-27)")
         if d.continue_suppression:
-            if not f.suppress_field and not _was_suppressing(state, fid):
-                raise Refused(f"{fid} was not laying down suppressive fire (C2-18)")
-            continued = max(f.suppressing, 4)
+            if not f.suppressed_last_round or not f.suppress_field:
+                raise Refused(f"{fid} was not laying down suppressive fire last round (C2-18)")
+            continued = f.suppressed_last_round
         batch.emit(
             ev.Declared(
                 id=fid,
@@ -174,12 +188,8 @@ def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[Ev
         )
     if by_id:
         raise Refused(f"{', '.join(by_id)} not in the initiative order")
-    start_first_turn(batch)
+    start_first_turn(batch, dice)
     return batch.events
-
-
-def _was_suppressing(state: Encounter, fid: str) -> bool:
-    return bool(state.fighter(fid).suppress_field)
 
 
 @handles(EndFight)
@@ -187,4 +197,8 @@ def end_fight(state: Encounter, command: EndFight, dice: DiceSource) -> Sequence
     require_started(state)
     if state.fight.phase in ("setup", "ended"):
         raise Refused("there is no fight going on")
-    return [ev.FightEnded(winner=command.winner, reason=command.reason, round=state.fight.round)]
+    if command.winner is not None and command.winner not in {c.side for c in state.combatants}:
+        raise Refused(f"no side {command.winner!r} in this fight")
+    batch = Batch(state)
+    end_fight_with(batch, command.winner, command.reason)
+    return batch.events

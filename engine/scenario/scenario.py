@@ -1,0 +1,189 @@
+"""Scenario files: who fights whom, with what, under which settings and tactics.
+
+Loading never runs code from the file; sheet paths resolve relative to the scenario and may not
+leave its folder tree; every error names the file and the `$.path`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+
+from engine.catalog import weapon_catalog
+from engine.commands.combat import CherryName
+from engine.scenario.files import FileError, load_document
+from engine.scenario.sheets import load_sheet, sheet_problems
+from engine.settings import Settings
+from engine.state.sheet import MeterName, Sheet
+from engine.state.weapons import Weapon
+from engine.tactics.rules import PRESETS, TacticRule
+
+SCHEMA_HINT = "see `ua scenario schema` for the fields a scenario takes"
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.'-]*$")]
+
+
+class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One combatant: a sheet (a path, or `character` inline), a side, a weapon in hand,
+    position flags and tactics (a preset name or rules, first match wins)."""
+
+    id: Id
+    side: Id
+    sheet: str | None = None
+    character: Sheet | None = None
+    in_hand: str = ""
+    weapons: tuple[str, ...] | None = None
+    ambusher: bool = False
+    at_range: bool = False
+    reaction: Literal["flee", "freeze", "frenzy"] | None = None
+    tactics: str | tuple[TacticRule, ...] = "aggressive"
+    cherry: CherryName | None = None
+
+
+class Trigger(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A madness check beyond the M2-8 defaults, raised at the start of the fight for `who`
+    (`all`, a side or a combatant id): e.g. unnatural 4 at the first sight of a monster."""
+
+    meter: MeterName
+    rank: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    who: str = "all"
+    cause: str = ""
+    source: str = ""
+
+
+class Scenario(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    title: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
+    ruleset: Literal["ua2"] = "ua2"
+    description: str = ""
+    settings: Settings = Settings()
+    weapons: tuple[Weapon, ...] = ()
+    combatants: Annotated[tuple[CombatantSpec, ...], msgspec.Meta(min_length=2, max_length=64)]
+    triggers: tuple[Trigger, ...] = ()
+
+
+class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+    """A combatant ready to fight: its resolved sheet, arsenal and tactic rules."""
+
+    id: str
+    side: str
+    sheet: Sheet
+    arsenal: tuple[Weapon, ...]
+    in_hand: str
+    ambusher: bool
+    at_range: bool
+    reaction: Literal["flee", "freeze", "frenzy"] | None
+    rules: tuple[TacticRule, ...]
+    cherry: CherryName | None
+
+
+class LoadedScenario(msgspec.Struct, frozen=True, kw_only=True):
+    path: str
+    scenario: Scenario
+    fighters: tuple[Fighter, ...]
+
+    @property
+    def settings(self) -> Settings:
+        return self.scenario.settings
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.side for f in self.fighters))
+
+
+def load_scenario(path: str | Path) -> LoadedScenario:
+    """Read and check a scenario file and the sheets it names."""
+    path = Path(path)
+    name = str(path)
+    scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
+    root = path.resolve().parent
+    catalog = dict(weapon_catalog())
+    for i, w in enumerate(scenario.weapons):
+        catalog[w.name.casefold()] = w
+        if not w.house and w.name.casefold() not in weapon_catalog():
+            raise FileError(name, f"weapon {w.name!r} is not from the seeds", json_path=f"$.weapons[{i}].house",
+                            hint="mark a table's own weapon with house = true")
+    _check_settings(name, scenario.settings)
+    seen: set[str] = set()
+    fighters = []
+    for i, spec in enumerate(scenario.combatants):
+        where = f"$.combatants[{i}]"
+        if spec.id.casefold() in seen:
+            raise FileError(name, f"combatant id {spec.id!r} is used twice", json_path=f"{where}.id")
+        seen.add(spec.id.casefold())
+        sheet = _sheet_of(name, root, spec, where)
+        arsenal = _arsenal(name, catalog, spec, sheet, where)
+        in_hand = spec.in_hand or "fists"
+        known = {"fists": "fists", **{w.name.casefold(): w.name for w in arsenal}}
+        if in_hand.casefold() not in known:
+            raise FileError(name, f"{spec.id} does not carry a {in_hand}", json_path=f"{where}.in_hand",
+                            hint=f"carried: {', '.join(known.values())}")
+        fighters.append(
+            Fighter(
+                id=spec.id, side=spec.side, sheet=sheet, arsenal=arsenal, in_hand=known[in_hand.casefold()],
+                ambusher=spec.ambusher, at_range=spec.at_range, reaction=spec.reaction,
+                rules=_rules(name, spec, where), cherry=spec.cherry,
+            )
+        )
+    if len({f.side for f in fighters}) < 2:
+        raise FileError(name, "a fight needs at least two sides", json_path="$.combatants",
+                        hint="give the combatants different `side` values")
+    ids = {f.id for f in fighters}
+    sides = {f.side for f in fighters}
+    for i, t in enumerate(scenario.triggers):
+        if t.who != "all" and t.who not in ids and t.who not in sides:
+            raise FileError(name, f"trigger for {t.who!r}: no such side or combatant", json_path=f"$.triggers[{i}].who")
+    return LoadedScenario(path=name, scenario=scenario, fighters=tuple(fighters))
+
+
+def _check_settings(name: str, settings: Settings) -> None:
+    if not 1 <= settings.max_rounds <= 10_000:
+        raise FileError(name, f"max_rounds must be 1–10000, got {settings.max_rounds}",
+                        json_path="$.settings.max_rounds", hint="every fight needs an end (C2-33)")
+
+
+def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
+    if (spec.sheet is None) == (spec.character is None):
+        raise FileError(name, "give either `sheet` (a path) or `character` (inline)", json_path=where)
+    if spec.character is not None:
+        problems = sheet_problems(spec.character)
+        if problems:
+            p = problems[0]
+            raise FileError(name, p.message, json_path=f"{where}.character{p.path[1:]}")
+        return spec.character
+    assert spec.sheet is not None
+    target = (root / spec.sheet).resolve()
+    if not target.is_relative_to(root):
+        raise FileError(name, f"sheet path {spec.sheet!r} leaves the scenario's folder", json_path=f"{where}.sheet",
+                        hint="keep sheets in the scenario's folder or below it")
+    try:
+        return load_sheet(target)
+    except FileError as exc:
+        raise FileError(name, f"sheet {spec.sheet}: {exc.message}", json_path=f"{where}.sheet", hint=exc.hint) from None
+
+
+def _arsenal(name: str, catalog: dict[str, Weapon], spec: CombatantSpec, sheet: Sheet, where: str) -> tuple[Weapon, ...]:
+    names = spec.weapons if spec.weapons is not None else sheet.weapons
+    arsenal = []
+    for j, weapon in enumerate(names):
+        found = catalog.get(weapon.casefold())
+        if found is None:
+            path = f"{where}.weapons[{j}]" if spec.weapons is not None else f"{where}.sheet"
+            raise FileError(name, f"no weapon named {weapon!r}", json_path=path,
+                            hint="use a catalog weapon or define it under [[weapons]]")
+        if found.name != "fists":
+            arsenal.append(found)
+    return tuple(arsenal)
+
+
+def _rules(name: str, spec: CombatantSpec, where: str) -> tuple[TacticRule, ...]:
+    if isinstance(spec.tactics, str):
+        preset = PRESETS.get(spec.tactics)
+        if preset is None:
+            raise FileError(name, f"no tactics preset {spec.tactics!r}", json_path=f"{where}.tactics",
+                            hint=f"presets: {', '.join(PRESETS)}; or give a list of rules")
+        return preset
+    if not spec.tactics:
+        raise FileError(name, "tactics need at least one rule", json_path=f"{where}.tactics")
+    return spec.tactics
+

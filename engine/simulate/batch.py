@@ -1,0 +1,154 @@
+"""Batches: fight i takes seed derive(batch seed, i); chunks run on a local process pool and
+their integer tallies merge, so the result is the same for any number of workers."""
+
+from __future__ import annotations
+
+import heapq
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Literal
+
+import msgspec
+
+from engine.dice.source import derive_seed
+from engine.errors import InvalidInput
+from engine.scenario.scenario import LoadedScenario
+from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
+from engine.simulate.stats import Tally
+
+MAX_FIGHTS = 100_000_000
+Keep = Literal["worst", "best", "random"]
+_RANDOM_PICK = 0x5EED
+
+
+class Picks(msgspec.Struct, kw_only=True):
+    """The indices of fights worth keeping: best and worst for the first side, and a random few."""
+
+    size: int = 0
+    best: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
+    worst: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
+    random: list[tuple[int, int]] = msgspec.field(default_factory=list)
+
+    def add(self, score: tuple[int, int], index: int, seed: int) -> None:
+        if not self.size:
+            return
+        _push(self.best, (score[0], score[1], -index), self.size)
+        _push(self.worst, (-score[0], -score[1], -index), self.size)
+        _push(self.random, (-derive_seed(seed ^ _RANDOM_PICK, index), -index), self.size)
+
+    def merge(self, other: Picks) -> None:
+        for item in other.best:
+            _push(self.best, item, self.size)
+        for item in other.worst:
+            _push(self.worst, item, self.size)
+        for r in other.random:
+            _push(self.random, r, self.size)
+
+    def indices(self, which: Keep) -> list[int]:
+        chosen = {"best": self.best, "worst": self.worst, "random": self.random}[which]
+        return sorted(-item[-1] for item in chosen)
+
+
+def _push(heap: list, item: tuple, size: int) -> None:  # type: ignore[type-arg]
+    """Keep the `size` largest items (ties broken by index, deterministic)."""
+    if len(heap) < size:
+        heapq.heappush(heap, item)
+    elif item > heap[0]:
+        heapq.heapreplace(heap, item)
+
+
+class ChunkResult(msgspec.Struct, kw_only=True):
+    tally: Tally
+    picks: Picks
+
+
+def score(prep: Prepared, run: FightRun) -> tuple[int, int]:
+    """How the first side did: (won 1 / draw 0 / lost −1, minus wounds it took)."""
+    side = prep.scenario.sides[0]
+    result = run.state.fight.result
+    outcome = 0 if result is None or result.winner is None else (1 if result.winner == side else -1)
+    taken = sum(sum(i.amount for i in c.injuries) for c in run.state.combatants if c.side == side)
+    return outcome, -taken
+
+
+def run_chunk(prep: Prepared, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
+    tally = Tally()
+    picks = Picks(size=keep)
+    for i in range(start, stop):
+        run = run_fight(prep, derive_seed(seed, i))
+        tally.add(prep, run)
+        picks.add(score(prep, run), i, seed)
+    return ChunkResult(tally=tally, picks=picks)
+
+
+_WORKER_PREP: Prepared | None = None
+
+
+def _init_worker(loaded: LoadedScenario) -> None:
+    global _WORKER_PREP
+    _WORKER_PREP = prepare(loaded)
+
+
+def _worker_chunk(seed: int, start: int, stop: int, keep: int) -> ChunkResult:
+    assert _WORKER_PREP is not None
+    return run_chunk(_WORKER_PREP, seed, start, stop, keep)
+
+
+def chunks(n: int, workers: int) -> Iterator[tuple[int, int]]:
+    size = max(50, min(2_000, n // max(1, workers * 16)))
+    for start in range(0, n, size):
+        yield start, min(n, start + size)
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def check_size(n: int, workers: int) -> None:
+    if not 1 <= n <= MAX_FIGHTS:
+        raise InvalidInput(f"-n {n} is out of range", where="-n", hint=f"run 1 to {MAX_FIGHTS:,} fights")
+    if not 1 <= workers <= 256:
+        raise InvalidInput(f"--workers {workers} is out of range", where="--workers", hint="1 to 256")
+
+
+def run_batch(
+    loaded: LoadedScenario,
+    n: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    keep: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Prepared, Tally, Picks]:
+    """Run fights 0…n−1; merge their tallies; `progress(done)` after each chunk."""
+    check_size(n, workers)
+    prep = prepare(loaded)
+    tally = Tally()
+    picks = Picks(size=keep)
+
+    def absorb(result: ChunkResult, stop: int) -> None:
+        tally.merge(result.tally)
+        picks.merge(result.picks)
+        if progress is not None:
+            progress(stop)
+
+    if workers == 1:
+        for start, stop in chunks(n, 1):
+            absorb(run_chunk(prep, seed, start, stop, keep), stop)
+        return prep, tally, picks
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded,)
+    ) as pool:
+        pending: list[tuple[Future[ChunkResult], int]] = []
+        window = workers * 4
+        for start, stop in chunks(n, workers):
+            pending.append((pool.submit(_worker_chunk, seed, start, stop, keep), stop))
+            if len(pending) >= window:
+                future, end = pending.pop(0)
+                absorb(future.result(), end)
+        for future, end in pending:
+            absorb(future.result(), end)
+    return prep, tally, picks

@@ -1,0 +1,144 @@
+"""One scripted fight: setup from a scenario, then tactics → decide → fold until it ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgspec
+
+import engine.rules.ua2  # noqa: F401  (registers the rules)
+from engine.commands import AddCombatant, BeginFight, MadnessCheck, StartEncounter
+from engine.commands.base import CommandBase
+from engine.commands.combat import Declare, DoNothing
+from engine.dice.source import RecordingDice, SeededDice
+from engine.errors import Refused
+from engine.events.base import EventBase
+from engine.events.combat import AttackResolved, WoundsInflicted
+from engine.events.commands import CommandRecorded
+from engine.reducers import fold
+from engine.rules.decide import decide
+from engine.scenario.scenario import LoadedScenario
+from engine.state.encounter import Encounter
+from engine.tactics import Profile, choose_command, declarations
+
+#: A guard against a scenario whose tactics never act; the round limit ends every fight first.
+STEPS_PER_ROUND = 64
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What every fight of a batch shares: the scenario, the setup events, the folded setup."""
+
+    scenario: LoadedScenario
+    setup: tuple[EventBase, ...]
+    state: Encounter
+    profiles: dict[str, Profile]
+    triggers: tuple[MadnessCheck, ...]
+
+
+def prepare(loaded: LoadedScenario) -> Prepared:
+    """Decide the setup once (start, join every combatant) — it draws no dice."""
+    state = Encounter()
+    setup: list[EventBase] = []
+    no_dice = SeededDice(0)
+    commands: list[CommandBase] = [StartEncounter(ruleset=loaded.scenario.ruleset, title=loaded.scenario.title,
+                                                  settings=loaded.settings)]
+    for f in loaded.fighters:
+        commands.append(
+            AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand,
+                         ambusher=f.ambusher, reaction=f.reaction)
+        )
+    for command in commands:
+        events = decide(state, command, no_dice)
+        setup.extend(events)
+        state = fold(events, state)
+    profiles = {f.id: Profile(rules=f.rules, cherry=f.cherry, at_range=f.at_range) for f in loaded.fighters}
+    triggers = []
+    for t in loaded.scenario.triggers:
+        for f in loaded.fighters:
+            if t.who in ("all", f.side, f.id):
+                cause = t.cause or f"{t.meter} {t.rank} (scenario trigger)"
+                triggers.append(MadnessCheck(actor=f.id, meter=t.meter, rank=t.rank, source=t.source or cause))
+    return Prepared(scenario=loaded, setup=tuple(setup), state=state, profiles=profiles, triggers=tuple(triggers))
+
+
+@dataclass
+class FightRun:
+    """A finished fight: its final state, its log (when kept) and what the tallies need."""
+
+    seed: int
+    state: Encounter
+    events: list[EventBase] = field(default_factory=list)
+    event_count: int = 0
+    refusals: int = 0
+    dealt: dict[str, int] = field(default_factory=dict)
+
+
+def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
+    """Fight one fight with the dice of `seed`; tactics draw only from the AI stream."""
+    dice = SeededDice(seed)
+    started = prep.setup[0]
+    state = msgspec.structs.replace(prep.state, seed=seed)
+    run = FightRun(seed=seed, state=state, dealt={f.id: 0 for f in prep.scenario.fighters})
+    if keep_log:
+        run.events.append(msgspec.structs.replace(started, seed=seed))  # type: ignore[type-var]
+        run.events.extend(prep.setup[1:])
+    run.event_count = len(prep.setup)
+
+    def step(command: CommandBase) -> None:
+        nonlocal state
+        if keep_log:  # record the command and its dice, as a live session does, so it re-decides
+            start = dice.position
+            recording = RecordingDice(dice)
+            events = decide(state, command, recording)
+            record = CommandRecorded(
+                id=state.last_command + 1, issued=command, dice_used=tuple(recording.faces),  # type: ignore[arg-type]
+                seeded_from=start, seeded_count=dice.position - start, command=state.last_command + 1,
+            )
+            events = [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
+        else:
+            events = decide(state, command, dice)
+        actor = state.fight.current
+        for e in events:
+            if isinstance(e, AttackResolved) and e.hit is not None:
+                run.dealt[e.attacker] = run.dealt.get(e.attacker, 0) + e.hit.amount
+            elif isinstance(e, WoundsInflicted) and actor is not None and e.target != actor:
+                run.dealt[actor] = run.dealt.get(actor, 0) + e.amount
+        state = fold(events, state)
+        run.event_count += len(events)
+        if keep_log:
+            run.events.extend(events)
+
+    for trigger in prep.triggers:
+        try:
+            step(trigger)
+        except Refused:
+            run.refusals += 1
+    try:
+        step(BeginFight())
+    except Refused:
+        run.refusals += 1
+        run.state = state
+        return run
+    limit = STEPS_PER_ROUND * (state.settings.max_rounds + 1) * max(1, len(state.combatants))
+    for _ in range(limit):
+        fight = state.fight
+        if fight.phase == "ended":
+            break
+        if fight.phase == "declare":
+            command: CommandBase = declarations(state, prep.profiles, dice)
+        else:
+            actor = fight.current
+            assert actor is not None
+            command = choose_command(state, actor, prep.profiles, dice)
+        try:
+            step(command)
+        except Refused:
+            run.refusals += 1
+            if fight.phase == "declare":
+                step(Declare())  # nothing declared
+            else:
+                assert fight.current is not None
+                step(DoNothing(actor=fight.current))
+    run.state = state
+    return run

@@ -1,0 +1,228 @@
+"""Turning tactic rules into commands: conditions, target selectors, the action's command."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.commands.combat import (
+    Attack,
+    BreakFree,
+    ClearJam,
+    Declaration,
+    Declare,
+    Dodge,
+    DoNothing,
+    Draw,
+    Flee,
+    Squeeze,
+    StandUp,
+    Strike,
+    Surrender,
+    SuppressiveFire,
+)
+from engine.dice.source import DiceSource
+from engine.state.encounter import Combatant, Encounter
+from engine.state.fight import Fighter
+from engine.tactics.rules import TacticRule, When
+
+
+class Profile(msgspec.Struct, frozen=True, kw_only=True):
+    """What a scripted combatant knows of itself: its rules, preferred cherry, position."""
+
+    rules: tuple[TacticRule, ...]
+    cherry: str | None = None
+    at_range: bool = False
+
+
+def _enemies(state: Encounter, me: Combatant) -> list[Combatant]:
+    return [c for c in state.combatants if c.side != me.side and c.status == "active"]
+
+
+def _allies_down(state: Encounter, me: Combatant) -> bool:
+    return any(c.side == me.side and c.id != me.id and c.status != "active" for c in state.combatants)
+
+
+def _threat(state: Encounter, c: Combatant) -> int:
+    """How dangerous an enemy looks: its attack rating times what its weapon can do."""
+    f = state.fighter(c.id)
+    weapon = f.weapon()
+    if weapon is None:
+        return 0
+    if weapon.kind == "firearm":
+        return c.sheet.rating(weapon.skill) * (weapon.cap or 100)
+    return c.sheet.rating(c.sheet.hand_to_hand) * (11 + weapon.bonus)
+
+
+def select_target(
+    state: Encounter, me: Combatant, selector: str, profiles: Mapping[str, Profile], ai: DiceSource
+) -> Combatant | None:
+    """nearest: the first enemy (scenario order) not at range, else the first; weakest/strongest:
+    fewest/most wound points; random: from the AI stream; most_dangerous: highest threat;
+    focusing_on_me: an enemy whose focus is on me, else nearest."""
+    enemies = _enemies(state, me)
+    if not enemies:
+        return None
+    reaction = me.reaction
+    if reaction is not None and reaction.kind == "frenzy":  # M2-7: only the source
+        forced = [c for c in enemies if c.id.casefold() == reaction.source.casefold()]
+        if forced:
+            return forced[0]
+    if selector == "weakest":
+        return min(enemies, key=lambda c: c.wounds)
+    if selector == "strongest":
+        return max(enemies, key=lambda c: c.wounds)
+    if selector == "random":
+        return enemies[ai.choose(len(enemies))]
+    if selector == "most_dangerous":
+        return max(enemies, key=lambda c: _threat(state, c))
+    if selector == "focusing_on_me":
+        for c in enemies:
+            focus = state.fighter(c.id).focus
+            if focus is not None and focus.target == me.id:
+                return c
+    close = [c for c in enemies if not (p := profiles.get(c.id)) or not p.at_range]
+    return (close or enemies)[0]
+
+
+def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource) -> bool:
+    """Every condition given in `when` holds (chance draws from the AI stream, last)."""
+    fraction = me.wounds / me.max_wounds if me.max_wounds else 0.0
+    enemies = len(_enemies(state, me))
+    weapon = f.weapon()
+    checks = (
+        when.wounds_below is None or fraction < when.wounds_below,
+        when.wounds_at_least is None or fraction >= when.wounds_at_least,
+        when.enemies_at_least is None or enemies >= when.enemies_at_least,
+        when.enemies_at_most is None or enemies <= when.enemies_at_most,
+        when.allies_down is None or _allies_down(state, me) == when.allies_down,
+        when.armed is None or (f.in_hand != "fists") == when.armed,
+        when.holding_weapon is None or f.in_hand.casefold() == when.holding_weapon.casefold(),
+        when.jammed is None or (weapon is not None and weapon.name in f.jammed) == when.jammed,
+        when.round_at_least is None or state.fight.round >= when.round_at_least,
+        when.round_at_most is None or state.fight.round <= when.round_at_most,
+        when.reaction is None or (me.reaction.kind if me.reaction else "none") == when.reaction,
+        when.held is None or bool(f.held_by) == when.held,
+        when.holding is None or bool(f.holding) == when.holding,
+        when.prone is None or f.prone == when.prone,
+        when.dodged_last_round is None or f.dodged_last_round == when.dodged_last_round,
+    )
+    if not all(checks):
+        return False
+    return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
+
+
+def _draw_choice(f: Fighter, named: str) -> str | None:
+    if named:
+        w = f.weapon(named)
+        return w.name if w is not None and w.name != f.in_hand else None
+    for w in f.arsenal:
+        if w.name != "fists" and w.name != f.in_hand:
+            return w.name
+    return None
+
+
+def _command_for(
+    rule: TacticRule, state: Encounter, me: Combatant, f: Fighter, profile: Profile,
+    profiles: Mapping[str, Profile], ai: DiceSource,
+) -> CommandBase | None:
+    """The command a rule asks for, or None when it cannot apply now (the next rule is tried)."""
+    actor = me.id
+    weapon = f.weapon()
+    frenzied = me.reaction is not None and me.reaction.kind == "frenzy"
+    if rule.do == "attack":
+        if f.held_by or f.holding:
+            return None
+        if rule.weapon and (w := f.weapon(rule.weapon)) is not None and w.name != f.in_hand:
+            return Draw(actor=actor, weapon=w.name)
+        if weapon is None or weapon.name in f.jammed:
+            return None
+        if weapon.name != "fists" and f.drawn_round == state.fight.round:
+            return None
+        target = _attack_target(state, me, f, rule, profiles, ai)
+        if target is None:
+            return None
+        cherry = rule.cherry or profile.cherry
+        if rule.attacks > 1:
+            strikes = tuple(Strike(target=target.id) for _ in range(rule.attacks))
+            return Attack(actor=actor, strikes=strikes, mode=rule.mode, cherry=cherry)  # type: ignore[arg-type]
+        return Attack(actor=actor, target=target.id, mode=rule.mode, cherry=cherry)  # type: ignore[arg-type]
+    if frenzied:
+        return None  # M2-7: a frenzied combatant only attacks
+    if rule.do == "dodge":
+        return None if f.held_by or f.holding else Dodge(actor=actor)
+    if rule.do == "suppress":
+        if weapon is None or weapon.kind != "firearm" or weapon.name in f.jammed:
+            return None
+        field = tuple(c.id for c in _enemies(state, me))
+        return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
+    if rule.do == "draw":
+        choice = _draw_choice(f, rule.weapon)
+        return Draw(actor=actor, weapon=choice) if choice else None
+    if rule.do == "clear_jam":
+        return ClearJam(actor=actor) if weapon is not None and weapon.name in f.jammed else None
+    if rule.do == "stand_up":
+        return StandUp(actor=actor) if f.prone else None
+    if rule.do == "break_free":
+        return BreakFree(actor=actor) if f.held_by else None
+    if rule.do == "squeeze":
+        return Squeeze(actor=actor) if f.holding else None
+    if rule.do == "flee":
+        return None if f.held_by else Flee(actor=actor)
+    if rule.do == "surrender":
+        return Surrender(actor=actor)
+    return DoNothing(actor=actor)
+
+
+def _attack_target(
+    state: Encounter, me: Combatant, f: Fighter, rule: TacticRule, profiles: Mapping[str, Profile], ai: DiceSource
+) -> Combatant | None:
+    if f.focus is not None:  # keep to the declared focus while its target stands (C2-5)
+        focused = state.combatant(f.focus.target)
+        if focused is not None and focused.status == "active":
+            return focused
+    return select_target(state, me, rule.target, profiles, ai)
+
+
+def choose_command(
+    state: Encounter, actor: str, profiles: Mapping[str, Profile], ai: DiceSource
+) -> CommandBase:
+    """The first applicable rule's command; held → break free, holding → squeeze, else nothing."""
+    me = state.combatant(actor)
+    assert me is not None
+    f = state.fighter(actor)
+    profile = profiles[actor]
+    for rule in profile.rules:
+        if holds(rule.when, state, me, f, ai):
+            command = _command_for(rule, state, me, f, profile, profiles, ai)
+            if command is not None:
+                return command
+    if f.held_by:
+        return BreakFree(actor=actor)
+    if f.holding:
+        return Squeeze(actor=actor)
+    return DoNothing(actor=actor)
+
+
+def declarations(state: Encounter, profiles: Mapping[str, Profile], ai: DiceSource) -> Declare:
+    """C2-4: focus shifts and continued dodges, from the rule each combatant would act on now."""
+    out = []
+    for fid in state.fight.order:
+        me = state.combatant(fid)
+        if me is None or me.status != "active" or (me.reaction is not None and me.reaction.kind == "freeze"):
+            continue
+        f = state.fighter(fid)
+        profile = profiles[fid]
+        for rule in profile.rules:
+            if not holds(rule.when, state, me, f, ai):
+                continue
+            if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
+                target = select_target(state, me, rule.target, profiles, ai)
+                if target is not None:
+                    out.append(Declaration(id=fid, focus_target=target.id, focus=rule.focus))
+            elif rule.do == "dodge" and rule.keep_dodging and f.dodged_last_round and not (f.held_by or f.holding):
+                out.append(Declaration(id=fid, continue_dodge=True))
+            break
+    return Declare(declarations=tuple(out))
