@@ -158,8 +158,7 @@ def test_s2_3_overflow_beyond_the_bonus_points_is_an_error_with_the_numbers() ->
         (
             "error",
             "$.skills",
-            "skill points on Body: 73 spent, 50 available (23 over); "
-            "bonus points: 23 needed, 15 available (S2-3)",
+            "skill points on Body: 73 spent, 50 available (23 over); bonus points: 23 needed, 15 available (S2-3)",
         )
     ]
 
@@ -188,8 +187,7 @@ def test_s2_3_points_a_stat_leaves_unspent_do_not_pay_for_another_stat() -> None
     skills.append(skill("Charm", "soul", 55))
     found = errors(check_sheet(make(skills=skills), "beginner"))
     assert [f.message for f in found] == [
-        "skill points on Mind: 80 spent, 60 available (20 over); "
-        "bonus points: 20 needed, 15 available (S2-3)"
+        "skill points on Mind: 80 spent, 60 available (20 over); bonus points: 20 needed, 15 available (S2-3)"
     ]
 
 
@@ -214,9 +212,7 @@ def test_s2_3_a_skill_above_its_tied_stat_is_a_warning_the_gm_may_allow() -> Non
     assert errors(found) == []
     warning = next(f for f in found if f.path == "$.skills[0].rating")
     assert warning.severity == "warning"
-    assert warning.message == (
-        "Fighting 60 is above its tied stat Body 50; the GM may allow it (S2-3)"
-    )
+    assert warning.message == ("Fighting 60 is above its tied stat Body 50; the GM may allow it (S2-3)")
 
 
 # --- S2-4 free skills and Initiative -----------------------------------------------------------
@@ -290,12 +286,9 @@ def test_s2_5_a_sheet_needs_an_obsession_skill() -> None:
 
 
 def test_s2_5_the_obsession_is_one_of_the_sheets_skills() -> None:
-    found = only(
-        check_sheet(make(skills=spent_exactly(), obsession="Firearms"), "beginner"), "S2-5"
-    )
+    found = only(check_sheet(make(skills=spent_exactly(), obsession="Firearms"), "beginner"), "S2-5")
     assert [f.message for f in found] == [
-        "the obsession 'Firearms' is not one of the sheet's skills "
-        "(General Athletics, Dodge, Notice, Charm) (S2-5)"
+        "the obsession 'Firearms' is not one of the sheet's skills (General Athletics, Dodge, Notice, Charm) (S2-5)"
     ]
 
 
@@ -311,8 +304,7 @@ def test_s2_5_three_passions_one_of_each_kind() -> None:
         (
             "error",
             "$.passions",
-            "3 passions given; need one each of rage, fear and noble — "
-            "noble missing; rage 2 times (S2-5, C-10)",
+            "3 passions given; need one each of rage, fear and noble — noble missing; rage 2 times (S2-5, C-10)",
         )
     ]
     found = only(check_sheet(make(skills=spent_exactly(), passions=()), "beginner"), "C-10")

@@ -80,9 +80,7 @@ def test_there_are_at_least_six_sample_characters_across_the_three_tiers() -> No
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
-def test_every_sample_sheet_loads_and_round_trips_through_yaml_and_json(
-    path: Path, tmp_path: Path
-) -> None:
+def test_every_sample_sheet_loads_and_round_trips_through_yaml_and_json(path: Path, tmp_path: Path) -> None:
     sheet = load_sheet(path)
     data = to_builtins_without_none(sheet)
     as_yaml = write(tmp_path, f"{path.stem}.yaml", yaml.safe_dump(data, allow_unicode=True))
@@ -233,9 +231,7 @@ def test_a_json_syntax_error_gives_the_line_and_column(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("loader", YAML_LOADERS, ids=lambda c: c.__name__)
-def test_a_yaml_syntax_error_gives_the_line(
-    loader: type[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_yaml_syntax_error_gives_the_line(loader: type[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(files, "YAML_LOADER", loader)
     exc = error_of(write(tmp_path, "vic.yaml", "name: Vic\nstats: [1, 2\n"))
     assert exc.reason.startswith("YAML syntax error")
@@ -297,9 +293,7 @@ def test_yaml_constructs_that_could_hurt_are_refused(
 
 
 @pytest.mark.parametrize("loader", YAML_LOADERS, ids=lambda c: c.__name__)
-def test_yaml_dates_and_merge_keys_are_plain_text(
-    loader: type[Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_yaml_dates_and_merge_keys_are_plain_text(loader: type[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(files, "YAML_LOADER", loader)
     data = decode_document(b"a: 2001-02-30\n<<: x\n", name="x.yaml", type_=dict[str, str])
     assert data == {"a": "2001-02-30", "<<": "x"}
@@ -393,18 +387,14 @@ def test_any_bytes_give_a_sheet_or_invalid_input(data: bytes, suffix: str) -> No
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=200), loader=st.sampled_from(YAML_LOADERS))
-def test_any_text_through_either_yaml_loader_gives_data_or_a_file_error(
-    text: str, loader: type[Any]
-) -> None:
+def test_any_text_through_either_yaml_loader_gives_data_or_a_file_error(text: str, loader: type[Any]) -> None:
     try:
         files._parse_yaml(text, "random.yaml", loader)
     except FileError as exc:
         assert "\n" not in str(exc)
 
 
-_SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8)
-)
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8))
 _TREES = st.recursive(
     _SCALARS,
     lambda inner: st.one_of(

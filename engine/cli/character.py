@@ -42,15 +42,11 @@ app = typer.Typer(
 
 SheetArgument = Annotated[
     str,
-    typer.Argument(
-        metavar="SHEET", help="A sheet file: .toml, .yaml, .yml or .json.", show_default=False
-    ),
+    typer.Argument(metavar="SHEET", help="A sheet file: .toml, .yaml, .yml or .json.", show_default=False),
 ]
 TierOption = Annotated[
     Tier | None,
-    typer.Option(
-        "--tier", help="beginner, seasoned or experienced (S2-2); default: the sheet's `tier`."
-    ),
+    typer.Option("--tier", help="beginner, seasoned or experienced (S2-2); default: the sheet's `tier`."),
 ]
 
 #: Exit code of a sheet that breaks a rule or cannot be read.
@@ -112,8 +108,7 @@ def spending_json(account: Spending) -> dict[str, Any]:
             "available": account.stat_points_available,
         },
         "skill_points": {
-            a.stat: {"spent": a.spent, "available": a.available, "over": a.over}
-            for a in account.accounts
+            a.stat: {"spent": a.spent, "available": a.available, "over": a.over} for a in account.accounts
         },
         "bonus_points": {"needed": account.bonus_needed, "available": account.bonus_available},
         "skills": [msgspec.to_builtins(c) for c in account.skills],
@@ -145,13 +140,9 @@ def _render_check(
     )
     for finding in findings:
         style = "bold red" if finding.severity == "error" else "yellow"
-        console.print(
-            Text.assemble((finding.severity, style), f": {finding.path}: {finding.message}")
-        )
+        console.print(Text.assemble((finding.severity, style), f": {finding.path}: {finding.message}"))
     verdict = ("not valid", "bold red") if errors else ("valid", "bold green")
-    console.print(
-        Text.assemble(verdict, f": {_count(errors, 'error')}, {_count(warnings, 'warning')}")
-    )
+    console.print(Text.assemble(verdict, f": {_count(errors, 'error')}, {_count(warnings, 'warning')}"))
 
 
 def _count(n: int, what: str) -> str:
@@ -175,20 +166,14 @@ def render_sheet(sheet: Sheet) -> Group:
     if sheet.tier:
         title.append(f"  ({sheet.tier})", style="dim")
     grid.add_row(title)
-    grid.add_row(
-        Text(
-            "  ".join(f"{s.title()} {sheet.stats.of(s)}" for s in ("body", "speed", "mind", "soul"))
-        )
-    )
+    grid.add_row(Text("  ".join(f"{s.title()} {sheet.stats.of(s)}" for s in ("body", "speed", "mind", "soul"))))
     grid.add_row(_skills_table(sheet))
     grid.add_row(Text("passions", style="bold"))
     for passion in sheet.passions:
         grid.add_row(Text(f"  {passion.kind:<6} {passion.trigger}"))
     weapons = ", ".join(sheet.weapons) if sheet.weapons else "none"
     grid.add_row(Text.assemble(("weapons", "bold"), f"  {weapons}"))
-    grid.add_row(
-        Text.assemble(("wound points", "bold"), f"  {sheet.current_wounds} / {sheet.max_wounds}")
-    )
+    grid.add_row(Text.assemble(("wound points", "bold"), f"  {sheet.current_wounds} / {sheet.max_wounds}"))
     grid.add_row(Text("madness meters", style="bold"))
     for name in METERS:
         grid.add_row(meter_line(name, sheet.meters.of(name)))

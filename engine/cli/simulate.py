@@ -41,7 +41,9 @@ def simulate(
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")] = None,
     json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write histograms to this PNG (needs matplotlib).")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write histograms to this PNG (needs matplotlib).")
+    ] = None,
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
     keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
@@ -108,9 +110,7 @@ def _require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise InvalidInput(
-            "--plot needs matplotlib", where="--plot", hint="pip install 'ua-engine[plot]'"
-        ) from None
+        raise InvalidInput("--plot needs matplotlib", where="--plot", hint="pip install 'ua-engine[plot]'") from None
 
 
 def _plot(report: dict[str, Any], path: Path) -> None:
@@ -129,8 +129,16 @@ def _plot(report: dict[str, Any], path: Path) -> None:
     names = [*sides, "draw"]
     rates = [sides[s]["rate"] for s in sides] + [report["draws"]["rate"]]
     errors = [
-        [r - lo for r, lo in zip(rates, [sides[s]["ci95_low"] for s in sides] + [report["draws"]["ci95_low"]], strict=True)],
-        [hi - r for r, hi in zip(rates, [sides[s]["ci95_high"] for s in sides] + [report["draws"]["ci95_high"]], strict=True)],
+        [
+            r - lo
+            for r, lo in zip(rates, [sides[s]["ci95_low"] for s in sides] + [report["draws"]["ci95_low"]], strict=True)
+        ],
+        [
+            hi - r
+            for r, hi in zip(
+                rates, [sides[s]["ci95_high"] for s in sides] + [report["draws"]["ci95_high"]], strict=True
+            )
+        ],
     ]
     right.bar(names, rates, yerr=errors, capsize=4, color="#933")
     right.set_ylim(0, 1)
@@ -165,9 +173,16 @@ def render(report: dict[str, Any]) -> None:
         people.add_column(column, justify="right" if column not in ("combatant", "side") else "left")
     for name, c in report["combatants"].items():
         people.add_row(
-            name, c["side"], f"{c['survival']['rate']:.1%}", f"{c['dead']['rate']:.1%}",
-            f"{c['incapacitated']['rate']:.1%}", f"{c['fled']['rate']:.1%}", f"{c['wounds_dealt_mean']:.1f}",
-            f"{c['wounds_taken_mean']:.1f}", f"{c['hardened_notches_mean']:.2f}", f"{c['failed_notches_mean']:.2f}",
+            name,
+            c["side"],
+            f"{c['survival']['rate']:.1%}",
+            f"{c['dead']['rate']:.1%}",
+            f"{c['incapacitated']['rate']:.1%}",
+            f"{c['fled']['rate']:.1%}",
+            f"{c['wounds_dealt_mean']:.1f}",
+            f"{c['wounds_taken_mean']:.1f}",
+            f"{c['hardened_notches_mean']:.2f}",
+            f"{c['failed_notches_mean']:.2f}",
         )
     console.print(people)
     ending = report["most_common_ending"]
@@ -223,8 +238,12 @@ def fight(
                 "winner": result.winner if result else None,
                 "rounds": run.state.fight.round,
                 "events": [
-                    {"position": i, "type": type(e).__struct_config__.tag, "explanation": e.explain(),
-                     "event": msgspec.to_builtins(e)}
+                    {
+                        "position": i,
+                        "type": type(e).__struct_config__.tag,
+                        "explanation": e.explain(),
+                        "event": msgspec.to_builtins(e),
+                    }
                     for i, e in enumerate(run.events, start=1)
                 ],
             }

@@ -43,7 +43,7 @@ from engine.events.combat import (
     WeaponLost,
     WoundsInflicted,
 )
-from engine.events.commands import CommandRecorded
+from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.healing import Convalesced, InjuryTreated
 from engine.events.madness import (
     MadnessCheckResolved,
@@ -62,6 +62,9 @@ Event = (
     | GmRuling
     | CheckRolled
     | CommandRecorded
+    | CommandUndone
+    | CommandRedone
+    | CommandAmended
     | MadnessCheckResolved
     | NotchMarked
     | NeurosisMarked
@@ -106,6 +109,9 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     GmRuling,
     CheckRolled,
     CommandRecorded,
+    CommandUndone,
+    CommandRedone,
+    CommandAmended,
     MadnessCheckResolved,
     NotchMarked,
     NeurosisMarked,

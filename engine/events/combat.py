@@ -14,8 +14,13 @@ from engine.state.fight import Condition, InitiativeMethod
 StatusName = Literal["active", "incapacitated", "unconscious", "dead", "fled", "surrendered"]
 
 
+def signed(n: int) -> str:
+    """A shift as a GM writes it: +10, −10 (a true minus sign), 0."""
+    return f"−{-n}" if n < 0 else f"{n:+d}" if n else "0"
+
+
 def _shift_words(shift: int) -> str:
-    return f"now {shift:+d} on all rolls (C2-31)" if shift else "no wound shift"
+    return f"now {signed(shift)} on all rolls (C2-31)" if shift else "no wound shift"
 
 
 class InitiativeSet(EventBase, frozen=True, kw_only=True, tag="initiative_set"):
@@ -112,7 +117,7 @@ class Declared(EventBase, frozen=True, kw_only=True, tag="declared"):
             parts.append("releases the grip (C2-27)")
         if self.continue_suppression:
             parts.append(f"keeps up suppressive fire, {self.continue_suppression} shots (C2-18)")
-        return f"{self.id} declares: {'; '.join(parts) or 'nothing'}."
+        return f"{self.id} declares: {'; '.join(parts) or 'nothing (C2-4)'}."
 
 
 class TurnStarted(EventBase, frozen=True, kw_only=True, tag="turn_started"):
@@ -123,7 +128,7 @@ class TurnStarted(EventBase, frozen=True, kw_only=True, tag="turn_started"):
     turn: int
 
     def explain(self) -> str:
-        return f"Round {self.round}: {self.id} to act."
+        return f"Round {self.round}: {self.id} to act (initiative order, I2-2)."
 
 
 class TurnSkipped(EventBase, frozen=True, kw_only=True, tag="turn_skipped"):
@@ -183,11 +188,18 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, tag="attack_resolved"
             "break_free": "tries to break free of",
             "gimme": "wrenches for the weapon of",
         }.get(self.mode, "attacks")
+        rule = {
+            "disarm": "C2-19",
+            "throw_person": "C2-21",
+            "throw": "C2-20",
+            "break_free": "C2-27",
+            "gimme": "C2-27",
+        }.get(self.mode, "C2-1")
         with_weapon = "" if self.weapon in ("fists", "") else f" with a {self.weapon}"
         part = f" (attack {self.part} of {self.parts}, C2-8)" if self.parts > 1 else ""
         text = (
             f"Round {self.round} — {self.attacker} {verb} {self.target}{with_weapon}{part} "
-            f"({describe_target(self.result.spec)}): {describe_result(self.result)}"
+            f"({describe_target(self.result.spec)}): {describe_result(self.result)} ({rule})"
         )
         if self.dodge is not None:
             d = self.dodge
@@ -196,7 +208,7 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, tag="attack_resolved"
         if self.hit is not None:
             h = self.hit
             text += (
-                f"; {h.breakdown}; {self.target} {h.wounds_before} → {h.wounds_after} wound points, "
+                f"; {h.breakdown} ({h.rule}); {self.target} {h.wounds_before} → {h.wounds_after} wound points, "
                 f"{_shift_words(h.shift_after)}"
             )
         if self.note:
@@ -296,7 +308,7 @@ class ConditionApplied(EventBase, frozen=True, kw_only=True, tag="condition_appl
 
     def explain(self) -> str:
         c = self.condition
-        return f"{self.id} is {c.name}: {c.shift:+d} on everything through round {c.until_round} ({self.rule})."
+        return f"{self.id} is {c.name}: {signed(c.shift)} on everything through round {c.until_round} ({self.rule})."
 
 
 CHERRY_RULES = {
@@ -403,7 +415,7 @@ class SuppressiveFireLaid(EventBase, frozen=True, kw_only=True, tag="suppressive
         hit = f"; a crit — {self.hit} is hit" if self.hit else "; no hit (only a crit hits)"
         return (
             f"Round {self.round} — {self.id} lays down suppressive fire, {self.shots} shots "
-            f"({self.total_shots} in the air): {', '.join(self.field)} take {self.shift:+d} "
+            f"({self.total_shots} in the air): {', '.join(self.field)} take {signed(self.shift)} "
             f"({describe_result(self.result)}{hit}; C2-18)."
         )
 
@@ -413,8 +425,9 @@ class DidNothing(EventBase, frozen=True, kw_only=True, tag="did_nothing"):
     reinitiative: InitiativeMethod | None = None
 
     def explain(self) -> str:
-        again = f"; re-sets initiative ({self.reinitiative}) next round (I2-5)" if self.reinitiative else ""
-        return f"{self.id} does nothing this round{again}."
+        if self.reinitiative:
+            return f"{self.id} does nothing this round and re-sets initiative ({self.reinitiative}) next round (I2-5)."
+        return f"{self.id} does nothing this round (I2-5)."
 
 
 class FightEnded(EventBase, frozen=True, kw_only=True, tag="fight_ended"):

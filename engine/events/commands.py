@@ -24,3 +24,45 @@ class CommandRecorded(EventBase, frozen=True, kw_only=True, tag="command_recorde
         kind = type(self.issued).__struct_config__.tag
         dice = f", dice {','.join(map(str, self.dice_used))}" if self.dice_used else ""
         return f"Command #{self.id}: {kind}{dice}."
+
+
+class CommandUndone(EventBase, frozen=True, kw_only=True, tag="command_undone"):
+    """DESIGN law 4: command `id`'s events no longer count; nothing is deleted."""
+
+    id: int
+    summary: str = ""
+
+    def explain(self) -> str:
+        what = f" ({self.summary})" if self.summary else ""
+        return f"GM undoes command #{self.id}{what}; its events stay in the log, struck out."
+
+
+class CommandRedone(EventBase, frozen=True, kw_only=True, tag="command_redone"):
+    """DESIGN law 4: an undone command `id` counts again, with the same events and dice."""
+
+    id: int
+    summary: str = ""
+
+    def explain(self) -> str:
+        what = f" ({self.summary})" if self.summary else ""
+        return f"GM redoes command #{self.id}{what}."
+
+
+class CommandAmended(EventBase, frozen=True, kw_only=True, tag="command_amended"):
+    """DESIGN law 5: command `id` is replaced; it and every later command (`superseded`) were
+    re-decided with their recorded dice as the commands `replacements`, appended after this."""
+
+    id: int
+    superseded: tuple[int, ...]
+    replacements: tuple[int, ...]
+    note: str = ""
+
+    def explain(self) -> str:
+        redone = ", ".join(f"#{i}" for i in self.superseded)
+        new = ", ".join(f"#{i}" for i in self.replacements)
+        why = f": {self.note}" if self.note else ""
+        return f"GM amends command #{self.id}{why}; {redone} re-decided with their own dice as {new}."
+
+
+#: Session markers: they change which commands count, not the encounter itself.
+MARKERS = (CommandUndone, CommandRedone, CommandAmended)

@@ -58,8 +58,4 @@ def _check(state: Encounter, event: CheckRolled) -> Encounter:
 
 @reducer(CommandRecorded)
 def _command(state: Encounter, event: CommandRecorded) -> Encounter:
-    return msgspec.structs.replace(
-        state,
-        last_command=event.id,
-        dice_position=max(state.dice_position, event.seeded_from + event.seeded_count),
-    )
+    return state  # the session keeps the command and dice cursors (engine.session.history)

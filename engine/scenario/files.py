@@ -273,9 +273,7 @@ class _StrictComposing:
                 except TypeError:
                     continue  # unhashable: SafeConstructor reports it
                 if duplicate:
-                    raise _Refused(
-                        problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark
-                    )
+                    raise _Refused(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
         return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
 
 
@@ -318,8 +316,7 @@ def _parse_yaml(text: str, name: str, loader_class: Any = None) -> Any:
         line = text.count("\n", 0, exc.position) + 1
         raise FileError(
             name,
-            f"YAML error: character #x{exc.character:04x} at line {line} is not allowed"
-            f" ({exc.reason})",
+            f"YAML error: character #x{exc.character:04x} at line {line} is not allowed ({exc.reason})",
         ) from None
     except yaml.MarkedYAMLError as exc:
         raise FileError(name, f"YAML {_yaml_reason(exc)}") from None

@@ -101,8 +101,12 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     for i, w in enumerate(scenario.weapons):
         catalog[w.name.casefold()] = w
         if not w.house and w.name.casefold() not in weapon_catalog():
-            raise FileError(name, f"weapon {w.name!r} is not from the seeds", json_path=f"$.weapons[{i}].house",
-                            hint="mark a table's own weapon with house = true")
+            raise FileError(
+                name,
+                f"weapon {w.name!r} is not from the seeds",
+                json_path=f"$.weapons[{i}].house",
+                hint="mark a table's own weapon with house = true",
+            )
     _check_settings(name, scenario.settings)
     seen: set[str] = set()
     fighters = []
@@ -116,18 +120,33 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         in_hand = spec.in_hand or "fists"
         known = {"fists": "fists", **{w.name.casefold(): w.name for w in arsenal}}
         if in_hand.casefold() not in known:
-            raise FileError(name, f"{spec.id} does not carry a {in_hand}", json_path=f"{where}.in_hand",
-                            hint=f"carried: {', '.join(known.values())}")
+            raise FileError(
+                name,
+                f"{spec.id} does not carry a {in_hand}",
+                json_path=f"{where}.in_hand",
+                hint=f"carried: {', '.join(known.values())}",
+            )
         fighters.append(
             Fighter(
-                id=spec.id, side=spec.side, sheet=sheet, arsenal=arsenal, in_hand=known[in_hand.casefold()],
-                ambusher=spec.ambusher, at_range=spec.at_range, reaction=spec.reaction,
-                rules=_rules(name, spec, where), cherry=spec.cherry,
+                id=spec.id,
+                side=spec.side,
+                sheet=sheet,
+                arsenal=arsenal,
+                in_hand=known[in_hand.casefold()],
+                ambusher=spec.ambusher,
+                at_range=spec.at_range,
+                reaction=spec.reaction,
+                rules=_rules(name, spec, where),
+                cherry=spec.cherry,
             )
         )
     if len({f.side for f in fighters}) < 2:
-        raise FileError(name, "a fight needs at least two sides", json_path="$.combatants",
-                        hint="give the combatants different `side` values")
+        raise FileError(
+            name,
+            "a fight needs at least two sides",
+            json_path="$.combatants",
+            hint="give the combatants different `side` values",
+        )
     ids = {f.id for f in fighters}
     sides = {f.side for f in fighters}
     for i, t in enumerate(scenario.triggers):
@@ -138,8 +157,12 @@ def load_scenario(path: str | Path) -> LoadedScenario:
 
 def _check_settings(name: str, settings: Settings) -> None:
     if not 1 <= settings.max_rounds <= 10_000:
-        raise FileError(name, f"max_rounds must be 1–10000, got {settings.max_rounds}",
-                        json_path="$.settings.max_rounds", hint="every fight needs an end (C2-33)")
+        raise FileError(
+            name,
+            f"max_rounds must be 1–10000, got {settings.max_rounds}",
+            json_path="$.settings.max_rounds",
+            hint="every fight needs an end (C2-33)",
+        )
 
 
 def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
@@ -154,23 +177,33 @@ def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
     assert spec.sheet is not None
     target = (root / spec.sheet).resolve()
     if not target.is_relative_to(root):
-        raise FileError(name, f"sheet path {spec.sheet!r} leaves the scenario's folder", json_path=f"{where}.sheet",
-                        hint="keep sheets in the scenario's folder or below it")
+        raise FileError(
+            name,
+            f"sheet path {spec.sheet!r} leaves the scenario's folder",
+            json_path=f"{where}.sheet",
+            hint="keep sheets in the scenario's folder or below it",
+        )
     try:
         return load_sheet(target)
     except FileError as exc:
         raise FileError(name, f"sheet {spec.sheet}: {exc.message}", json_path=f"{where}.sheet", hint=exc.hint) from None
 
 
-def _arsenal(name: str, catalog: dict[str, Weapon], spec: CombatantSpec, sheet: Sheet, where: str) -> tuple[Weapon, ...]:
+def _arsenal(
+    name: str, catalog: dict[str, Weapon], spec: CombatantSpec, sheet: Sheet, where: str
+) -> tuple[Weapon, ...]:
     names = spec.weapons if spec.weapons is not None else sheet.weapons
     arsenal = []
     for j, weapon in enumerate(names):
         found = catalog.get(weapon.casefold())
         if found is None:
             path = f"{where}.weapons[{j}]" if spec.weapons is not None else f"{where}.sheet"
-            raise FileError(name, f"no weapon named {weapon!r}", json_path=path,
-                            hint="use a catalog weapon or define it under [[weapons]]")
+            raise FileError(
+                name,
+                f"no weapon named {weapon!r}",
+                json_path=path,
+                hint="use a catalog weapon or define it under [[weapons]]",
+            )
         if found.name != "fists":
             arsenal.append(found)
     return tuple(arsenal)
@@ -180,10 +213,13 @@ def _rules(name: str, spec: CombatantSpec, where: str) -> tuple[TacticRule, ...]
     if isinstance(spec.tactics, str):
         preset = PRESETS.get(spec.tactics)
         if preset is None:
-            raise FileError(name, f"no tactics preset {spec.tactics!r}", json_path=f"{where}.tactics",
-                            hint=f"presets: {', '.join(PRESETS)}; or give a list of rules")
+            raise FileError(
+                name,
+                f"no tactics preset {spec.tactics!r}",
+                json_path=f"{where}.tactics",
+                hint=f"presets: {', '.join(PRESETS)}; or give a list of rules",
+            )
         return preset
     if not spec.tactics:
         raise FileError(name, "tactics need at least one rule", json_path=f"{where}.tactics")
     return spec.tactics
-

@@ -89,16 +89,14 @@ def sheet_problems(sheet: Sheet) -> list[SheetProblem]:
         problems.append(
             SheetProblem(
                 "$.wounds.current",
-                f"current wound points {sheet.wounds.current} exceed the maximum"
-                f" {sheet.wounds.maximum}",
+                f"current wound points {sheet.wounds.current} exceed the maximum {sheet.wounds.maximum}",
             )
         )
     if sheet.hand_to_hand.casefold() != "fighting" and sheet.skill(sheet.hand_to_hand) is None:
         problems.append(
             SheetProblem(
                 "$.hand_to_hand",
-                f"the hand-to-hand skill {sheet.hand_to_hand!r} is not one of the sheet's"
-                " skills (C2-1)",
+                f"the hand-to-hand skill {sheet.hand_to_hand!r} is not one of the sheet's skills (C2-1)",
             )
         )
     return problems

@@ -1,19 +1,30 @@
-"""A live encounter: load a stream, decide commands, append their events, fold them in."""
+"""A live encounter over a store: load, decide, append (one atomic append per command), fold;
+undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import msgspec
 
 import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.commands import Command
+from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
+from engine.errors import Refused
 from engine.events import Event, decode, encode, tag_of
 from engine.events.base import EventBase
-from engine.events.commands import CommandRecorded
-from engine.reducers import fold, fold_positions
+from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
+from engine.reducers import fold
 from engine.rules.decide import decide
+from engine.session.history import (
+    Record,
+    command_entries,
+    cursors,
+    effective_fold,
+    redo_stack,
+)
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, NewEvent, StoredEvent, event_id_for
 
@@ -22,23 +33,25 @@ def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Ite
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
     for stored in store.read(stream, from_position):
         where = f"{stream} event {stored.position}"
-        yield (
-            stored.position,
-            decode(stored.data, schema_version=stored.schema_version, where=where),
-        )
+        yield stored.position, decode(stored.data, schema_version=stored.schema_version, where=where)
 
 
 def load_state(store: EventStore, stream: str) -> Encounter:
-    """Fold a stored stream (law 2)."""
-    return fold_positions(stored_events(store, stream))
+    """Fold a stored stream, undo and amend included (law 2)."""
+    return effective_fold(list(stored_events(store, stream)))
 
 
 def stored_log(stream: str, events: Sequence[EventBase], *, recorded_at: float = 0.0) -> list[StoredEvent]:
     """Events as a store would hold them from position 1 (for writing a replay file)."""
     return [
         StoredEvent(
-            stream=stream, position=i, event_id=new.event_id, type=new.type, schema_version=new.schema_version,
-            data=new.data, recorded_at=recorded_at,
+            stream=stream,
+            position=i,
+            event_id=new.event_id,
+            type=new.type,
+            schema_version=new.schema_version,
+            data=new.data,
+            recorded_at=recorded_at,
         )
         for i, new in enumerate(to_new_events(stream, 0, events), start=1)
     ]
@@ -60,14 +73,27 @@ def to_new_events(stream: str, version: int, events: Sequence[EventBase]) -> lis
     return out
 
 
+@dataclass(frozen=True)
+class Amendment:
+    """What an amend did: the states and the events before and after, for the audit's diff."""
+
+    before: Encounter
+    after: Encounter
+    old_events: list[EventBase]
+    new_events: list[EventBase]
+
+
 class LiveEncounter:
-    """State kept while running, backed by a store; every command is one atomic append."""
+    """State kept while running, backed by a store; every command is one atomic append whose
+    expected version is what this session last saw (a race → ConcurrencyConflict, nothing written)."""
 
     def __init__(self, store: EventStore, stream: str, *, seed: int | None = None) -> None:
         self.store = store
         self.stream = stream
-        self.state = load_state(store, stream)
+        self.records: list[Record] = list(stored_events(store, stream))
+        self.state = effective_fold(self.records)
         self._seed = seed
+        self.next_id, self.dice_position = cursors(self.records)
 
     @property
     def seed(self) -> int:
@@ -75,26 +101,124 @@ class LiveEncounter:
             return self.state.seed
         return 0 if self._seed is None else self._seed
 
-    def execute(self, command: Command) -> list[EventBase]:
-        """Decide, append (expected version = current), fold. Refused commands write nothing."""
-        seeded = SeededDice(self.seed, position=self.state.dice_position)
+    @property
+    def version(self) -> int:
+        return len(self.records)
+
+    def _decide(
+        self, state: Encounter, command: CommandBase, command_id: int, faces: Sequence[int] = ()
+    ) -> list[EventBase]:
+        """Decide with `faces` first (table dice or a command's recorded dice), then fresh seeded dice."""
+        seeded = SeededDice(self.seed, position=self.dice_position)
         start = seeded.position
-        table = TableDice(command.dice, fallback=seeded)
+        table = TableDice(faces, fallback=seeded)
         dice = RecordingDice(table)
-        decided = decide(self.state, command, dice)
-        command_id = self.state.last_command + 1
+        decided = decide(state, command, dice)
         record = CommandRecorded(
             id=command_id,
-            issued=command,
+            issued=command,  # type: ignore[arg-type]
             dice_used=tuple(dice.faces),
             table_dice=table.used,
             seeded_from=start,
             seeded_count=seeded.position - start,
             command=command_id,
         )
-        events: list[EventBase] = [record]
-        events.extend(msgspec.structs.replace(e, command=command_id) for e in decided)
-        new_state = fold(events, self.state)
-        self.store.append(self.stream, to_new_events(self.stream, self.state.version, events), self.state.version)
+        self.dice_position = seeded.position
+        return [record, *(msgspec.structs.replace(e, command=command_id) for e in decided)]
+
+    def _append(self, events: Sequence[EventBase]) -> None:
+        version = self.version
+        self.store.append(self.stream, to_new_events(self.stream, version, events), version)
+        self.records.extend(enumerate(events, start=version + 1))
+
+    def execute(self, command: Command | CommandBase) -> list[EventBase]:
+        """Decide, append, fold. A refused command writes nothing."""
+        dice_before = self.dice_position
+        try:
+            events = self._decide(self.state, command, self.next_id, command.dice)
+            new_state = fold(events, self.state)
+            self._append(events)
+        except BaseException:
+            self.dice_position = dice_before
+            raise
         self.state = new_state
+        self.next_id += 1
         return events
+
+    def undo(self) -> list[EventBase]:
+        """Law 4: the latest command that counts stops counting."""
+        effective = [e for e in command_entries(self.records) if e.status == "effective"]
+        if not effective:
+            raise Refused("there is nothing to undo")
+        last = effective[-1]
+        marker = CommandUndone(id=last.id, summary=_summary(last.record))
+        self._append([marker])
+        self.state = effective_fold(self.records)
+        return [marker]
+
+    def redo(self) -> list[EventBase]:
+        """Law 4: the most recently undone command counts again (until a new command is made)."""
+        stack = redo_stack(self.records)
+        if not stack:
+            raise Refused("there is nothing to redo", hint="redo only follows undo, before any new command")
+        entry = next(e for e in command_entries(self.records) if e.id == stack[-1])
+        marker = CommandRedone(id=entry.id, summary=_summary(entry.record))
+        self._append([marker])
+        self.state = effective_fold(self.records)
+        return [marker]
+
+    def amend(self, command_id: int, corrected: Command | CommandBase, note: str = "") -> Amendment:
+        """Law 5: replace command `command_id` and re-decide it and every later command with the
+        dice they recorded (fresh dice only if the corrected history needs more). All or nothing."""
+        entries = [e for e in command_entries(self.records) if e.status == "effective"]
+        ids = [e.id for e in entries]
+        if command_id not in ids:
+            known = ", ".join(f"#{i}" for i in ids) or "none"
+            raise Refused(f"command #{command_id} is not one that counts now", hint=f"commands that count: {known}")
+        index = ids.index(command_id)
+        later = entries[index:]
+        base = effective_fold(self.records, also_skip=ids[index:])
+        dice_before, next_before = self.dice_position, self.next_id
+        new_events: list[EventBase] = []
+        state = base
+        try:
+            for k, entry in enumerate(later):
+                command = corrected if k == 0 else entry.record.issued
+                events = self._decide(state, command, self.next_id, entry.record.dice_used)
+                self.next_id += 1
+                state = fold(events, state)
+                new_events.extend(events)
+        except Refused as exc:
+            self.dice_position, self.next_id = dice_before, next_before
+            what = "the amended command" if k == 0 else f"command #{later[k].id} after it"
+            raise Refused(f"the amend no longer makes sense: {what} is refused: {exc.message}", hint=exc.hint) from None
+        marker = CommandAmended(
+            id=command_id,
+            superseded=tuple(e.id for e in later),
+            replacements=tuple(range(next_before, self.next_id)),
+            note=note,
+        )
+        old_events = [ev for _, ev in self.records if ev.command in set(marker.superseded)]
+        before = self.state
+        try:
+            self._append([marker, *new_events])
+        except BaseException:
+            self.dice_position, self.next_id = dice_before, next_before
+            raise
+        self.state = effective_fold(self.records)
+        return Amendment(before=before, after=self.state, old_events=old_events, new_events=new_events)
+
+    def state_at(self, position: int) -> Encounter:
+        """The state as it was right after event `position` (markers up to there included)."""
+        return effective_fold(self.records[:position])
+
+
+def _summary(record: CommandRecorded) -> str:
+    issued = record.issued
+    tag = type(issued).__struct_config__.tag
+    actor = str(getattr(issued, "actor", ""))
+    target = str(getattr(issued, "target", ""))
+    return " ".join(p for p in (tag, actor, f"→ {target}" if target else "") if p)
+
+
+Session = LiveEncounter

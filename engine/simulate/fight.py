@@ -41,12 +41,20 @@ def prepare(loaded: LoadedScenario) -> Prepared:
     state = Encounter()
     setup: list[EventBase] = []
     no_dice = SeededDice(0)
-    commands: list[CommandBase] = [StartEncounter(ruleset=loaded.scenario.ruleset, title=loaded.scenario.title,
-                                                  settings=loaded.settings)]
+    commands: list[CommandBase] = [
+        StartEncounter(ruleset=loaded.scenario.ruleset, title=loaded.scenario.title, settings=loaded.settings)
+    ]
     for f in loaded.fighters:
         commands.append(
-            AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand,
-                         ambusher=f.ambusher, reaction=f.reaction)
+            AddCombatant(
+                id=f.id,
+                side=f.side,
+                sheet=f.sheet,
+                weapons=f.arsenal,
+                in_hand=f.in_hand,
+                ambusher=f.ambusher,
+                reaction=f.reaction,
+            )
         )
     for command in commands:
         events = decide(state, command, no_dice)
@@ -71,6 +79,7 @@ class FightRun:
     events: list[EventBase] = field(default_factory=list)
     event_count: int = 0
     refusals: int = 0
+    commands: int = 0
     dealt: dict[str, int] = field(default_factory=dict)
 
 
@@ -81,7 +90,7 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
     state = msgspec.structs.replace(prep.state, seed=seed)
     run = FightRun(seed=seed, state=state, dealt={f.id: 0 for f in prep.scenario.fighters})
     if keep_log:
-        run.events.append(msgspec.structs.replace(started, seed=seed))  # type: ignore[type-var]
+        run.events.append(msgspec.structs.replace(started, seed=seed))
         run.events.extend(prep.setup[1:])
     run.event_count = len(prep.setup)
 
@@ -91,9 +100,14 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
             start = dice.position
             recording = RecordingDice(dice)
             events = decide(state, command, recording)
+            run.commands += 1
             record = CommandRecorded(
-                id=state.last_command + 1, issued=command, dice_used=tuple(recording.faces),  # type: ignore[arg-type]
-                seeded_from=start, seeded_count=dice.position - start, command=state.last_command + 1,
+                id=run.commands,
+                issued=command,
+                dice_used=tuple(recording.faces),  # type: ignore[arg-type]
+                seeded_from=start,
+                seeded_count=dice.position - start,
+                command=run.commands,
             )
             events = [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
         else:

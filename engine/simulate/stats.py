@@ -118,6 +118,7 @@ def median_of(hist: dict[int, int]) -> float:
     if total == 0:
         return 0.0
     ordered = sorted(hist.items())
+
     def nth(k: int) -> int:
         seen = 0
         for value, count in ordered:
@@ -125,6 +126,7 @@ def median_of(hist: dict[int, int]) -> float:
             if seen > k:
                 return value
         return ordered[-1][0]
+
     return (nth((total - 1) // 2) + nth(total // 2)) / 2
 
 

@@ -71,10 +71,6 @@ class Encounter(msgspec.Struct, frozen=True, kw_only=True):
     seed: int | None = None
     settings: Settings = Settings()
     combatants: tuple[Combatant, ...] = ()
-    #: seeded dice consumed by recorded commands (so a reopened session draws fresh dice).
-    dice_position: int = 0
-    #: the id of the last recorded command (sessions number commands 1, 2, …).
-    last_command: int = 0
     next_injury_id: int = 1
     fight: Fight = Fight()
 

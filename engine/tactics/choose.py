@@ -20,8 +20,8 @@ from engine.commands.combat import (
     Squeeze,
     StandUp,
     Strike,
-    Surrender,
     SuppressiveFire,
+    Surrender,
 )
 from engine.dice.source import DiceSource
 from engine.state.encounter import Combatant, Encounter
@@ -125,8 +125,13 @@ def _draw_choice(f: Fighter, named: str) -> str | None:
 
 
 def _command_for(
-    rule: TacticRule, state: Encounter, me: Combatant, f: Fighter, profile: Profile,
-    profiles: Mapping[str, Profile], ai: DiceSource,
+    rule: TacticRule,
+    state: Encounter,
+    me: Combatant,
+    f: Fighter,
+    profile: Profile,
+    profiles: Mapping[str, Profile],
+    ai: DiceSource,
 ) -> CommandBase | None:
     """The command a rule asks for, or None when it cannot apply now (the next rule is tried)."""
     actor = me.id
@@ -186,9 +191,7 @@ def _attack_target(
     return select_target(state, me, rule.target, profiles, ai)
 
 
-def choose_command(
-    state: Encounter, actor: str, profiles: Mapping[str, Profile], ai: DiceSource
-) -> CommandBase:
+def choose_command(state: Encounter, actor: str, profiles: Mapping[str, Profile], ai: DiceSource) -> CommandBase:
     """The first applicable rule's command; held → break free, holding → squeeze, else nothing."""
     me = state.combatant(actor)
     assert me is not None

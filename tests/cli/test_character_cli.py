@@ -67,9 +67,7 @@ def test_every_sample_character_passes_check_with_no_error(path: Path) -> None:
 
 
 def test_check_prints_each_finding_with_path_and_numbers_and_exits_1_s2_3(tmp_path: Path) -> None:
-    text = VALID.replace(
-        "rating = 55\n", 'rating = 55\n[[skills]]\nname = "Driving"\nstat = "speed"\nrating = 20\n'
-    )
+    text = VALID.replace("rating = 55\n", 'rating = 55\n[[skills]]\nname = "Driving"\nstat = "speed"\nrating = 20\n')
     path = write(tmp_path, "vic.toml", text)
     code, out, err = run("character", "check", str(path), "--tier", "beginner")
     assert code == 1, out + err
@@ -85,9 +83,7 @@ def test_check_shows_warnings_but_passes_s2_2(tmp_path: Path) -> None:
     path = write(tmp_path, "vic.toml", VALID)
     code, out, _ = run("character", "check", str(path), "--tier", "seasoned")
     assert code == 0
-    assert (
-        "warning: $.stats: stat points: 220 spent, 240 available for a seasoned — 20 unspent (S2-2)"
-    ) in out
+    assert ("warning: $.stats: stat points: 220 spent, 240 available for a seasoned — 20 unspent (S2-2)") in out
 
 
 def test_check_json_lists_findings_and_the_accounts(tmp_path: Path) -> None:
@@ -149,10 +145,7 @@ MALFORMED: list[tuple[str, str, bytes | None, str]] = [
         "vic.yaml",
         (
             'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
-            + "".join(
-                f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n"
-                for i in range(8)
-            )
+            + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
         ).encode(),
         "",
     ),
@@ -164,9 +157,7 @@ MALFORMED: list[tuple[str, str, bytes | None, str]] = [
 
 
 @pytest.mark.parametrize("command", ["check", "show"])
-@pytest.mark.parametrize(
-    ("case", "name", "content", "json_path"), MALFORMED, ids=[m[0] for m in MALFORMED]
-)
+@pytest.mark.parametrize(("case", "name", "content", "json_path"), MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_a_malformed_sheet_is_one_line_naming_the_file_exit_1(
     command: str, case: str, name: str, content: bytes | None, json_path: str, tmp_path: Path
 ) -> None:

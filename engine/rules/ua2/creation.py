@@ -128,9 +128,7 @@ def budget(tier: str) -> Budget:
     try:
         return BUDGETS[tier]
     except KeyError:
-        raise InvalidInput(
-            f"unknown tier {tier!r}", where="tier", hint=f"use one of {', '.join(TIERS)}"
-        ) from None
+        raise InvalidInput(f"unknown tier {tier!r}", where="tier", hint=f"use one of {', '.join(TIERS)}") from None
 
 
 def skill_start(skill: Skill, stats: Stats) -> int:
@@ -282,8 +280,7 @@ def check_skill_points(account: Spending) -> list[Finding]:
     needed, bonus = account.bonus_needed, account.bonus_available
     if needed > bonus:
         stats = "; ".join(
-            f"on {a.stat.title()}: {a.spent} spent, {a.available} available ({a.over} over)"
-            for a in over
+            f"on {a.stat.title()}: {a.spent} spent, {a.available} available ({a.over} over)" for a in over
         )
         return [
             _error(
@@ -328,8 +325,7 @@ def check_passions(sheet: Sheet) -> list[Finding]:
     return [
         _error(
             "$.passions",
-            f"{len(kinds)} passions given; need one each of rage, fear and noble — "
-            + "; ".join(parts),
+            f"{len(kinds)} passions given; need one each of rage, fear and noble — " + "; ".join(parts),
             "S2-5, C-10",
         )
     ]
@@ -372,8 +368,7 @@ def check_weapons(sheet: Sheet, catalog: Mapping[str, Weapon]) -> list[Finding]:
             findings.append(
                 _warning(
                     f"$.weapons[{i}]",
-                    f"{weapon.name} attacks with {skill}, which the sheet lacks:"
-                    " it is rolled untrained",
+                    f"{weapon.name} attacks with {skill}, which the sheet lacks: it is rolled untrained",
                     "C2-1, C-7",
                 )
             )

@@ -12,7 +12,8 @@ Damage = tuple[int, str, str]  # amount, breakdown, rule
 
 
 def _faces(roll: Percentile) -> str:
-    return f"{face_value(roll.tens)}+{face_value(roll.ones)}"
+    """D-5 shown in full: `47 → 4+7`, `07 → 10+7` (a 0 counts as 10)."""
+    return f"{roll.value:02d} → {face_value(roll.read_tens)}+{face_value(roll.read_ones)}"
 
 
 def _bonus_text(weapon: Weapon) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from engine.dice.checks import CheckSpec, Shift
 from engine.errors import Refused
@@ -18,9 +19,17 @@ def wound_shift(current: int, maximum: int, settings: Settings) -> int:
     """C2-31: the shift to all rolls from current wound points (thresholds are a setting)."""
     shift = 0
     for fraction, amount in settings.wound_shift_thresholds:
-        if current <= Fraction(fraction).limit_denominator(1000) * maximum:
+        num, den = _ratio(fraction)
+        if current * den <= num * maximum:
             shift = min(shift, amount)
     return shift
+
+
+@cache
+def _ratio(fraction: float) -> tuple[int, int]:
+    """A threshold as an exact ratio (2/3 stays 2/3, not 0.666…), computed once per value."""
+    exact = Fraction(fraction).limit_denominator(1000)
+    return exact.numerator, exact.denominator
 
 
 def combatant(state: Encounter, combatant_id: str) -> Combatant:
