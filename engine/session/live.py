@@ -215,7 +215,7 @@ class LiveEncounter:
 
 def _summary(record: CommandRecorded) -> str:
     issued = record.issued
-    tag = type(issued).__struct_config__.tag
+    tag = str(type(issued).__struct_config__.tag)
     actor = str(getattr(issued, "actor", ""))
     target = str(getattr(issued, "target", ""))
     return " ".join(p for p in (tag, actor, f"→ {target}" if target else "") if p)
