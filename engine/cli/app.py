@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli import character, checks, simulate
+from engine.cli import character, checks, session, simulate
 from engine.cli.common import err_console, fail_from
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -66,6 +66,7 @@ app.add_typer(character.app, name="character")
 app.command("simulate")(simulate.simulate)
 app.command("fight")(simulate.fight)
 app.add_typer(simulate.scenario_app, name="scenario")
+app.add_typer(session.app, name="session")
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
     title: str = ""
     seed: int | None = None
     settings: Settings = Settings()
+    scenario: str = ""
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):

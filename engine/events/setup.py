@@ -17,6 +17,8 @@ class EncounterStarted(EventBase, frozen=True, kw_only=True, tag="encounter_star
     title: str = ""
     seed: int | None = None
     settings: Settings = Settings()
+    #: the scenario file it was set up from (tactics for what-if runs), if any.
+    scenario: str = ""
 
     def explain(self) -> str:
         seed = f", seed {self.seed}" if self.seed is not None else ", dice from the table"

@@ -37,6 +37,7 @@ def start(state: Encounter, command: StartEncounter, dice: DiceSource) -> Sequen
             title=command.title,
             seed=command.seed,
             settings=command.settings,
+            scenario=command.scenario,
         )
     ]
 

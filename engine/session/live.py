@@ -184,7 +184,9 @@ class LiveEncounter:
         try:
             for k, entry in enumerate(later):
                 command = corrected if k == 0 else entry.record.issued
-                events = self._decide(state, command, self.next_id, entry.record.dice_used)
+                # the corrected command's own table dice win (the GM says what was rolled); else the recorded ones
+                faces = corrected.dice if k == 0 and corrected.dice else entry.record.dice_used
+                events = self._decide(state, command, self.next_id, faces)
                 self.next_id += 1
                 state = fold(events, state)
                 new_events.extend(events)

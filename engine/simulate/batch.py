@@ -15,6 +15,7 @@ import msgspec
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
+from engine.state.encounter import Encounter
 from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.stats import Tally
 
@@ -86,9 +87,9 @@ def run_chunk(prep: Prepared, seed: int, start: int, stop: int, keep: int) -> Ch
 _WORKER_PREP: Prepared | None = None
 
 
-def _init_worker(loaded: LoadedScenario) -> None:
+def _init_worker(loaded: LoadedScenario, start: Encounter | None) -> None:
     global _WORKER_PREP
-    _WORKER_PREP = prepare(loaded)
+    _WORKER_PREP = prepare(loaded, start)
 
 
 def _worker_chunk(seed: int, start: int, stop: int, keep: int) -> ChunkResult:
@@ -121,10 +122,12 @@ def run_batch(
     workers: int = 1,
     keep: int = 0,
     progress: Callable[[int], None] | None = None,
+    start: Encounter | None = None,
 ) -> tuple[Prepared, Tally, Picks]:
-    """Run fights 0…n−1; merge their tallies; `progress(done)` after each chunk."""
+    """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
+    `progress(done)` after each chunk."""
     check_size(n, workers)
-    prep = prepare(loaded)
+    prep = prepare(loaded, start)
     tally = Tally()
     picks = Picks(size=keep)
 
@@ -140,7 +143,7 @@ def run_batch(
         return prep, tally, picks
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded,)
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded, start)
     ) as pool:
         pending: list[tuple[Future[ChunkResult], int]] = []
         window = workers * 4

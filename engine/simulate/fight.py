@@ -36,8 +36,9 @@ class Prepared:
     triggers: tuple[MadnessCheck, ...]
 
 
-def prepare(loaded: LoadedScenario) -> Prepared:
-    """Decide the setup once (start, join every combatant) — it draws no dice."""
+def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
+    """Decide the setup once (start, join every combatant) — it draws no dice. With `start`, fights
+    go on from that state instead (a what-if from the middle of a session)."""
     state = Encounter()
     setup: list[EventBase] = []
     no_dice = SeededDice(0)
@@ -67,6 +68,8 @@ def prepare(loaded: LoadedScenario) -> Prepared:
             if t.who in ("all", f.side, f.id):
                 cause = t.cause or f"{t.meter} {t.rank} (scenario trigger)"
                 triggers.append(MadnessCheck(actor=f.id, meter=t.meter, rank=t.rank, source=t.source or cause))
+    if start is not None:
+        state = start
     return Prepared(scenario=loaded, setup=tuple(setup), state=state, profiles=profiles, triggers=tuple(triggers))
 
 
@@ -123,17 +126,18 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
         if keep_log:
             run.events.extend(events)
 
-    for trigger in prep.triggers:
+    if state.fight.phase == "setup":  # a what-if run starts mid-fight instead (`ua session fork`)
+        for trigger in prep.triggers:
+            try:
+                step(trigger)
+            except Refused:
+                run.refusals += 1
         try:
-            step(trigger)
+            step(BeginFight())
         except Refused:
             run.refusals += 1
-    try:
-        step(BeginFight())
-    except Refused:
-        run.refusals += 1
-        run.state = state
-        return run
+            run.state = state
+            return run
     limit = STEPS_PER_ROUND * (state.settings.max_rounds + 1) * max(1, len(state.combatants))
     for _ in range(limit):
         fight = state.fight

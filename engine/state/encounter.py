@@ -69,6 +69,7 @@ class Encounter(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str = "ua2"
     title: str = ""
     seed: int | None = None
+    scenario: str = ""
     settings: Settings = Settings()
     combatants: tuple[Combatant, ...] = ()
     next_injury_id: int = 1

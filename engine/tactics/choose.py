@@ -26,6 +26,7 @@ from engine.commands.combat import (
 from engine.dice.source import DiceSource
 from engine.state.encounter import Combatant, Encounter
 from engine.state.fight import Fighter
+from engine.state.weapons import Weapon
 from engine.tactics.rules import TacticRule, When
 
 
@@ -87,8 +88,12 @@ def select_target(
     return (close or enemies)[0]
 
 
-def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource) -> bool:
-    """Every condition given in `when` holds (chance draws from the AI stream, last)."""
+def holds(
+    when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False
+) -> bool:
+    """Every condition given in `when` holds (chance draws from the AI stream, last).
+
+    `at_range` is the combatant's own position (its scenario flag), for `when.at_range`."""
     fraction = me.wounds / me.max_wounds if me.max_wounds else 0.0
     enemies = len(_enemies(state, me))
     weapon = f.weapon()
@@ -103,6 +108,7 @@ def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSourc
         when.jammed is None or (weapon is not None and weapon.name in f.jammed) == when.jammed,
         when.round_at_least is None or state.fight.round >= when.round_at_least,
         when.round_at_most is None or state.fight.round <= when.round_at_most,
+        when.at_range is None or at_range == when.at_range,
         when.reaction is None or (me.reaction.kind if me.reaction else "none") == when.reaction,
         when.held is None or bool(f.held_by) == when.held,
         when.holding is None or bool(f.holding) == when.holding,
@@ -124,6 +130,24 @@ def _draw_choice(f: Fighter, named: str) -> str | None:
     return None
 
 
+def _frenzied(me: Combatant) -> bool:
+    return me.reaction is not None and me.reaction.kind == "frenzy"
+
+
+#: M2-7: a frenzied combatant attacks its source every action; it may still do what attacking
+#: needs (clear a jam, stand up, break free), never dodge, flee, surrender or lay down fire.
+FRENZY_ACTIONS = frozenset({"attack", "clear_jam", "stand_up", "break_free", "squeeze"})
+
+
+def _mode_fits(rule: TacticRule, weapon: Weapon) -> bool:
+    """Whether the rule's attack mode can be made with this weapon (C2-19, C2-20, C2-21)."""
+    if rule.mode == "throw":
+        return weapon.name != "fists" and weapon.throwable
+    if rule.mode in ("disarm", "throw_person"):
+        return weapon.kind != "firearm"
+    return True
+
+
 def _command_for(
     rule: TacticRule,
     state: Encounter,
@@ -136,7 +160,7 @@ def _command_for(
     """The command a rule asks for, or None when it cannot apply now (the next rule is tried)."""
     actor = me.id
     weapon = f.weapon()
-    frenzied = me.reaction is not None and me.reaction.kind == "frenzy"
+    frenzied = _frenzied(me)
     if rule.do == "attack":
         if f.held_by or f.holding:
             return None
@@ -146,25 +170,32 @@ def _command_for(
             return None
         if weapon.name != "fists" and f.drawn_round == state.fight.round:
             return None
+        if not _mode_fits(rule, weapon):
+            return None
         target = _attack_target(state, me, f, rule, profiles, ai)
         if target is None:
             return None
+        if rule.mode == "disarm" and state.fighter(target.id).in_hand == "fists":
+            return None  # C2-19: nothing to take
         cherry = rule.cherry or profile.cherry
-        if rule.attacks > 1:
+        if rule.attacks > 1 and not f.extra_attack:  # a Second Helping is one attack (C2-30)
             strikes = tuple(Strike(target=target.id) for _ in range(rule.attacks))
             return Attack(actor=actor, strikes=strikes, mode=rule.mode, cherry=cherry)  # type: ignore[arg-type]
         return Attack(actor=actor, target=target.id, mode=rule.mode, cherry=cherry)  # type: ignore[arg-type]
-    if frenzied:
-        return None  # M2-7: a frenzied combatant only attacks
+    if frenzied and rule.do not in FRENZY_ACTIONS:
+        return None  # M2-7: a frenzied combatant attacks its source
+    gripped = bool(f.held_by or f.holding)
     if rule.do == "dodge":
         return None if f.held_by or f.holding else Dodge(actor=actor)
     if rule.do == "suppress":
-        if weapon is None or weapon.kind != "firearm" or weapon.name in f.jammed:
+        if weapon is None or weapon.kind != "firearm" or weapon.name in f.jammed or gripped:
             return None
+        if f.drawn_round == state.fight.round:
+            return None  # C2-3: drawn this round
         field = tuple(c.id for c in _enemies(state, me))
         return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
     if rule.do == "draw":
-        choice = _draw_choice(f, rule.weapon)
+        choice = None if gripped else _draw_choice(f, rule.weapon)
         return Draw(actor=actor, weapon=choice) if choice else None
     if rule.do == "clear_jam":
         return ClearJam(actor=actor) if weapon is not None and weapon.name in f.jammed else None
@@ -184,6 +215,12 @@ def _command_for(
 def _attack_target(
     state: Encounter, me: Combatant, f: Fighter, rule: TacticRule, profiles: Mapping[str, Profile], ai: DiceSource
 ) -> Combatant | None:
+    if me.reaction is not None and me.reaction.kind == "frenzy":
+        # M2-7: only the source, whatever the rule's selector or a focus declared before says
+        # (the focus may predate the frenzy); a source that is not a combatant forces nothing.
+        source = state.combatant(me.reaction.source)
+        if source is not None:
+            return source if source.status == "active" and source.id != me.id else None
     if f.focus is not None:  # keep to the declared focus while its target stands (C2-5)
         focused = state.combatant(f.focus.target)
         if focused is not None and focused.status == "active":
@@ -198,7 +235,7 @@ def choose_command(state: Encounter, actor: str, profiles: Mapping[str, Profile]
     f = state.fighter(actor)
     profile = profiles[actor]
     for rule in profile.rules:
-        if holds(rule.when, state, me, f, ai):
+        if holds(rule.when, state, me, f, ai, at_range=profile.at_range):
             command = _command_for(rule, state, me, f, profile, profiles, ai)
             if command is not None:
                 return command
@@ -219,7 +256,9 @@ def declarations(state: Encounter, profiles: Mapping[str, Profile], ai: DiceSour
         f = state.fighter(fid)
         profile = profiles[fid]
         for rule in profile.rules:
-            if not holds(rule.when, state, me, f, ai):
+            if _frenzied(me) and rule.do not in FRENZY_ACTIONS:
+                continue  # M2-7: it would not act on this rule (see _command_for)
+            if not holds(rule.when, state, me, f, ai, at_range=profile.at_range):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
                 target = select_target(state, me, rule.target, profiles, ai)

@@ -1,0 +1,613 @@
+"""`ua session …`: a GM runs an encounter at the table, one command per action, on SQLite.
+
+Every action takes dice rolled at the table (`--dice 4,7`) or draws from the session's seed, and
+`--amend N` to replace command N instead (re-resolving what followed with the same dice).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from engine.cli.checks import parse_shift
+from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.views import (
+    events_json,
+    lines_json,
+    render_events,
+    render_lines,
+    render_state,
+    state_diff,
+    state_json,
+)
+from engine.commands import (
+    AddCombatant,
+    Attack,
+    BeginFight,
+    BreakFree,
+    ClearJam,
+    Convalesce,
+    Declare,
+    Dodge,
+    DoNothing,
+    Draw,
+    EndFight,
+    FirstAid,
+    Flee,
+    MadnessCheck,
+    MedicalCare,
+    RollCheck,
+    Ruling,
+    SkillCheck,
+    SpendPassion,
+    Squeeze,
+    StandUp,
+    StartEncounter,
+    Surrender,
+    SuppressiveFire,
+    Therapy,
+)
+from engine.commands.base import CommandBase
+from engine.commands.combat import Declaration, InitiativeChoice, Strike
+from engine.dice.checks import CheckSpec, Shift
+from engine.dice.source import parse_faces
+from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
+from engine.scenario.scenario import load_scenario
+from engine.scenario.sheets import load_sheet
+from engine.session.audit import narrate
+from engine.session.live import LiveEncounter
+from engine.store.sqlite import SqliteStore
+
+app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
+
+DEFAULT_DB = "ua-sessions.sqlite"
+Db = Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session database (SQLite), made on first use.")]
+Name = Annotated[str, typer.Argument(help="The session's name.", show_default=False)]
+Actor = Annotated[str, typer.Argument(help="Who acts.", show_default=False)]
+Dice = Annotated[str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")]
+Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
+Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
+
+
+def open_session(db: Path, name: str, *, create: bool = False) -> LiveEncounter:
+    store = SqliteStore(db)
+    session = LiveEncounter(store, name)
+    if create and session.version:
+        raise InvalidInput(f"session {name!r} already exists in {db}", hint="pick another name, or --db another file")
+    if not create and not session.version:
+        raise NotFound(f"no session {name!r} in {db}", hint="ua session list; or ua session new NAME --scenario FILE")
+    return session
+
+
+def _dice(text: str | None) -> tuple[int, ...]:
+    return () if text is None else parse_faces(text)
+
+
+def _shifts(texts: list[str] | None) -> tuple[Shift, ...]:
+    return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))
+
+
+def act(db: Path, name: str, command: CommandBase, *, amend: int | None = None, json: bool = False) -> None:
+    """Run (or amend with) one command; a race with another writer writes nothing."""
+    session = open_session(db, name)
+    first = session.version + 1
+    try:
+        if amend is not None:
+            result = session.amend(amend, command)
+            _show_amendment(result, first, json)
+            return
+        events = session.execute(command)
+    except ConcurrencyConflict:
+        raise ConcurrencyConflict(
+            f"session {name!r} changed while this command ran; nothing was written", hint="re-run the command"
+        ) from None
+    if json:
+        emit_json({"events": events_json(events, first), "turn": session.state.fight.current})
+    else:
+        render_events(events, first)
+
+
+def _show_amendment(result: Any, first: int, json: bool) -> None:
+    diff = state_diff(result.before, result.after)
+    if json:
+        emit_json(
+            {
+                "changes": diff,
+                "old_events": [e.explain() for e in result.old_events],
+                "new_events": events_json(result.new_events, first + 1),
+            }
+        )
+        return
+    console.print("[bold]amended[/bold] — what changed:")
+    for line in diff or ["nothing in the state"]:
+        console.print(f"  {line}", markup=False)
+    console.print("[bold]before[/bold]:")
+    for e in result.old_events:
+        if type(e).__name__ != "CommandRecorded":
+            console.print(f"  {e.explain()}", markup=False, style="strike dim")
+    console.print("[bold]after[/bold]:")
+    render_events(result.new_events, first + 1)
+
+
+@app.command("new")
+def new(
+    name: Name,
+    scenario: Annotated[Path | None, typer.Option("--scenario", help="Set up from a scenario file.")] = None,
+    sheet: Annotated[
+        list[str] | None, typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable).")
+    ] = None,
+    title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Start a session from a scenario (or from sheets and sides)."""
+    if (scenario is None) == (not sheet):
+        raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
+    seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+    commands: list[CommandBase] = []
+    if scenario is not None:
+        loaded = load_scenario(scenario)
+        commands.append(
+            StartEncounter(title=title or loaded.scenario.title, seed=seed, settings=loaded.settings,
+                           scenario=str(scenario.resolve()))
+        )
+        commands += [
+            AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand,
+                         ambusher=f.ambusher, reaction=f.reaction)
+            for f in loaded.fighters
+        ]
+    else:
+        commands.append(StartEncounter(title=title or name, seed=seed))
+        for text in sheet or ():
+            parts = text.split(":")
+            if len(parts) not in (3, 4):
+                raise InvalidInput(f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND")
+            commands.append(
+                AddCombatant(id=parts[0], side=parts[1], sheet=load_sheet(parts[2]),
+                             in_hand=parts[3] if len(parts) == 4 else "")
+            )
+    session = open_session(db, name, create=True)
+    events = []
+    for command in commands:
+        events += session.execute(command)
+    if json:
+        emit_json({"session": name, "seed": seed, "events": events_json(events, 1)})
+    else:
+        console.print(f"session {name!r} started in {db} (seed {seed})", markup=False)
+        render_state(session.state)
+
+
+@app.command("list")
+def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """The sessions in a database."""
+    store = SqliteStore(db)
+    names = store.streams()
+    if json:
+        emit_json({"sessions": [{"name": n, "events": store.version(n)} for n in names]})
+        return
+    for n in names:
+        console.print(f"{n} ({store.version(n)} events)", markup=False)
+
+
+@app.command("begin")
+def begin(
+    name: Name,
+    init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Set initiative and begin the fight (I2-1…I2-4); unnamed combatants choose automatically."""
+    choices = []
+    for text in init or ():
+        who, _, method = text.partition("=")
+        if method not in ("roll", "default", "ambush"):
+            raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
+        choices.append(InitiativeChoice(id=who, method=method))  # type: ignore[arg-type]
+    act(db, name, BeginFight(initiative=tuple(choices), dice=_dice(dice)), amend=amend, json=json)
+
+
+@app.command("declare")
+def declare(
+    name: Name,
+    focus: Annotated[list[str] | None, typer.Option("--focus", help="ID:TARGET:+10|+20|+30 (C2-5), repeatable.")] = None,
+    keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
+    release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
+    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Round-start declarations, all at once (C2-4): focus shifts, continued dodges, releases."""
+    by_id: dict[str, dict[str, Any]] = {}
+    for text in focus or ():
+        parts = text.split(":")
+        if len(parts) != 3 or parts[2].lstrip("+") not in ("10", "20", "30"):
+            raise InvalidInput(f"bad --focus {text!r}", where="--focus", hint="ID:TARGET:+10 (or +20, +30)")
+        by_id.setdefault(parts[0], {}).update(focus_target=parts[1], focus=int(parts[2].lstrip("+")))
+    for who in keep_dodging or ():
+        by_id.setdefault(who, {})["continue_dodge"] = True
+    for who in release or ():
+        by_id.setdefault(who, {})["release_hold"] = True
+    declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
+    act(db, name, Declare(declarations=declarations), amend=amend, json=json)
+
+
+@app.command("focus")
+def focus(
+    name: Name, actor: Actor, target: Annotated[str, typer.Argument(help="The focus target.")],
+    amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
+    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Declare one focus shift at round start (C2-5); use `declare` for several declarations."""
+    if amount not in (10, 20, 30):
+        raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
+    declaration = Declaration(id=actor, focus_target=target, focus=amount)  # type: ignore[arg-type]
+    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json)
+
+
+@app.command("attack")
+def attack(
+    name: Name, actor: Actor,
+    target: Annotated[str | None, typer.Argument(help="The target (or use --strike).")] = None,
+    weapon: Annotated[str, typer.Option("--weapon", help="Default: the weapon in hand.")] = "",
+    mode: Annotated[Literal["strike", "disarm", "throw_person", "throw"], typer.Option("--mode")] = "strike",
+    strike: Annotated[list[str] | None, typer.Option("--strike", help="TARGET[:SHARE] — several attacks (C2-8).")] = None,
+    minimum: Annotated[int | None, typer.Option("--minimum", help="Called shot: minimum roll (C2-6).")] = None,
+    called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
+    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill instead.")] = "",
+    shift: Shifts = None,
+    cherry: Annotated[str | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")] = None,
+    knock_out: Annotated[bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")] = False,
+    drop: Annotated[bool, typer.Option("--drop", help="A disarmed weapon drops instead of being taken.")] = False,
+    flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled", help="State the orientation (C-11).")] = None,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Attack (C2-1): one target, or several with --strike; dice: attack, dodge, damage extras."""
+    strikes = []
+    for text in strike or ():
+        who, _, share = text.partition(":")
+        if share and not share.isdigit():
+            raise InvalidInput(f"bad --strike {text!r}", where="--strike", hint="TARGET or TARGET:SHARE")
+        strikes.append(Strike(target=who, share=int(share) if share else None))
+    command = Attack(
+        actor=actor, target=target or "", strikes=tuple(strikes), weapon=weapon, mode=mode, minimum=minimum,
+        called=called, skill=skill, shifts=_shifts(shift), cherry=cherry, crit="knock_out" if knock_out else "kill",  # type: ignore[arg-type]
+        take_weapon=not drop, flipped=flipped, dice=_dice(dice),
+    )
+    act(db, name, command, amend=amend, json=json)
+
+
+def _simple(command_type: type[CommandBase], doc: str) -> None:
+    def command(
+        name: Name, actor: Actor, dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB),
+        json: JsonOption = False,
+    ) -> None:
+        act(db, name, command_type(actor=actor, dice=_dice(dice)), amend=amend, json=json)  # type: ignore[call-arg]
+
+    command.__doc__ = doc
+    tag = str(command_type.__struct_config__.tag).replace("_", "-")
+    app.command({"break-free": "break-free", "stand-up": "stand"}.get(tag, tag))(command)
+
+
+_simple(Dodge, "Dodge as this turn's action (C2-15).")
+_simple(ClearJam, "Clear a jammed gun (C2-3).")
+_simple(StandUp, "Stand up after a knock-down (C2-29).")
+_simple(BreakFree, "Try to break a Kung Fu Grip (C2-27).")
+_simple(Squeeze, "Hold on: the grip's automatic damage (C2-27).")
+_simple(Flee, "Leave the fight.")
+_simple(Surrender, "Give up the fight.")
+
+
+@app.command("draw")
+def draw(
+    name: Name, actor: Actor, weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
+    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Draw or ready a weapon (C2-3): usable from next round."""
+    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json)
+
+
+@app.command("nothing")
+def nothing(
+    name: Name, actor: Actor,
+    reinit: Annotated[str | None, typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5).")] = None,
+    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Spend the turn doing nothing."""
+    if reinit not in (None, "roll", "default"):
+        raise InvalidInput(f"bad --reinit {reinit!r}", where="--reinit", hint="roll or default")
+    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json)  # type: ignore[arg-type]
+
+
+@app.command("suppress")
+def suppress(
+    name: Name, actor: Actor,
+    shots: Annotated[int, typer.Option("--shots", help="More than three (C2-18).")],
+    field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Suppressive fire (C2-18)."""
+    targets = tuple(t.strip() for t in field.split(",") if t.strip())
+    act(db, name, SuppressiveFire(actor=actor, shots=shots, field=targets, dice=_dice(dice)), amend=amend, json=json)
+
+
+@app.command("next")
+def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Move on: close the round's declarations, or the current combatant does nothing."""
+    session = open_session(db, name)
+    fight = session.state.fight
+    if fight.phase == "declare":
+        command: CommandBase = Declare()
+    elif fight.current is not None:
+        command = DoNothing(actor=fight.current)
+    else:
+        raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
+    act(db, name, command, json=json)
+
+
+@app.command("end")
+def end(
+    name: Name,
+    winner: Annotated[str | None, typer.Option("--winner", help="The winning side, if any.")] = None,
+    reason: Annotated[str, typer.Option("--reason")] = "the GM ends the fight",
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """End the fight now (the GM's call)."""
+    act(db, name, EndFight(winner=winner, reason=reason), json=json)
+
+
+@app.command("check")
+def check(
+    name: Name, actor: Actor, skill: Annotated[str, typer.Argument(help="The skill rolled.")],
+    kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")] = "significant",
+    stat: Annotated[str | None, typer.Option("--stat", help="Untrained: the stat rolled instead (C-7).")] = None,
+    shift: Shifts = None,
+    minimum: Annotated[int | None, typer.Option("--minimum")] = None,
+    flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled")] = None,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """A skill check from the sheet (C-4, C-7, C-9)."""
+    command = SkillCheck(
+        actor=actor, skill=skill, kind=kind, stat=stat, shifts=_shifts(shift), minimum=minimum,  # type: ignore[arg-type]
+        flipped=flipped, dice=_dice(dice),
+    )
+    act(db, name, command, amend=amend, json=json)
+
+
+@app.command("roll")
+def roll(
+    name: Name,
+    kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")],
+    rating: Annotated[int, typer.Option("--rating")],
+    shift: Shifts = None,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """A plain check by rating, recorded in the session."""
+    command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=_shifts(shift)), dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json)
+
+
+@app.command("madness")
+def madness(
+    name: Name, actor: Actor,
+    meter: Annotated[str, typer.Argument(help="violence, unnatural, helplessness, isolation or self.")],
+    rank: Annotated[int, typer.Argument(help="1–10.")],
+    source: Annotated[str, typer.Option("--source", help="What triggered it (kept until it is gone).")] = "",
+    reaction: Annotated[str | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")] = None,
+    shift: Shifts = None,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """A madness check (M2-2…M2-5)."""
+    command = MadnessCheck(
+        actor=actor, meter=meter, rank=rank, source=source, reaction=reaction, shifts=_shifts(shift),  # type: ignore[arg-type]
+        dice=_dice(dice),
+    )
+    act(db, name, command, amend=amend, json=json)
+
+
+@app.command("therapy")
+def therapy(
+    name: Name, actor: Actor, meter: Annotated[str, typer.Argument()],
+    hardened: Annotated[int, typer.Option("--hardened")] = 0,
+    failed: Annotated[int, typer.Option("--failed")] = 0,
+    note: Annotated[str, typer.Option("--note")] = "",
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Therapy removes notches (M2-6)."""
+    act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)  # type: ignore[arg-type]
+
+
+@app.command("passion")
+def passion(
+    name: Name, actor: Actor,
+    kind: Annotated[str, typer.Argument(help="rage, fear or noble.")],
+    mode: Annotated[str, typer.Option("--mode", help="reroll or flip.")] = "reroll",
+    dice: Dice = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Spend a passion on the last failed roll (C-10)."""
+    act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)  # type: ignore[arg-type]
+
+
+@app.command("heal")
+def heal(
+    name: Name,
+    healer: Annotated[str, typer.Argument()],
+    patient: Annotated[str, typer.Argument()],
+    injury: Annotated[int, typer.Argument(help="The injury number (see `state`).")],
+    medical: Annotated[bool, typer.Option("--medical", help="Medical care for a major injury (H2-3).")] = False,
+    late: Annotated[bool, typer.Option("--late", help="Medical care after the first hour (H2-3).")] = False,
+    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """First aid on a minor injury (H2-2), or --medical care on a major one (H2-3)."""
+    command: CommandBase
+    if medical:
+        command = MedicalCare(healer=healer, patient=patient, injury=injury, within_hour=not late, dice=_dice(dice))
+    else:
+        command = FirstAid(healer=healer, patient=patient, injury=injury, dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json)
+
+
+@app.command("rest")
+def rest(
+    name: Name, patient: Annotated[str, typer.Argument()],
+    days: Annotated[int, typer.Option("--days")] = 1,
+    care: Annotated[str, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Convalescence, day by day (H2-5)."""
+    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)  # type: ignore[arg-type]
+
+
+@app.command("ruling")
+def ruling(
+    name: Name, note: Annotated[str, typer.Argument(help="What the GM rules.")],
+    about: Annotated[str, typer.Option("--about", help="Who or what it concerns.")] = "",
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """A GM ruling with a note (what the seeds leave to the GM)."""
+    act(db, name, Ruling(note=note, about=about), json=json)
+
+
+@app.command("undo")
+def undo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Undo the latest command that counts (its events stay in the log, struck out)."""
+    _marker(db, name, "undo", json)
+
+
+@app.command("redo")
+def redo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Redo the most recently undone command."""
+    _marker(db, name, "redo", json)
+
+
+def _marker(db: Path, name: str, what: str, json: bool) -> None:
+    session = open_session(db, name)
+    before = session.state
+    first = session.version + 1
+    try:
+        events = session.undo() if what == "undo" else session.redo()
+    except ConcurrencyConflict:
+        raise ConcurrencyConflict(f"session {name!r} changed meanwhile; nothing was written", hint="re-run") from None
+    diff = state_diff(before, session.state)
+    if json:
+        emit_json({"events": events_json(events, first), "changes": diff})
+        return
+    render_events(events, first)
+    for line in diff:
+        console.print(f"  {line}", markup=False)
+
+
+@app.command("amend")
+def amend_json(
+    name: Name,
+    command_id: Annotated[int, typer.Argument(help="The command to replace.")],
+    command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
+    from engine.commands import command_decoder
+
+    try:
+        corrected = command_decoder.decode(command)
+    except Exception as exc:  # msgspec's errors carry the $.path
+        raise InvalidInput(f"not a command: {exc}", where="--command", hint="see `ua session log --json`") from None
+    act(db, name, corrected, amend=command_id, json=json)
+
+
+@app.command("state")
+def state(
+    name: Name,
+    at: Annotated[int | None, typer.Option("--at", help="As it was after event N.")] = None,
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """The encounter as the GM sees it: wounds, conditions, meters, order, whose turn."""
+    session = open_session(db, name)
+    if at is not None and not 1 <= at <= session.version:
+        raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
+    shown = session.state if at is None else session.state_at(at)
+    if json:
+        emit_json(state_json(shown))
+    else:
+        render_state(shown, title=f"{name}" + (f" after event {at}" if at else ""))
+
+
+@app.command("log")
+def log(
+    name: Name,
+    combatant: Annotated[str | None, typer.Option("--combatant", help="Only events about this combatant.")] = None,
+    round_: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
+    type_: Annotated[list[str] | None, typer.Option("--type", help="Only these event types.")] = None,
+    commands: Annotated[bool, typer.Option("--commands", help="Show the command records too.")] = False,
+    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+) -> None:
+    """Narrate the session event by event, with rule ids and exact odds; undone work struck out."""
+    session = open_session(db, name)
+    lines = narrate(session.records, combatant=combatant, round_=round_, types=type_ or (), commands=commands)
+    if json:
+        emit_json({"session": name, "lines": lines_json(lines)})
+    else:
+        render_lines(lines)
+
+
+@app.command("export")
+def export(
+    name: Name, file: Annotated[Path, typer.Argument(help="The JSONL file to write.")], db: Db = Path(DEFAULT_DB)
+) -> None:
+    """Write the session's log as JSON lines (a replay file)."""
+    from engine.store.jsonl import write_log
+
+    session = open_session(db, name)
+    count = write_log(file, session.store.read(name))
+    console.print(f"{count} events written to {file}", markup=False)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
+    name: Name,
+    db: Db = Path(DEFAULT_DB),
+) -> None:
+    """Read a JSONL log into a new session (it must fold cleanly first)."""
+    from engine.session.history import effective_fold
+    from engine.session.live import stored_events, to_new_events
+    from engine.store.jsonl import JsonlStore
+
+    if not file.is_file():
+        raise NotFound(f"no file {file}")
+    source = JsonlStore(file)
+    streams = source.streams()
+    if len(streams) != 1:
+        raise InvalidInput(f"{file} holds {len(streams)} streams; one was expected", where=str(file))
+    records = list(stored_events(source, streams[0]))
+    effective_fold(records)  # refuse a log that does not fold, before writing anything
+    session = open_session(db, name, create=True)
+    events = [e for _, e in records]
+    session.store.append(name, to_new_events(name, 0, events), 0)
+    console.print(f"{len(events)} events imported into session {name!r}", markup=False)
+
+
+@app.command("fork")
+def fork(
+    name: Name,
+    at: Annotated[int, typer.Argument(help="Start from the state after event N.")],
+    simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
+    seed: Annotated[int | None, typer.Option("--seed")] = None,
+    workers: Annotated[int, typer.Option("--workers")] = 1,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """What if: fight the rest of the encounter from event N many times with the scenario's tactics."""
+    from engine.cli.simulate import render
+    from engine.simulate.batch import check_size
+    from engine.simulate.whatif import fork_batch
+
+    session = open_session(db, name)
+    if not 1 <= at <= session.version:
+        raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
+    check_size(simulate, workers)
+    report = fork_batch(session.state_at(at), simulate, seed if seed is not None else 0, workers=workers)
+    report["from_event"] = at
+    if json:
+        emit_json(report)
+    else:
+        render(report)

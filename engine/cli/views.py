@@ -1,0 +1,137 @@
+"""Rendering shared by session and replay commands: state tables, narrated logs, diffs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from rich.markup import escape
+from rich.table import Table
+
+from engine.cli.common import console
+from engine.events.base import EventBase
+from engine.events.commands import CommandRecorded
+from engine.rules.ua2.combat.situation import wound_shift
+from engine.session.audit import Line
+from engine.state.encounter import Encounter
+from engine.state.sheet import METERS
+
+
+def state_json(state: Encounter) -> dict[str, Any]:
+    """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
+    data: dict[str, Any] = msgspec.to_builtins(state)
+    data["turn"] = state.fight.current
+    for c, out in zip(state.combatants, data["combatants"], strict=True):
+        out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
+    return data
+
+
+def render_state(state: Encounter, *, title: str = "") -> None:
+    fight = state.fight
+    head = f"[bold]{escape(title or state.title or 'encounter')}[/bold] — {fight.phase}"
+    if fight.phase not in ("setup",):
+        head += f", round {fight.round}"
+    if fight.current:
+        head += f", {escape(fight.current)} to act"
+    if fight.result is not None:
+        winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
+        head += f" — {escape(winner)} ({escape(fight.result.reason)})"
+    console.print(head)
+    if fight.order:
+        console.print("order: " + escape(", ".join(fight.order)))
+    table = Table()
+    for column in ("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"):
+        table.add_column(column)
+    for c in state.combatants:
+        f = state.fighter(c.id)
+        shift = wound_shift(c.wounds, c.max_wounds, state.settings)
+        status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
+        notes = [cond.name for cond in f.conditions if fight.round <= cond.until_round]
+        flags = {"dodging": f.dodging, "prone": f.prone, f"holds {f.holding}": f.holding, f"held by {f.held_by}": f.held_by}
+        notes += [flag for flag, on in flags.items() if on]
+        if f.focus is not None:
+            notes.append(f"focus +{f.focus.amount} on {f.focus.target}")
+        hand = f.in_hand + (" (jammed)" if f.in_hand in f.jammed else "")
+        meters = " ".join(
+            f"{m[:3]} {c.meters.of(m).hardened}/{c.meters.of(m).failed}"
+            for m in METERS
+            if c.meters.of(m).hardened or c.meters.of(m).failed
+        )
+        table.add_row(
+            escape(c.id), escape(c.side), f"{c.wounds}/{c.max_wounds}", f"{shift:+d}" if shift else "",
+            escape(status), escape(hand), escape(", ".join(notes)), meters,
+        )
+    console.print(table)
+    injuries = [(c.id, i) for c in state.combatants for i in c.injuries]
+    if injuries:
+        console.print(
+            "injuries: "
+            + escape("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
+        )
+
+
+def render_lines(lines: Sequence[Line]) -> None:
+    for line in lines:
+        text = escape(line.text)
+        if line.struck:
+            text = f"[strike]{text}[/strike] [dim]({escape(line.note)})[/dim]"
+        odds = f" [dim]({escape(line.odds)})[/dim]" if line.odds else ""
+        console.print(f"[dim]#{line.position}[/dim] {text}{odds}")
+
+
+def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
+    return [
+        {"position": x.position, "round": x.round, "type": x.type, "command": x.command, "explanation": x.text,
+         "struck": x.struck, "note": x.note, "odds": x.odds}
+        for x in lines
+    ]
+
+
+def render_events(events: Sequence[EventBase], first_position: int) -> None:
+    for offset, event in enumerate(events):
+        if not isinstance(event, CommandRecorded):
+            console.print(f"[dim]#{first_position + offset}[/dim] {escape(event.explain())}")
+
+
+def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:
+    return [
+        {"position": first_position + i, "type": type(e).__struct_config__.tag, "explanation": e.explain(),
+         "event": msgspec.to_builtins(e)}
+        for i, e in enumerate(events)
+    ]
+
+
+def state_diff(before: Encounter, after: Encounter) -> list[str]:
+    """What differs for each combatant (wounds, status, reaction, meters, weapon) and the fight."""
+    out = []
+    old = {c.id: c for c in before.combatants}
+    for c in after.combatants:
+        b = old.get(c.id)
+        if b is None:
+            out.append(f"{c.id} joined")
+            continue
+        if b.wounds != c.wounds:
+            out.append(f"{c.id}: wounds {b.wounds} → {c.wounds} ({c.wounds - b.wounds:+d})")
+        if b.status != c.status:
+            out.append(f"{c.id}: {b.status} → {c.status}")
+        if b.reaction != c.reaction:
+            was = b.reaction.kind if b.reaction else "none"
+            now = c.reaction.kind if c.reaction else "none"
+            out.append(f"{c.id}: reaction {was} → {now}")
+        for m in METERS:
+            if b.meters.of(m) != c.meters.of(m):
+                bm, cm = b.meters.of(m), c.meters.of(m)
+                out.append(f"{c.id}: {m} {bm.hardened}/{bm.failed} → {cm.hardened}/{cm.failed} (hardened/failed)")
+        bf, cf = before.fighter(c.id), after.fighter(c.id)
+        if bf.in_hand != cf.in_hand:
+            out.append(f"{c.id}: in hand {bf.in_hand} → {cf.in_hand}")
+    if before.fight.phase != after.fight.phase or before.fight.round != after.fight.round:
+        out.append(f"fight: {before.fight.phase} round {before.fight.round} → {after.fight.phase} round {after.fight.round}")
+    if before.fight.result != after.fight.result:
+        def res(e: Encounter) -> str:
+            r = e.fight.result
+            return "going on" if r is None else (f"side {r.winner} wins" if r.winner else "draw")
+
+        out.append(f"result: {res(before)} → {res(after)}")
+    return out

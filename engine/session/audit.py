@@ -1,0 +1,195 @@
+"""Reading a log back: narration lines (with exact odds and what was undone), per-combatant luck,
+and a fairness test of the dice (chi-square over faces). Pure functions of the records."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine.dice.checks import CheckResult, CheckSpec
+from engine.dice.odds import success_chance
+from engine.events import tag_of
+from engine.events.base import EventBase
+from engine.events.checks import CheckRolled
+from engine.events.combat import AmbushStarted, AttackResolved, RoundStarted, SuppressiveFireLaid
+from engine.events.commands import MARKERS, CommandRecorded
+from engine.events.healing import InjuryTreated
+from engine.session.history import Record, excluded
+
+PEOPLE_FIELDS = ("actor", "attacker", "target", "id", "healer", "patient", "holder", "protected", "dodger")
+
+
+@dataclass(frozen=True)
+class Line:
+    position: int
+    round: int
+    type: str
+    text: str
+    command: int
+    struck: bool = False
+    note: str = ""
+    odds: str = ""
+
+
+def checks_in(event: EventBase) -> list[tuple[str, CheckResult]]:
+    """(who rolled, result) for every check an event records."""
+    out: list[tuple[str, CheckResult]] = []
+    if isinstance(event, CheckRolled):
+        out.append((event.actor, event.result))
+    elif isinstance(event, AttackResolved):
+        out.append((event.attacker, event.result))
+        if event.dodge is not None:
+            out.append((event.dodge.dodger, event.dodge.result))
+    elif isinstance(event, InjuryTreated):
+        out.append((event.healer, event.result))
+    elif isinstance(event, SuppressiveFireLaid):
+        out.append((event.id, event.result))
+    return out
+
+
+def chance(spec: CheckSpec) -> Fraction:
+    return success_chance(spec)
+
+
+def people_in(event: EventBase) -> set[str]:
+    found = set()
+    for name in PEOPLE_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, str) and value:
+            found.add(value)
+    if hasattr(event, "ids"):
+        found.update(getattr(event, "ids"))
+    return found
+
+
+def narrate(
+    records: Sequence[Record],
+    *,
+    combatant: str | None = None,
+    round_: int | None = None,
+    types: Iterable[str] = (),
+    commands: bool = False,
+) -> list[Line]:
+    """Lines for a log: undone or superseded commands struck out with what did it, each check
+    with its exact odds of success, filtered by combatant, round or event type."""
+    _, undone, superseded = excluded(records)
+    wanted = set(types)
+    lines = []
+    current_round = 0
+    for position, event in records:
+        if isinstance(event, RoundStarted):
+            current_round = event.round
+        elif isinstance(event, AmbushStarted):
+            current_round = 0
+        tag = tag_of(event)
+        if isinstance(event, CommandRecorded) and not commands and not wanted:
+            continue
+        if wanted and tag not in wanted:
+            continue
+        if round_ is not None and current_round != round_:
+            continue
+        if combatant is not None and combatant not in people_in(event):
+            continue
+        note = ""
+        struck = False
+        if not isinstance(event, MARKERS) and event.command in superseded:
+            struck, note = True, f"superseded by the amend at #{superseded[event.command]}"
+        elif not isinstance(event, MARKERS) and event.command in undone:
+            struck, note = True, f"undone at #{undone[event.command]}"
+        odds = "; ".join(f"{who or 'roll'} had {float(chance(r.spec)):.0%}" for who, r in checks_in(event) if r.roll)
+        lines.append(
+            Line(position=position, round=current_round, type=tag, text=event.explain(), command=event.command,
+                 struck=struck, note=note, odds=odds)
+        )
+    return lines
+
+
+@dataclass
+class Luck:
+    checks: int = 0
+    expected: float = 0.0
+    successes: int = 0
+    variance: float = 0.0
+    rolls: list[int] = field(default_factory=list)
+
+    @property
+    def z(self) -> float:
+        return (self.successes - self.expected) / math.sqrt(self.variance) if self.variance > 0 else 0.0
+
+
+def luck(records: Sequence[Record]) -> dict[str, Luck]:
+    """Per combatant: checks that count, expected vs actual successes (exact odds)."""
+    skip, _, _ = excluded(records)
+    out: dict[str, Luck] = {}
+    for _, event in records:
+        if isinstance(event, MARKERS) or event.command in skip:
+            continue
+        for who, result in checks_in(event):
+            if result.roll is None:
+                continue
+            p = float(chance(result.spec))
+            entry = out.setdefault(who or "(no one)", Luck())
+            entry.checks += 1
+            entry.expected += p
+            entry.variance += p * (1 - p)
+            entry.successes += int(result.success)
+            entry.rolls.append(result.roll.value)
+    return out
+
+
+def table_faces(records: Sequence[Record], *, only_table: bool = True) -> list[int]:
+    """The d10 faces recorded by commands: those entered by hand (or every face)."""
+    faces: list[int] = []
+    for _, event in records:
+        if isinstance(event, CommandRecorded):
+            faces.extend(event.dice_used[: event.table_dice] if only_table else event.dice_used)
+    return faces
+
+
+def chi_square_faces(faces: Sequence[int]) -> tuple[float, float]:
+    """(statistic, p-value) of the faces 0–9 against a fair d10 (9 degrees of freedom)."""
+    n = len(faces)
+    if n == 0:
+        return 0.0, 1.0
+    counts = [0] * 10
+    for f in faces:
+        counts[f] += 1
+    expected = n / 10
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return stat, upper_gamma_regularized(4.5, stat / 2)
+
+
+def upper_gamma_regularized(a: float, x: float) -> float:
+    """Q(a, x), the chi-square survival function's core (series below a+1, continued fraction above)."""
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        k = a
+        for _ in range(1000):
+            k += 1
+            term *= x / k
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    b = x + 1 - a
+    c = 1e300
+    d = 1 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(log_front) * h)
