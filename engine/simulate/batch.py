@@ -48,8 +48,9 @@ class Picks(msgspec.Struct, kw_only=True):
             _push(self.random, r, self.size)
 
     def indices(self, which: Keep) -> list[int]:
-        chosen = {"best": self.best, "worst": self.worst, "random": self.random}[which]
-        return sorted(-item[-1] for item in chosen)
+        if which == "random":
+            return sorted(-item[-1] for item in self.random)
+        return sorted(-item[-1] for item in (self.best if which == "best" else self.worst))
 
 
 def _push(heap: list, item: tuple, size: int) -> None:  # type: ignore[type-arg]
@@ -138,8 +139,8 @@ def run_batch(
             progress(stop)
 
     if workers == 1:
-        for start, stop in chunks(n, 1):
-            absorb(run_chunk(prep, seed, start, stop, keep), stop)
+        for first, stop in chunks(n, 1):
+            absorb(run_chunk(prep, seed, first, stop, keep), stop)
         return prep, tally, picks
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(
@@ -147,8 +148,8 @@ def run_batch(
     ) as pool:
         pending: list[tuple[Future[ChunkResult], int]] = []
         window = workers * 4
-        for start, stop in chunks(n, workers):
-            pending.append((pool.submit(_worker_chunk, seed, start, stop, keep), stop))
+        for first, stop in chunks(n, workers):
+            pending.append((pool.submit(_worker_chunk, seed, first, stop, keep), stop))
             if len(pending) >= window:
                 future, end = pending.pop(0)
                 absorb(future.result(), end)
