@@ -46,8 +46,8 @@ from engine.commands import (
     Squeeze,
     StandUp,
     StartEncounter,
-    Surrender,
     SuppressiveFire,
+    Surrender,
     Therapy,
 )
 from engine.commands.base import CommandBase
@@ -67,7 +67,9 @@ DEFAULT_DB = "ua-sessions.sqlite"
 Db = Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session database (SQLite), made on first use.")]
 Name = Annotated[str, typer.Argument(help="The session's name.", show_default=False)]
 Actor = Annotated[str, typer.Argument(help="Who acts.", show_default=False)]
-Dice = Annotated[str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")]
+Dice = Annotated[
+    str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
+]
 Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
 Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
 
@@ -137,7 +139,8 @@ def new(
     name: Name,
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Set up from a scenario file.")] = None,
     sheet: Annotated[
-        list[str] | None, typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable).")
+        list[str] | None,
+        typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable)."),
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
@@ -152,12 +155,23 @@ def new(
     if scenario is not None:
         loaded = load_scenario(scenario)
         commands.append(
-            StartEncounter(title=title or loaded.scenario.title, seed=seed, settings=loaded.settings,
-                           scenario=str(scenario.resolve()))
+            StartEncounter(
+                title=title or loaded.scenario.title,
+                seed=seed,
+                settings=loaded.settings,
+                scenario=str(scenario.resolve()),
+            )
         )
         commands += [
-            AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand,
-                         ambusher=f.ambusher, reaction=f.reaction)
+            AddCombatant(
+                id=f.id,
+                side=f.side,
+                sheet=f.sheet,
+                weapons=f.arsenal,
+                in_hand=f.in_hand,
+                ambusher=f.ambusher,
+                reaction=f.reaction,
+            )
             for f in loaded.fighters
         ]
     else:
@@ -165,10 +179,13 @@ def new(
         for text in sheet or ():
             parts = text.split(":")
             if len(parts) not in (3, 4):
-                raise InvalidInput(f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND")
+                raise InvalidInput(
+                    f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND"
+                )
             commands.append(
-                AddCombatant(id=parts[0], side=parts[1], sheet=load_sheet(parts[2]),
-                             in_hand=parts[3] if len(parts) == 4 else "")
+                AddCombatant(
+                    id=parts[0], side=parts[1], sheet=load_sheet(parts[2]), in_hand=parts[3] if len(parts) == 4 else ""
+                )
             )
     session = open_session(db, name, create=True)
     events = []
@@ -197,7 +214,10 @@ def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
 def begin(
     name: Name,
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Set initiative and begin the fight (I2-1…I2-4); unnamed combatants choose automatically."""
     choices = []
@@ -212,10 +232,14 @@ def begin(
 @app.command("declare")
 def declare(
     name: Name,
-    focus: Annotated[list[str] | None, typer.Option("--focus", help="ID:TARGET:+10|+20|+30 (C2-5), repeatable.")] = None,
+    focus: Annotated[
+        list[str] | None, typer.Option("--focus", help="ID:TARGET:+10|+20|+30 (C2-5), repeatable.")
+    ] = None,
     keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
     release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
-    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Round-start declarations, all at once (C2-4): focus shifts, continued dodges, releases."""
     by_id: dict[str, dict[str, Any]] = {}
@@ -234,9 +258,13 @@ def declare(
 
 @app.command("focus")
 def focus(
-    name: Name, actor: Actor, target: Annotated[str, typer.Argument(help="The focus target.")],
+    name: Name,
+    actor: Actor,
+    target: Annotated[str, typer.Argument(help="The focus target.")],
     amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
-    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Declare one focus shift at round start (C2-5); use `declare` for several declarations."""
     if amount not in (10, 20, 30):
@@ -247,20 +275,28 @@ def focus(
 
 @app.command("attack")
 def attack(
-    name: Name, actor: Actor,
+    name: Name,
+    actor: Actor,
     target: Annotated[str | None, typer.Argument(help="The target (or use --strike).")] = None,
     weapon: Annotated[str, typer.Option("--weapon", help="Default: the weapon in hand.")] = "",
     mode: Annotated[Literal["strike", "disarm", "throw_person", "throw"], typer.Option("--mode")] = "strike",
-    strike: Annotated[list[str] | None, typer.Option("--strike", help="TARGET[:SHARE] — several attacks (C2-8).")] = None,
+    strike: Annotated[
+        list[str] | None, typer.Option("--strike", help="TARGET[:SHARE] — several attacks (C2-8).")
+    ] = None,
     minimum: Annotated[int | None, typer.Option("--minimum", help="Called shot: minimum roll (C2-6).")] = None,
     called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
     skill: Annotated[str, typer.Option("--skill", help="Attack with this skill instead.")] = "",
     shift: Shifts = None,
     cherry: Annotated[str | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")] = None,
-    knock_out: Annotated[bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")] = False,
+    knock_out: Annotated[
+        bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")
+    ] = False,
     drop: Annotated[bool, typer.Option("--drop", help="A disarmed weapon drops instead of being taken.")] = False,
     flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled", help="State the orientation (C-11).")] = None,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Attack (C2-1): one target, or several with --strike; dice: attack, dodge, damage extras."""
     strikes = []
@@ -270,16 +306,31 @@ def attack(
             raise InvalidInput(f"bad --strike {text!r}", where="--strike", hint="TARGET or TARGET:SHARE")
         strikes.append(Strike(target=who, share=int(share) if share else None))
     command = Attack(
-        actor=actor, target=target or "", strikes=tuple(strikes), weapon=weapon, mode=mode, minimum=minimum,
-        called=called, skill=skill, shifts=_shifts(shift), cherry=cherry, crit="knock_out" if knock_out else "kill",  # type: ignore[arg-type]
-        take_weapon=not drop, flipped=flipped, dice=_dice(dice),
+        actor=actor,
+        target=target or "",
+        strikes=tuple(strikes),
+        weapon=weapon,
+        mode=mode,
+        minimum=minimum,
+        called=called,
+        skill=skill,
+        shifts=_shifts(shift),
+        cherry=cherry,
+        crit="knock_out" if knock_out else "kill",  # type: ignore[arg-type]
+        take_weapon=not drop,
+        flipped=flipped,
+        dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)
 
 
 def _simple(command_type: type[CommandBase], doc: str) -> None:
     def command(
-        name: Name, actor: Actor, dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB),
+        name: Name,
+        actor: Actor,
+        dice: Dice = None,
+        amend: Amend = None,
+        db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
         act(db, name, command_type(actor=actor, dice=_dice(dice)), amend=amend, json=json)  # type: ignore[call-arg]
@@ -300,8 +351,12 @@ _simple(Surrender, "Give up the fight.")
 
 @app.command("draw")
 def draw(
-    name: Name, actor: Actor, weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
-    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    name: Name,
+    actor: Actor,
+    weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Draw or ready a weapon (C2-3): usable from next round."""
     act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json)
@@ -309,9 +364,14 @@ def draw(
 
 @app.command("nothing")
 def nothing(
-    name: Name, actor: Actor,
-    reinit: Annotated[str | None, typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5).")] = None,
-    amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    name: Name,
+    actor: Actor,
+    reinit: Annotated[
+        str | None, typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5).")
+    ] = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Spend the turn doing nothing."""
     if reinit not in (None, "roll", "default"):
@@ -321,10 +381,14 @@ def nothing(
 
 @app.command("suppress")
 def suppress(
-    name: Name, actor: Actor,
+    name: Name,
+    actor: Actor,
     shots: Annotated[int, typer.Option("--shots", help="More than three (C2-18).")],
     field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Suppressive fire (C2-18)."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
@@ -350,7 +414,8 @@ def end(
     name: Name,
     winner: Annotated[str | None, typer.Option("--winner", help="The winning side, if any.")] = None,
     reason: Annotated[str, typer.Option("--reason")] = "the GM ends the fight",
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """End the fight now (the GM's call)."""
     act(db, name, EndFight(winner=winner, reason=reason), json=json)
@@ -358,18 +423,29 @@ def end(
 
 @app.command("check")
 def check(
-    name: Name, actor: Actor, skill: Annotated[str, typer.Argument(help="The skill rolled.")],
+    name: Name,
+    actor: Actor,
+    skill: Annotated[str, typer.Argument(help="The skill rolled.")],
     kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")] = "significant",
     stat: Annotated[str | None, typer.Option("--stat", help="Untrained: the stat rolled instead (C-7).")] = None,
     shift: Shifts = None,
     minimum: Annotated[int | None, typer.Option("--minimum")] = None,
     flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled")] = None,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """A skill check from the sheet (C-4, C-7, C-9)."""
     command = SkillCheck(
-        actor=actor, skill=skill, kind=kind, stat=stat, shifts=_shifts(shift), minimum=minimum,  # type: ignore[arg-type]
-        flipped=flipped, dice=_dice(dice),
+        actor=actor,
+        skill=skill,
+        kind=kind,
+        stat=stat,
+        shifts=_shifts(shift),
+        minimum=minimum,  # type: ignore[arg-type]
+        flipped=flipped,
+        dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)
 
@@ -380,7 +456,10 @@ def roll(
     kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")],
     rating: Annotated[int, typer.Option("--rating")],
     shift: Shifts = None,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """A plain check by rating, recorded in the session."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=_shifts(shift)), dice=_dice(dice))
@@ -389,17 +468,26 @@ def roll(
 
 @app.command("madness")
 def madness(
-    name: Name, actor: Actor,
+    name: Name,
+    actor: Actor,
     meter: Annotated[str, typer.Argument(help="violence, unnatural, helplessness, isolation or self.")],
     rank: Annotated[int, typer.Argument(help="1–10.")],
     source: Annotated[str, typer.Option("--source", help="What triggered it (kept until it is gone).")] = "",
     reaction: Annotated[str | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")] = None,
     shift: Shifts = None,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """A madness check (M2-2…M2-5)."""
     command = MadnessCheck(
-        actor=actor, meter=meter, rank=rank, source=source, reaction=reaction, shifts=_shifts(shift),  # type: ignore[arg-type]
+        actor=actor,
+        meter=meter,
+        rank=rank,
+        source=source,
+        reaction=reaction,
+        shifts=_shifts(shift),  # type: ignore[arg-type]
         dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)
@@ -407,11 +495,14 @@ def madness(
 
 @app.command("therapy")
 def therapy(
-    name: Name, actor: Actor, meter: Annotated[str, typer.Argument()],
+    name: Name,
+    actor: Actor,
+    meter: Annotated[str, typer.Argument()],
     hardened: Annotated[int, typer.Option("--hardened")] = 0,
     failed: Annotated[int, typer.Option("--failed")] = 0,
     note: Annotated[str, typer.Option("--note")] = "",
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Therapy removes notches (M2-6)."""
     act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)  # type: ignore[arg-type]
@@ -419,10 +510,13 @@ def therapy(
 
 @app.command("passion")
 def passion(
-    name: Name, actor: Actor,
+    name: Name,
+    actor: Actor,
     kind: Annotated[str, typer.Argument(help="rage, fear or noble.")],
     mode: Annotated[str, typer.Option("--mode", help="reroll or flip.")] = "reroll",
-    dice: Dice = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Spend a passion on the last failed roll (C-10)."""
     act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)  # type: ignore[arg-type]
@@ -436,7 +530,10 @@ def heal(
     injury: Annotated[int, typer.Argument(help="The injury number (see `state`).")],
     medical: Annotated[bool, typer.Option("--medical", help="Medical care for a major injury (H2-3).")] = False,
     late: Annotated[bool, typer.Option("--late", help="Medical care after the first hour (H2-3).")] = False,
-    dice: Dice = None, amend: Amend = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """First aid on a minor injury (H2-2), or --medical care on a major one (H2-3)."""
     command: CommandBase
@@ -449,10 +546,12 @@ def heal(
 
 @app.command("rest")
 def rest(
-    name: Name, patient: Annotated[str, typer.Argument()],
+    name: Name,
+    patient: Annotated[str, typer.Argument()],
     days: Annotated[int, typer.Option("--days")] = 1,
     care: Annotated[str, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Convalescence, day by day (H2-5)."""
     act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)  # type: ignore[arg-type]
@@ -460,9 +559,11 @@ def rest(
 
 @app.command("ruling")
 def ruling(
-    name: Name, note: Annotated[str, typer.Argument(help="What the GM rules.")],
+    name: Name,
+    note: Annotated[str, typer.Argument(help="What the GM rules.")],
     about: Annotated[str, typer.Option("--about", help="Who or what it concerns.")] = "",
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """A GM ruling with a note (what the seeds leave to the GM)."""
     act(db, name, Ruling(note=note, about=about), json=json)
@@ -502,7 +603,8 @@ def amend_json(
     name: Name,
     command_id: Annotated[int, typer.Argument(help="The command to replace.")],
     command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
     from engine.commands import command_decoder
@@ -518,7 +620,8 @@ def amend_json(
 def state(
     name: Name,
     at: Annotated[int | None, typer.Option("--at", help="As it was after event N.")] = None,
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """The encounter as the GM sees it: wounds, conditions, meters, order, whose turn."""
     session = open_session(db, name)
@@ -538,7 +641,8 @@ def log(
     round_: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
     type_: Annotated[list[str] | None, typer.Option("--type", help="Only these event types.")] = None,
     commands: Annotated[bool, typer.Option("--commands", help="Show the command records too.")] = False,
-    db: Db = Path(DEFAULT_DB), json: JsonOption = False,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
 ) -> None:
     """Narrate the session event by event, with rule ids and exact odds; undone work struck out."""
     session = open_session(db, name)

@@ -48,7 +48,12 @@ def render_state(state: Encounter, *, title: str = "") -> None:
         shift = wound_shift(c.wounds, c.max_wounds, state.settings)
         status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
         notes = [cond.name for cond in f.conditions if fight.round <= cond.until_round]
-        flags = {"dodging": f.dodging, "prone": f.prone, f"holds {f.holding}": f.holding, f"held by {f.held_by}": f.held_by}
+        flags = {
+            "dodging": f.dodging,
+            "prone": f.prone,
+            f"holds {f.holding}": f.holding,
+            f"held by {f.held_by}": f.held_by,
+        }
         notes += [flag for flag, on in flags.items() if on]
         if f.focus is not None:
             notes.append(f"focus +{f.focus.amount} on {f.focus.target}")
@@ -59,8 +64,14 @@ def render_state(state: Encounter, *, title: str = "") -> None:
             if c.meters.of(m).hardened or c.meters.of(m).failed
         )
         table.add_row(
-            escape(c.id), escape(c.side), f"{c.wounds}/{c.max_wounds}", f"{shift:+d}" if shift else "",
-            escape(status), escape(hand), escape(", ".join(notes)), meters,
+            escape(c.id),
+            escape(c.side),
+            f"{c.wounds}/{c.max_wounds}",
+            f"{shift:+d}" if shift else "",
+            escape(status),
+            escape(hand),
+            escape(", ".join(notes)),
+            meters,
         )
     console.print(table)
     injuries = [(c.id, i) for c in state.combatants for i in c.injuries]
@@ -82,8 +93,16 @@ def render_lines(lines: Sequence[Line]) -> None:
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
     return [
-        {"position": x.position, "round": x.round, "type": x.type, "command": x.command, "explanation": x.text,
-         "struck": x.struck, "note": x.note, "odds": x.odds}
+        {
+            "position": x.position,
+            "round": x.round,
+            "type": x.type,
+            "command": x.command,
+            "explanation": x.text,
+            "struck": x.struck,
+            "note": x.note,
+            "odds": x.odds,
+        }
         for x in lines
     ]
 
@@ -96,8 +115,12 @@ def render_events(events: Sequence[EventBase], first_position: int) -> None:
 
 def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:
     return [
-        {"position": first_position + i, "type": type(e).__struct_config__.tag, "explanation": e.explain(),
-         "event": msgspec.to_builtins(e)}
+        {
+            "position": first_position + i,
+            "type": type(e).__struct_config__.tag,
+            "explanation": e.explain(),
+            "event": msgspec.to_builtins(e),
+        }
         for i, e in enumerate(events)
     ]
 
@@ -127,8 +150,11 @@ def state_diff(before: Encounter, after: Encounter) -> list[str]:
         if bf.in_hand != cf.in_hand:
             out.append(f"{c.id}: in hand {bf.in_hand} → {cf.in_hand}")
     if before.fight.phase != after.fight.phase or before.fight.round != after.fight.round:
-        out.append(f"fight: {before.fight.phase} round {before.fight.round} → {after.fight.phase} round {after.fight.round}")
+        out.append(
+            f"fight: {before.fight.phase} round {before.fight.round} → {after.fight.phase} round {after.fight.round}"
+        )
     if before.fight.result != after.fight.result:
+
         def res(e: Encounter) -> str:
             r = e.fight.result
             return "going on" if r is None else (f"side {r.winner} wins" if r.winner else "draw")

@@ -16,7 +16,12 @@ from engine.state.weapons import FISTS
 @reducer(EncounterStarted)
 def _started(state: Encounter, event: EncounterStarted) -> Encounter:
     return msgspec.structs.replace(
-        state, ruleset=event.ruleset, title=event.title, seed=event.seed, settings=event.settings, scenario=event.scenario
+        state,
+        ruleset=event.ruleset,
+        title=event.title,
+        seed=event.seed,
+        settings=event.settings,
+        scenario=event.scenario,
     )
 
 

@@ -60,7 +60,7 @@ def people_in(event: EventBase) -> set[str]:
         if isinstance(value, str) and value:
             found.add(value)
     if hasattr(event, "ids"):
-        found.update(getattr(event, "ids"))
+        found.update(event.ids)
     return found
 
 
@@ -100,8 +100,16 @@ def narrate(
             struck, note = True, f"undone at #{undone[event.command]}"
         odds = "; ".join(f"{who or 'roll'} had {float(chance(r.spec)):.0%}" for who, r in checks_in(event) if r.roll)
         lines.append(
-            Line(position=position, round=current_round, type=tag, text=event.explain(), command=event.command,
-                 struck=struck, note=note, odds=odds)
+            Line(
+                position=position,
+                round=current_round,
+                type=tag,
+                text=event.explain(),
+                command=event.command,
+                struck=struck,
+                note=note,
+                odds=odds,
+            )
         )
     return lines
 

@@ -15,9 +15,9 @@ import msgspec
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
-from engine.state.encounter import Encounter
 from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.stats import Tally
+from engine.state.encounter import Encounter
 
 MAX_FIGHTS = 100_000_000
 Keep = Literal["worst", "best", "random"]
