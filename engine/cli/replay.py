@@ -134,8 +134,8 @@ def audit(
         if f["faces"]:
             verdict = "suspicious (p < 0.01)" if f["p_value"] < 0.01 else "consistent with fair d10s"
             console.print(
-                f"{label.replace('_', ' ')}: {f['faces']} faces, counts {f['counts']}, chi-square {f['chi_square']:.2f} "
-                f"(9 df), p = {f['p_value']:.4f} — {verdict}"
+                f"{label.replace('_', ' ')}: {f['faces']} faces, counts {f['counts']}, "
+                f"chi-square {f['chi_square']:.2f} (9 df), p = {f['p_value']:.4f} — {verdict}"
             )
         else:
             console.print(f"{label.replace('_', ' ')}: none recorded")

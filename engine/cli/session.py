@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import typer
 
@@ -51,7 +51,8 @@ from engine.commands import (
     Therapy,
 )
 from engine.commands.base import CommandBase
-from engine.commands.combat import Declaration, InitiativeChoice, Strike
+from engine.commands.combat import CherryName, Declaration, InitiativeChoice, Strike
+from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
@@ -59,6 +60,9 @@ from engine.scenario.scenario import load_scenario
 from engine.scenario.sheets import load_sheet
 from engine.session.audit import narrate
 from engine.session.live import LiveEncounter
+from engine.state.encounter import Reaction
+from engine.state.fight import InitiativeMethod
+from engine.state.sheet import MeterName, PassionKind, StatName
 from engine.store.sqlite import SqliteStore
 
 app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
@@ -225,7 +229,7 @@ def begin(
         who, _, method = text.partition("=")
         if method not in ("roll", "default", "ambush"):
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
-        choices.append(InitiativeChoice(id=who, method=method))  # type: ignore[arg-type]
+        choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
     act(db, name, BeginFight(initiative=tuple(choices), dice=_dice(dice)), amend=amend, json=json)
 
 
@@ -269,7 +273,7 @@ def focus(
     """Declare one focus shift at round start (C2-5); use `declare` for several declarations."""
     if amount not in (10, 20, 30):
         raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
-    declaration = Declaration(id=actor, focus_target=target, focus=amount)  # type: ignore[arg-type]
+    declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
     act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json)
 
 
@@ -287,7 +291,9 @@ def attack(
     called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
     skill: Annotated[str, typer.Option("--skill", help="Attack with this skill instead.")] = "",
     shift: Shifts = None,
-    cherry: Annotated[str | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")] = None,
+    cherry: Annotated[
+        CherryName | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")
+    ] = None,
     knock_out: Annotated[
         bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")
     ] = False,
@@ -316,7 +322,7 @@ def attack(
         skill=skill,
         shifts=_shifts(shift),
         cherry=cherry,
-        crit="knock_out" if knock_out else "kill",  # type: ignore[arg-type]
+        crit="knock_out" if knock_out else "kill",
         take_weapon=not drop,
         flipped=flipped,
         dice=_dice(dice),
@@ -367,16 +373,15 @@ def nothing(
     name: Name,
     actor: Actor,
     reinit: Annotated[
-        str | None, typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5).")
+        Literal["roll", "default"] | None,
+        typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5)."),
     ] = None,
     amend: Amend = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend the turn doing nothing."""
-    if reinit not in (None, "roll", "default"):
-        raise InvalidInput(f"bad --reinit {reinit!r}", where="--reinit", hint="roll or default")
-    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json)  # type: ignore[arg-type]
+    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json)
 
 
 @app.command("suppress")
@@ -427,7 +432,7 @@ def check(
     actor: Actor,
     skill: Annotated[str, typer.Argument(help="The skill rolled.")],
     kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")] = "significant",
-    stat: Annotated[str | None, typer.Option("--stat", help="Untrained: the stat rolled instead (C-7).")] = None,
+    stat: Annotated[StatName | None, typer.Option("--stat", help="Untrained: the stat rolled instead (C-7).")] = None,
     shift: Shifts = None,
     minimum: Annotated[int | None, typer.Option("--minimum")] = None,
     flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled")] = None,
@@ -443,7 +448,7 @@ def check(
         kind=kind,
         stat=stat,
         shifts=_shifts(shift),
-        minimum=minimum,  # type: ignore[arg-type]
+        minimum=minimum,
         flipped=flipped,
         dice=_dice(dice),
     )
@@ -470,10 +475,12 @@ def roll(
 def madness(
     name: Name,
     actor: Actor,
-    meter: Annotated[str, typer.Argument(help="violence, unnatural, helplessness, isolation or self.")],
+    meter: Annotated[MeterName, typer.Argument(help="violence, unnatural, helplessness, isolation or self.")],
     rank: Annotated[int, typer.Argument(help="1–10.")],
     source: Annotated[str, typer.Option("--source", help="What triggered it (kept until it is gone).")] = "",
-    reaction: Annotated[str | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")] = None,
+    reaction: Annotated[
+        Reaction | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")
+    ] = None,
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
@@ -487,7 +494,7 @@ def madness(
         rank=rank,
         source=source,
         reaction=reaction,
-        shifts=_shifts(shift),  # type: ignore[arg-type]
+        shifts=_shifts(shift),
         dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)
@@ -497,7 +504,7 @@ def madness(
 def therapy(
     name: Name,
     actor: Actor,
-    meter: Annotated[str, typer.Argument()],
+    meter: Annotated[MeterName, typer.Argument()],
     hardened: Annotated[int, typer.Option("--hardened")] = 0,
     failed: Annotated[int, typer.Option("--failed")] = 0,
     note: Annotated[str, typer.Option("--note")] = "",
@@ -505,21 +512,21 @@ def therapy(
     json: JsonOption = False,
 ) -> None:
     """Therapy removes notches (M2-6)."""
-    act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)  # type: ignore[arg-type]
+    act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)
 
 
 @app.command("passion")
 def passion(
     name: Name,
     actor: Actor,
-    kind: Annotated[str, typer.Argument(help="rage, fear or noble.")],
-    mode: Annotated[str, typer.Option("--mode", help="reroll or flip.")] = "reroll",
+    kind: Annotated[PassionKind, typer.Argument(help="rage, fear or noble.")],
+    mode: Annotated[Literal["reroll", "flip"], typer.Option("--mode", help="reroll or flip.")] = "reroll",
     dice: Dice = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend a passion on the last failed roll (C-10)."""
-    act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)  # type: ignore[arg-type]
+    act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)
 
 
 @app.command("heal")
@@ -549,12 +556,12 @@ def rest(
     name: Name,
     patient: Annotated[str, typer.Argument()],
     days: Annotated[int, typer.Option("--days")] = 1,
-    care: Annotated[str, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
+    care: Annotated[Care, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Convalescence, day by day (H2-5)."""
-    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)  # type: ignore[arg-type]
+    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)
 
 
 @app.command("ruling")

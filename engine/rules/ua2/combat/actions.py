@@ -132,6 +132,8 @@ def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSourc
         raise Refused(f"the {weapon.name} is jammed", hint="clear the jam first (C2-3)")
     if fighter.drawn_round == s.fight.round:
         raise Refused(f"the {weapon.name} was drawn this round (C2-3)")
+    if command.shots <= 3:
+        raise Refused("suppressive fire is more than 3 shots (C2-18)", hint="up to 3 shots divide the target (C2-17)")
     if not command.field:
         raise Refused("name who is in the field of fire (C2-18)")
     for fid in command.field:

@@ -135,6 +135,8 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     if single and fighter.focus is not None and fighter.focus.target == strikes[0][0]:
         shifts.append(Shift(f"focus on {fighter.focus.target} (C2-5)", fighter.focus.amount))
     minimum = command.minimum
+    if minimum is not None and not 1 <= minimum <= 100:
+        raise Refused(f"a minimum roll is 1–100, not {minimum} (C-8)")
     if command.mode == "disarm":
         minimum = max(minimum or 0, DISARM_MINIMUM)
     elif command.mode == "throw_person":

@@ -193,6 +193,8 @@ def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Seque
     require_started(state)
     if state.fight.phase in ("ambush", "declare", "acting"):
         raise Refused("convalescence is for after the fight")
+    if not 1 <= command.days <= 365:
+        raise Refused(f"convalescence is 1–365 days at a time, not {command.days} (H2-5)")
     patient = combatant(state, command.patient)
     if patient.status == "dead":
         raise Refused(f"{command.patient} is dead")

@@ -161,7 +161,7 @@ def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[Ev
             raise Refused(f"{fid} cannot act and declares nothing")
         continued = 0
         if d.focus or d.focus_target:
-            if not d.focus or not d.focus_target:
+            if d.focus not in (10, 20, 30) or not d.focus_target:
                 raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)")
             target = combatant(state, d.focus_target)
             if target.id == fid:
