@@ -1,36 +1,58 @@
 """structlog, configured once: diagnostics to stderr (console by default, JSON on request).
 
-The event log is the truth; these lines are only for whoever debugs the engine.
+The event log is the truth; these lines are only for whoever debugs the engine. structlog is
+imported on the first log line, not at start-up, so a CLI command that logs nothing starts fast.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
-import structlog
+_wanted = {"json": False, "verbose": False}
+_applied = False
 
 
 def configure_logging(*, json: bool = False, verbose: bool = False) -> None:
-    level = logging.DEBUG if verbose else logging.WARNING
-    renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
+    """Choose the format and level; takes effect at the first log line."""
+    global _applied
+    _wanted.update(json=json, verbose=verbose)
+    _applied = False
+
+
+def _apply() -> None:
+    global _applied
+    import structlog
+
+    renderer: Any = (
+        structlog.processors.JSONRenderer() if _wanted["json"] else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            renderer,
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
+        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if _wanted["verbose"] else logging.WARNING),
         logger_factory=_StderrLoggerFactory(),
         cache_logger_on_first_use=False,
     )
+    _applied = True
 
 
-def get_logger(name: str) -> structlog.types.FilteringBoundLogger:
-    logger: structlog.types.FilteringBoundLogger = structlog.get_logger(name)
-    return logger
+class _LazyLogger:
+    """A structlog bound logger, made when first used."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, method: str) -> Any:
+        import structlog
+
+        if not _applied:
+            _apply()
+        return getattr(structlog.get_logger(self._name), method)
+
+
+def get_logger(name: str) -> Any:
+    return _LazyLogger(name)
 
 
 class _StderrLogger:

@@ -22,7 +22,7 @@ from engine.rules.decide import decide
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.session import load_state
 from engine.session.live import stored_log
-from engine.simulate.batch import MAX_FIGHTS, check_size, chunks, default_workers, run_batch
+from engine.simulate.batch import MAX_FIGHTS, MAX_WORKERS, check_size, chunks, default_workers, run_batch
 from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.stats import Tally, median_of, summary, wilson
 from engine.state.encounter import Encounter
@@ -63,8 +63,9 @@ def _duel_terms(loaded: LoadedScenario) -> tuple[Fraction, Fraction, int, bool]:
         gun = next(w for w in f.arsenal if w.name == f.in_hand)
         assert gun.kind == "firearm" and gun.skill == "Firearms"
         # any hit drops the target: the smallest damage (1, D-6) leaves ≤ 5 wound points (C2-31)
-        assert f.sheet.wounds.current - 1 <= settings.incapacitated_at
+        assert f.sheet.wounds is not None and f.sheet.wounds.current - 1 <= settings.incapacitated_at
         assert not f.sheet.is_obsession("Firearms"), "no flip-flop (C-9): Firearms is not the obsession"
+        assert f.rules[0].do == "clear_jam" and f.rules[0].when.jammed, "a jammed shooter clears it first"
         assert f.rules[-1].do == "attack" and f.rules[-1].focus == 0 and all(r.do != "dodge" for r in f.rules)
         rating = f.sheet.rating("Firearms")
         assert 1 <= rating < 100
@@ -252,7 +253,7 @@ def test_a_batch_is_the_same_on_one_and_two_workers(name: str) -> None:
     _, two, picks_two = run_batch(loaded, 230, 77, workers=2, keep=3)
     assert one == two
     for which in ("best", "worst", "random"):
-        assert picks_one.indices(which) == picks_two.indices(which)  # type: ignore[arg-type]
+        assert picks_one.indices(which) == picks_two.indices(which)
 
 
 def test_different_seeds_give_different_batches() -> None:
@@ -269,6 +270,16 @@ def test_batch_sizes_out_of_range_are_clear_errors() -> None:
         with pytest.raises(InvalidInput):
             check_size(n, workers)
     check_size(MAX_FIGHTS, 1)
+
+
+def test_the_default_worker_count_is_a_valid_one() -> None:
+    assert 1 <= default_workers() <= MAX_WORKERS
+    check_size(10, default_workers())
+
+
+def test_a_small_batch_on_many_workers_is_the_same_batch() -> None:
+    loaded = load_scenario(ROOT / "scenarios" / "knife-vs-22.toml")
+    assert run_batch(loaded, 7, 3, workers=8)[1] == run_batch(loaded, 7, 3, workers=1)[1]
 
 
 def test_chunks_cover_every_fight_once() -> None:

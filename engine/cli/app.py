@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli import character, checks, replay, session, simulate
+from engine.cli import bench, character, checks, replay, session, simulate
 from engine.cli.common import err_console, fail_from
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -65,6 +65,7 @@ app.command("check")(checks.check)
 app.add_typer(character.app, name="character")
 app.command("simulate")(simulate.simulate)
 app.command("fight")(simulate.fight)
+app.command("bench")(bench.bench)
 app.add_typer(simulate.scenario_app, name="scenario")
 app.add_typer(session.app, name="session")
 app.command("replay")(replay.replay)

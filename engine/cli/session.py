@@ -59,10 +59,11 @@ from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
 from engine.scenario.scenario import load_scenario
 from engine.scenario.sheets import load_sheet
 from engine.session.audit import narrate
-from engine.session.live import LiveEncounter
+from engine.session.live import LiveEncounter, import_log
 from engine.state.encounter import Reaction
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import MeterName, PassionKind, StatName
+from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
 
 app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
@@ -192,9 +193,14 @@ def new(
                 )
             )
     session = open_session(db, name, create=True)
+    # decide the whole setup first, so that a refused part (two combatants with one id, a weapon
+    # not carried) leaves no half-made session behind: one append, all or nothing
+    rehearsal = LiveEncounter(MemoryStore(), name)
     events = []
     for command in commands:
-        events += session.execute(command)
+        events += rehearsal.execute(command)
+    import_log(session.store, name, rehearsal.records)
+    session = open_session(db, name)
     if json:
         emit_json({"session": name, "seed": seed, "events": events_json(events, 1)})
     else:
@@ -676,25 +682,16 @@ def export(
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
     name: Name,
+    stream: Annotated[str | None, typer.Option("--stream", help="Which stream, if the file holds several.")] = None,
     db: Db = Path(DEFAULT_DB),
 ) -> None:
     """Read a JSONL log into a new session (it must fold cleanly first)."""
-    from engine.session.history import effective_fold
-    from engine.session.live import stored_events, to_new_events
-    from engine.store.jsonl import JsonlStore
+    from engine.cli.replay import read_log
 
-    if not file.is_file():
-        raise NotFound(f"no file {file}")
-    source = JsonlStore(file)
-    streams = source.streams()
-    if len(streams) != 1:
-        raise InvalidInput(f"{file} holds {len(streams)} streams; one was expected", where=str(file))
-    records = list(stored_events(source, streams[0]))
-    effective_fold(records)  # refuse a log that does not fold, before writing anything
+    _, records = read_log(file, stream)  # a damaged line is an error naming it; nothing is written
     session = open_session(db, name, create=True)
-    events = [e for _, e in records]
-    session.store.append(name, to_new_events(name, 0, events), 0)
-    console.print(f"{len(events)} events imported into session {name!r}", markup=False)
+    count = import_log(session.store, name, records)  # refuses a log that does not fold
+    console.print(f"{count} events imported into session {name!r}", markup=False)
 
 
 @app.command("fork")

@@ -13,7 +13,10 @@ Care = Literal["doctor", "bed_rest", "easy", "pushing"]
 
 
 class FirstAid(CommandBase, frozen=True, kw_only=True, tag="first_aid"):
-    """H2-2: First Aid on one minor injury, once per injury."""
+    """H2-2: First Aid on one minor injury, once per injury (a failed try counts).
+
+    Decisions: a significant check by default, so a weak success (C-4) heals too; without the
+    skill, an untrained Mind roll (C-7); in a fight it is the healer's action."""
 
     healer: str
     patient: str
@@ -24,7 +27,9 @@ class FirstAid(CommandBase, frozen=True, kw_only=True, tag="first_aid"):
 
 
 class MedicalCare(CommandBase, frozen=True, kw_only=True, tag="medical_care"):
-    """H2-3: medical care on one major injury by someone medically trained."""
+    """H2-3: medical care on one major injury by someone medically trained, after the fight.
+
+    Decision: once per injury (the seeds describe one treatment, within the hour or later)."""
 
     healer: str
     patient: str

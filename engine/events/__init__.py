@@ -240,3 +240,5 @@ __all__ = [
     "upcaster",
     "version_of",
 ]
+
+from engine.events import upcasters as _upcasters  # noqa: E402, F401  (registers them)

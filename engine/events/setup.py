@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from engine.events.base import EventBase
 from engine.settings import Settings
@@ -11,7 +11,9 @@ from engine.state.weapons import Weapon
 
 
 class EncounterStarted(EventBase, frozen=True, kw_only=True, tag="encounter_started"):
-    """The first event of every encounter stream."""
+    """The first event of every encounter stream. v2 added `scenario` (v1 logs upcast to "")."""
+
+    schema_version: ClassVar[int] = 2
 
     ruleset: str
     title: str = ""

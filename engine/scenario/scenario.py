@@ -136,7 +136,7 @@ def load_scenario(path: str | Path) -> LoadedScenario:
                 ambusher=spec.ambusher,
                 at_range=spec.at_range,
                 reaction=spec.reaction,
-                rules=_rules(name, spec, where),
+                rules=_rules(name, spec, where, known),
                 cherry=spec.cherry,
             )
         )
@@ -186,7 +186,10 @@ def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
     try:
         return load_sheet(target)
     except FileError as exc:
-        raise FileError(name, f"sheet {spec.sheet}: {exc.message}", json_path=f"{where}.sheet", hint=exc.hint) from None
+        inside = f" (at the sheet's {exc.json_path})" if exc.json_path else ""
+        raise FileError(
+            name, f"sheet {spec.sheet}: {exc.reason}{inside}", json_path=f"{where}.sheet", hint=exc.hint
+        ) from None
 
 
 def _arsenal(
@@ -209,7 +212,9 @@ def _arsenal(
     return tuple(arsenal)
 
 
-def _rules(name: str, spec: CombatantSpec, where: str) -> tuple[TacticRule, ...]:
+def _rules(name: str, spec: CombatantSpec, where: str, carried: dict[str, str]) -> tuple[TacticRule, ...]:
+    """The preset or the custom rules; a custom rule may name only weapons the combatant carries
+    (`carried`: lower-case name → name), and only plain strikes come several at a time (C2-8)."""
     if isinstance(spec.tactics, str):
         preset = PRESETS.get(spec.tactics)
         if preset is None:
@@ -222,4 +227,19 @@ def _rules(name: str, spec: CombatantSpec, where: str) -> tuple[TacticRule, ...]
         return preset
     if not spec.tactics:
         raise FileError(name, "tactics need at least one rule", json_path=f"{where}.tactics")
+    hint = f"carried: {', '.join(carried.values())}"
+    for j, rule in enumerate(spec.tactics):
+        at = f"{where}.tactics[{j}]"
+        if rule.weapon and rule.weapon.casefold() not in carried:
+            raise FileError(name, f"{spec.id} does not carry a {rule.weapon}", json_path=f"{at}.weapon", hint=hint)
+        held = rule.when.holding_weapon
+        if held and held.casefold() not in carried:
+            raise FileError(
+                name, f"{spec.id} does not carry a {held}", json_path=f"{at}.when.holding_weapon", hint=hint
+            )
+        if rule.attacks > 1 and rule.mode != "strike":
+            raise FileError(
+                name, f"a {rule.mode.replace('_', ' ')} is a single attack", json_path=f"{at}.attacks",
+                hint="several attacks a round are strikes (C2-8)",
+            )
     return spec.tactics

@@ -4,7 +4,7 @@ and a fairness test of the dice (chi-square over faces). Pure functions of the r
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -77,12 +77,7 @@ def narrate(
     _, undone, superseded = excluded(records)
     wanted = set(types)
     lines = []
-    current_round = 0
-    for position, event in records:
-        if isinstance(event, RoundStarted):
-            current_round = event.round
-        elif isinstance(event, AmbushStarted):
-            current_round = 0
+    for position, current_round, event in rounds(records):
         tag = tag_of(event)
         if isinstance(event, CommandRecorded) and not commands and not wanted:
             continue
@@ -112,6 +107,34 @@ def narrate(
             )
         )
     return lines
+
+
+def rounds(records: Sequence[Record]) -> Iterator[tuple[int, int, EventBase]]:
+    """(position, round, event): the round each event happened in, on the history it was decided
+    on — after an undo or an amend, the round goes back to what the history that counts says."""
+    skip: set[int] = set()
+    current_round = 0
+    for i, (position, event) in enumerate(records):
+        if isinstance(event, MARKERS):
+            skip, _, _ = excluded(records[: i + 1])
+            current_round = _last_round(records[:i], skip)
+        elif isinstance(event, RoundStarted):
+            current_round = event.round
+        elif isinstance(event, AmbushStarted):
+            current_round = 0
+        yield position, current_round, event
+
+
+def _last_round(records: Sequence[Record], skip: set[int]) -> int:
+    """The round the events that count among `records` end in."""
+    for _, event in reversed(records):
+        if isinstance(event, MARKERS) or event.command in skip:
+            continue
+        if isinstance(event, RoundStarted):
+            return event.round
+        if isinstance(event, AmbushStarted):
+            return 0
+    return 0
 
 
 @dataclass
@@ -148,10 +171,13 @@ def luck(records: Sequence[Record]) -> dict[str, Luck]:
 
 
 def table_faces(records: Sequence[Record], *, only_table: bool = True) -> list[int]:
-    """The d10 faces recorded by commands: those entered by hand (or every face)."""
+    """The d10 faces rolled for commands: those entered by hand (or every face), each die once.
+    Superseded commands are left out: their replacements re-use their dice (an undone command's
+    dice were rolled all the same, and a redo rolls none)."""
+    _, _, superseded = excluded(records)
     faces: list[int] = []
     for _, event in records:
-        if isinstance(event, CommandRecorded):
+        if isinstance(event, CommandRecorded) and event.id not in superseded:
             faces.extend(event.dice_used[: event.table_dice] if only_table else event.dice_used)
     return faces
 

@@ -12,10 +12,11 @@ import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
-from engine.errors import Refused
-from engine.events import Event, decode, encode, tag_of
+from engine.errors import InvalidInput, Refused
+from engine.events import Event, decode, encode, tag_of, version_of
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
+from engine.events.setup import EncounterStarted
 from engine.reducers import fold
 from engine.rules.decide import decide
 from engine.session.history import (
@@ -33,12 +34,26 @@ def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Ite
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
     for stored in store.read(stream, from_position):
         where = f"{stream} event {stored.position}"
-        yield stored.position, decode(stored.data, schema_version=stored.schema_version, where=where)
+        if stored.schema_version == version_of(stored.type):
+            yield stored.position, decode(stored.data, where=where)  # current: no upcasting needed
+        else:
+            yield stored.position, decode(stored.data, schema_version=stored.schema_version, where=where)
 
 
 def load_state(store: EventStore, stream: str) -> Encounter:
     """Fold a stored stream, undo and amend included (law 2)."""
     return effective_fold(list(stored_events(store, stream)))
+
+
+def import_log(store: EventStore, stream: str, records: Sequence[Record]) -> int:
+    """Copy a session's records (read from a replay file) into a new, empty `stream` as one
+    append: all or nothing. A log that does not fold is refused before anything is written."""
+    effective_fold(records)  # positions 1, 2, 3, … and every event folds, or a named error
+    if store.version(stream):
+        raise InvalidInput(f"stream {stream!r} already has events", hint="import into a new session")
+    events = [event for _, event in records]
+    store.append(stream, to_new_events(stream, 0, events), 0)
+    return len(events)
 
 
 def stored_log(stream: str, events: Sequence[EventBase], *, recorded_at: float = 0.0) -> list[StoredEvent]:
@@ -97,8 +112,13 @@ class LiveEncounter:
 
     @property
     def seed(self) -> int:
+        """The encounter's seed; if its start was undone, the seed it was started with, so that
+        every session on this log (whatever `seed` it was opened with) draws the same dice."""
         if self.state.seed is not None:
             return self.state.seed
+        started = [e.seed for _, e in self.records if isinstance(e, EncounterStarted) and e.seed is not None]
+        if started:
+            return started[-1]
         return 0 if self._seed is None else self._seed
 
     @property
@@ -106,9 +126,18 @@ class LiveEncounter:
         return len(self.records)
 
     def _decide(
-        self, state: Encounter, command: CommandBase, command_id: int, faces: Sequence[int] = ()
+        self,
+        state: Encounter,
+        command: CommandBase,
+        command_id: int,
+        faces: Sequence[int] = (),
+        *,
+        given: int | None = None,
     ) -> list[EventBase]:
-        """Decide with `faces` first (table dice or a command's recorded dice), then fresh seeded dice."""
+        """Decide with `faces` first (table dice or a command's recorded dice), then fresh seeded dice.
+
+        The first `given` faces (all, by default) are dice a person rolled; the rest of `faces`
+        are seeded dice an earlier decision drew, reused by an amend (still not the table's)."""
         seeded = SeededDice(self.seed, position=self.dice_position)
         start = seeded.position
         table = TableDice(faces, fallback=seeded)
@@ -118,7 +147,7 @@ class LiveEncounter:
             id=command_id,
             issued=command,  # type: ignore[arg-type]
             dice_used=tuple(dice.faces),
-            table_dice=table.used,
+            table_dice=table.used if given is None else min(table.used, given),
             seeded_from=start,
             seeded_count=seeded.position - start,
             command=command_id,
@@ -181,12 +210,17 @@ class LiveEncounter:
         dice_before, next_before = self.dice_position, self.next_id
         new_events: list[EventBase] = []
         state = base
+        k = 0
         try:
             for k, entry in enumerate(later):
-                command = corrected if k == 0 else entry.record.issued
-                # the corrected command's own table dice win (the GM says what was rolled); else the recorded ones
-                faces = corrected.dice if k == 0 and corrected.dice else entry.record.dice_used
-                events = self._decide(state, command, self.next_id, faces)
+                record = entry.record
+                command = corrected if k == 0 else record.issued
+                # the recorded dice, in the order they were used: the table's, then the seeded ones;
+                # the corrected command's own table dice replace the table's (the GM says what was rolled)
+                faces, given = record.dice_used, record.table_dice
+                if k == 0 and corrected.dice:
+                    faces, given = (*corrected.dice, *record.dice_used[record.table_dice :]), len(corrected.dice)
+                events = self._decide(state, command, self.next_id, faces, given=given)
                 self.next_id += 1
                 state = fold(events, state)
                 new_events.extend(events)
@@ -194,6 +228,9 @@ class LiveEncounter:
             self.dice_position, self.next_id = dice_before, next_before
             what = "the amended command" if k == 0 else f"command #{later[k].id} after it"
             raise Refused(f"the amend no longer makes sense: {what} is refused: {exc.message}", hint=exc.hint) from None
+        except BaseException:
+            self.dice_position, self.next_id = dice_before, next_before
+            raise
         marker = CommandAmended(
             id=command_id,
             superseded=tuple(e.id for e in later),

@@ -104,15 +104,21 @@ def chunks(n: int, workers: int) -> Iterator[tuple[int, int]]:
         yield start, min(n, start + size)
 
 
+#: The most worker processes a batch takes.
+MAX_WORKERS = 256
+
+
 def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    """Every core this process may run on (at most MAX_WORKERS)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(MAX_WORKERS, cores))
 
 
 def check_size(n: int, workers: int) -> None:
     if not 1 <= n <= MAX_FIGHTS:
         raise InvalidInput(f"-n {n} is out of range", where="-n", hint=f"run 1 to {MAX_FIGHTS:,} fights")
-    if not 1 <= workers <= 256:
-        raise InvalidInput(f"--workers {workers} is out of range", where="--workers", hint="1 to 256")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInput(f"--workers {workers} is out of range", where="--workers", hint=f"1 to {MAX_WORKERS}")
 
 
 def run_batch(
@@ -138,6 +144,8 @@ def run_batch(
         if progress is not None:
             progress(stop)
 
+    spans = list(chunks(n, workers))
+    workers = min(workers, len(spans))  # a small batch needs no more processes than chunks
     if workers == 1:
         for first, stop in chunks(n, 1):
             absorb(run_chunk(prep, seed, first, stop, keep), stop)
@@ -148,7 +156,7 @@ def run_batch(
     ) as pool:
         pending: list[tuple[Future[ChunkResult], int]] = []
         window = workers * 4
-        for first, stop in chunks(n, workers):
+        for first, stop in spans:
             pending.append((pool.submit(_worker_chunk, seed, first, stop, keep), stop))
             if len(pending) >= window:
                 future, end = pending.pop(0)

@@ -88,25 +88,33 @@ def select_target(
     return (close or enemies)[0]
 
 
-def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False) -> bool:
-    """Every condition given in `when` holds (chance draws from the AI stream, last).
-
-    `at_range` is the combatant's own position (its scenario flag), for `when.at_range`."""
+def holds(
+    when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False
+) -> bool:
+    """Every condition given in `when` holds (checked lazily; `chance` draws from the AI stream, last)."""
+    if when == _ALWAYS:
+        return True
+    if when.at_range is not None and at_range != when.at_range:
+        return False
     fraction = me.wounds / me.max_wounds if me.max_wounds else 0.0
-    enemies = len(_enemies(state, me))
+    if when.wounds_below is not None and not fraction < when.wounds_below:
+        return False
+    if when.wounds_at_least is not None and not fraction >= when.wounds_at_least:
+        return False
+    if when.enemies_at_least is not None or when.enemies_at_most is not None:
+        enemies = len(_enemies(state, me))
+        if when.enemies_at_least is not None and enemies < when.enemies_at_least:
+            return False
+        if when.enemies_at_most is not None and enemies > when.enemies_at_most:
+            return False
     weapon = f.weapon()
     checks = (
-        when.wounds_below is None or fraction < when.wounds_below,
-        when.wounds_at_least is None or fraction >= when.wounds_at_least,
-        when.enemies_at_least is None or enemies >= when.enemies_at_least,
-        when.enemies_at_most is None or enemies <= when.enemies_at_most,
         when.allies_down is None or _allies_down(state, me) == when.allies_down,
         when.armed is None or (f.in_hand != "fists") == when.armed,
         when.holding_weapon is None or f.in_hand.casefold() == when.holding_weapon.casefold(),
         when.jammed is None or (weapon is not None and weapon.name in f.jammed) == when.jammed,
         when.round_at_least is None or state.fight.round >= when.round_at_least,
         when.round_at_most is None or state.fight.round <= when.round_at_most,
-        when.at_range is None or at_range == when.at_range,
         when.reaction is None or (me.reaction.kind if me.reaction else "none") == when.reaction,
         when.held is None or bool(f.held_by) == when.held,
         when.holding is None or bool(f.holding) == when.holding,
@@ -116,6 +124,9 @@ def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSourc
     if not all(checks):
         return False
     return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
+
+
+_ALWAYS = When()
 
 
 def _draw_choice(f: Fighter, named: str) -> str | None:

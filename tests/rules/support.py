@@ -78,7 +78,7 @@ def arena(
     t = Table(seed=seed, settings=settings)
     for entry in entries:
         id_, side, s = entry[0], entry[1], entry[2]
-        in_hand = entry[3] if len(entry) > 3 else ""  # type: ignore[misc]
+        in_hand = entry[3] if len(entry) > 3 else ""
         t.join(id_, side, s, in_hand=in_hand)
     if begin:
         t.begin()

@@ -49,7 +49,9 @@ def refused(t: Table, command: CommandBase, match: str) -> None:
         ("rock", "throw", "General Athletics"),
     ],
 )
-def test_an_attack_is_a_major_check_with_the_skill_that_fits_the_weapon_c2_1(weapon: str, mode: str, skill: str) -> None:
+def test_an_attack_is_a_major_check_with_the_skill_that_fits_the_weapon_c2_1(
+    weapon: str, mode: str, skill: str
+) -> None:
     t = duel(weapon)
     result = one(t.do(Attack(actor="ann", target="bob", mode=mode, dice=(9, 5))), ev.AttackResolved).result  # type: ignore[arg-type]
     assert (result.spec.kind, result.spec.label) == ("major", skill)

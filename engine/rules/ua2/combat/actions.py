@@ -250,6 +250,18 @@ def squeeze(state: Encounter, command: Squeeze, dice: DiceSource) -> Sequence[Ev
         armed = weapon is not None and weapon.kind == "melee"
         amount = GRIP_DAMAGE_ARMED if armed else GRIP_DAMAGE
         inflict(batch, held, amount, f"{command.actor}'s grip", "C2-27")
+        victim = batch.state.combatant(held)
+        if victim is not None and victim.status == "dead":  # M2-8: a kill, and the held are helpless
+            violence_after_attack(
+                batch,
+                command.actor,
+                held,
+                weapon_kind="melee" if armed else "unarmed",
+                first_trigger=False,
+                killed=True,
+                helpless=True,
+                dice=dice,
+            )
     end_turn(batch, dice)
     return batch.events
 

@@ -109,6 +109,25 @@ def end_turn(batch: Batch, dice: DiceSource) -> None:
         next_round(batch, dice)
 
 
+def catch_up(batch: Batch, dice: DiceSource | None) -> None:
+    """Commands outside the turn flow (a GM's madness check, a ruling) can put the fighter whose
+    turn it is out of action: its turn passes now, before the next command (M2-7). If they left
+    at most one side able to act, the fight is over (C2-33) and only the GM's EndFight records it."""
+    state = batch.state
+    if state.fight.phase not in ("ambush", "declare", "acting"):
+        return
+    if len(sides_able(state)) < 2:
+        raise Refused("the fight is over: at most one side can act (C2-33)", hint="record it with EndFight")
+    current = state.fight.current
+    c = state.combatant(current) if current is not None else None
+    if current is None or c is None or able_to_act(c):
+        return
+    if c.status == "active":
+        batch.emit(ev.TurnSkipped(id=current, reason="frozen by a failed madness check (M2-7)"))
+    if not start_turn_from(batch, state.fight.turn + 1):
+        next_round(batch, dice)
+
+
 def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helping: bool = False) -> None:
     """Check `actor` may act now, closing declarations first if they are still open (C2-4).
 
@@ -122,9 +141,10 @@ def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helpi
         raise Refused("the fight has not begun", hint="begin it first (initiative, I2-1)")
     if phase == "ended":
         raise Refused("the fight is over")
-    if phase == "declare":
+    catch_up(batch, dice)
+    if batch.state.fight.phase == "declare":
         start_first_turn(batch, dice)
-        if batch.state.fight.phase == "ended":
+        if batch.state.fight.result is not None:  # the round limit came (C2-33)
             raise Refused("the fight is over")
     current = batch.state.fight.current
     if c.status != "active":
@@ -143,6 +163,11 @@ def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helpi
 def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[EventBase]:
     """C2-4: declarations, slowest first; then the first turn of the round."""
     require_started(state)
+    if state.fight.phase in ("acting", "ambush"):
+        caught_up = Batch(state)
+        catch_up(caught_up, dice)
+        if caught_up.state.fight.phase == "declare":
+            return [*caught_up.events, *declare(caught_up.state, command, dice)]
     if state.fight.phase != "declare":
         raise Refused("declarations are made at the start of a round, before anyone acts")
     by_id: dict[str, Declaration] = {}

@@ -1,0 +1,136 @@
+"""`ua bench`: how fast batches run here — fights/s and events/s on one worker and on all of
+them, the scaling between the two, and the peak memory (RSS) of the run."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from engine.cli.common import JsonOption, console, emit_json
+from engine.errors import InvalidInput, NotFound
+from engine.scenario.scenario import load_scenario
+from engine.simulate.batch import check_size, default_workers, run_batch
+
+#: The scenarios shipped with the engine, when run from a checkout.
+SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
+
+ScenariosArg = Annotated[
+    list[Path] | None,
+    typer.Argument(help="Scenario files (default: every scenario in ./scenarios, else the shipped ones).",
+                   show_default=False),
+]
+
+
+def shipped_scenarios() -> list[Path]:
+    """`./scenarios/*.toml` when there is such a folder here, else the checkout's own."""
+    for folder in (Path("scenarios"), SHIPPED):
+        found = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+        if found:
+            return found
+    raise NotFound("no scenarios to run", where="ua bench", hint="name scenario files: ua bench FILE…")
+
+
+def peak_rss_mib() -> dict[str, float]:
+    """Peak resident memory so far: this process, and the largest finished worker process."""
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale
+    return {"main": round(main / 2**20, 1), "workers": round(workers / 2**20, 1)}
+
+
+def _timed(loaded: Any, n: int, seed: int, workers: int) -> tuple[dict[str, Any], Any]:
+    started = time.perf_counter()
+    _, tally, _ = run_batch(loaded, n, seed, workers=workers)
+    seconds = max(time.perf_counter() - started, 1e-9)
+    return {
+        "workers": workers,
+        "seconds": round(seconds, 4),
+        "fights_per_s": round(n / seconds, 1),
+        "events_per_s": round(tally.events / seconds, 1),
+    }, tally
+
+
+def measure(path: Path, n: int, seed: int, workers: int) -> dict[str, Any]:
+    """One scenario: the same batch on one worker, then on `workers`."""
+    loaded = load_scenario(path)
+    one, tally_one = _timed(loaded, n, seed, 1)
+    many, tally_many = _timed(loaded, n, seed, workers)
+    return {
+        "scenario": loaded.scenario.title,
+        "file": str(path),
+        "fights": n,
+        "events": tally_one.events,
+        "events_per_fight": round(tally_one.events / n, 2),
+        "one_worker": one,
+        "all_workers": many,
+        "scaling": round(many["fights_per_s"] / one["fights_per_s"], 3),
+        "identical": tally_one == tally_many,  # law 3: the worker count changes nothing
+        "peak_rss_mib": peak_rss_mib(),
+    }
+
+
+def bench(
+    scenarios: ScenariosArg = None,
+    n: Annotated[int, typer.Option("-n", "--fights", help="Fights per scenario and worker count.")] = 5_000,
+    seed: Annotated[int, typer.Option("--seed", help="Batch seed (the same batch is timed both ways).")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="The 'all workers' count (default: every core).")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS."""
+    count = default_workers() if workers is None else workers
+    check_size(n, count)
+    paths = list(scenarios) if scenarios else shipped_scenarios()
+    if not paths:
+        raise InvalidInput("no scenarios given", where="ua bench")
+    rows = [measure(path, n, seed, count) for path in paths]
+    report = {
+        "fights": n,
+        "seed": seed,
+        "workers": count,
+        "cpus": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "scenarios": rows,
+        "peak_rss_mib": peak_rss_mib(),
+    }
+    if json:
+        emit_json(report)
+    else:
+        render(report)
+
+
+def render(report: dict[str, Any]) -> None:
+    w = report["workers"]
+    console.print(
+        f"[bold]ua bench[/bold] — {report['fights']:,} fights per scenario, seed {report['seed']}, "
+        f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']})"
+    )
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("scenario")
+    for head in ("fights/s\n1 worker", f"fights/s\n{w} workers", "events/s\n1 worker", f"events/s\n{w} workers",
+                 "scaling"):
+        table.add_column(head, justify="right")
+    for row in report["scenarios"]:
+        one, many = row["one_worker"], row["all_workers"]
+        table.add_row(
+            Path(row["file"]).stem, f"{one['fights_per_s']:,.0f}", f"{many['fights_per_s']:,.0f}",
+            f"{one['events_per_s']:,.0f}", f"{many['events_per_s']:,.0f}", f"{row['scaling']:.2f}×",
+        )
+    console.print(table)
+    different = [Path(r["file"]).stem for r in report["scenarios"] if not r["identical"]]
+    if different:
+        console.print(f"[red]results differ between 1 and {w} workers: {', '.join(different)}[/red]")
+    else:
+        console.print(f"results identical on 1 and {w} workers (law 3)")
+    rss = report["peak_rss_mib"]
+    console.print(f"peak RSS: {rss['main']:.1f} MiB (this process), {rss['workers']:.1f} MiB (largest worker)")

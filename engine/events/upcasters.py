@@ -1,0 +1,14 @@
+"""Upcasters: each turns a stored event of one schema version into the next (STYLE: schema
+evolution). Registered on import; `engine.events.decode` applies them in order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import upcaster
+
+
+@upcaster("encounter_started", 1)
+def _encounter_started_v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    """v2 records the scenario file a session was set up from (for what-if forks); v1 had none."""
+    return {**raw, "scenario": raw.get("scenario", "")}

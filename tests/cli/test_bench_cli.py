@@ -1,0 +1,47 @@
+"""`ua bench`: the shape of its report (no timing assertions: speeds depend on the machine)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.cli.app import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_json_has_speeds_scaling_and_peak_rss_for_each_scenario() -> None:
+    files = [str(ROOT / "scenarios" / "knife-duel.toml"), str(ROOT / "scenarios" / "one-shot-duel.toml")]
+    result = runner.invoke(app, ["bench", *files, "-n", "20", "--workers", "2", "--json"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["fights"] == 20 and report["workers"] == 2
+    assert [row["file"] for row in report["scenarios"]] == files
+    for row in report["scenarios"]:
+        assert row["one_worker"]["workers"] == 1 and row["all_workers"]["workers"] == 2
+        for run in (row["one_worker"], row["all_workers"]):
+            assert run["fights_per_s"] > 0 and run["events_per_s"] > run["fights_per_s"] and run["seconds"] > 0
+        assert row["scaling"] > 0 and row["identical"] is True
+        assert row["events"] > 0 and row["events_per_fight"] == pytest.approx(row["events"] / 20, abs=0.01)
+    assert report["peak_rss_mib"]["main"] > 0
+
+
+def test_bench_text_lists_every_shipped_scenario_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = runner.invoke(app, ["bench", "-n", "5", "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    for path in (ROOT / "scenarios").glob("*.toml"):
+        assert path.stem[:20] in result.stdout
+    assert "fights/s" in result.stdout and "events/s" in result.stdout and "scaling" in result.stdout
+    assert "peak RSS" in result.stdout and "MiB" in result.stdout
+
+
+def test_bench_refuses_a_bad_size_in_one_line() -> None:
+    result = runner.invoke(app, ["bench", "-n", "0"])
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: -n") and "Traceback" not in result.stderr

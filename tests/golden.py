@@ -1,0 +1,108 @@
+"""Golden replays: the logs in `replays/` and how they were made.
+
+`python -m tests.golden` rewrites them (after a deliberate rules change, reviewed in the diff);
+`tests/test_replays.py` checks every file folds to its recorded state, re-decides command by
+command, and — for simulated fights — re-simulates byte for byte.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import msgspec
+
+from engine.commands import Attack, BeginFight, Declare, Ruling
+from engine.commands.combat import Declaration
+from engine.dice.source import derive_seed
+from engine.scenario.scenario import load_scenario
+from engine.session.history import effective_fold
+from engine.session.live import LiveEncounter, stored_events, stored_log
+from engine.simulate.fight import prepare, run_fight
+from engine.state.encounter import Encounter
+from engine.store.jsonl import JsonlStore, write_log
+from engine.store.memory import MemoryStore
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = ROOT / "replays"
+
+
+class Simulated(msgspec.Struct, frozen=True):
+    """A fight of a batch: `ua fight SCENARIO --seed SEED --index INDEX --save FILE`."""
+
+    file: str
+    scenario: str
+    seed: int
+    index: int
+
+
+SIMULATED = (
+    Simulated("knife-vs-22.jsonl", "scenarios/knife-vs-22.toml", 1, 0),
+    Simulated("knife-duel.jsonl", "scenarios/knife-duel.toml", 2, 0),
+    Simulated("bar-brawl.jsonl", "scenarios/bar-brawl.toml", 3, 1),
+    Simulated("gunfight.jsonl", "scenarios/gunfight.toml", 4, 0),
+    Simulated("ambush.jsonl", "scenarios/ambush.toml", 5, 0),
+    Simulated("the-thing-in-the-cellar.jsonl", "scenarios/the-thing-in-the-cellar.toml", 6, 2),
+)
+SESSION_FILE = "session-undo-amend.jsonl"
+
+
+def simulated_log(item: Simulated) -> bytes:
+    prep = prepare(load_scenario(ROOT / item.scenario))
+    run = run_fight(prep, derive_seed(item.seed, item.index), keep_log=True)
+    path = REPLAYS / ".tmp.jsonl"
+    write_log(path, stored_log("fight", run.events))
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
+def session_log() -> bytes:
+    """A GM's session at the table: attacks with table dice, an undo, a redo, an amend."""
+    loaded = load_scenario(ROOT / "scenarios/knife-vs-22.toml")
+    store = MemoryStore()
+    live = LiveEncounter(store, "session")
+    from engine.commands import AddCombatant, StartEncounter
+
+    live.execute(StartEncounter(title="Knife against a .22, at the table", seed=11, settings=loaded.settings))
+    for f in loaded.fighters:
+        live.execute(AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand))
+    live.execute(BeginFight())
+    live.execute(Declare(declarations=(Declaration(id="Rosa", focus_target="Vic", focus=10),)))
+    shot = live.execute(Attack(actor="Vic", target="Rosa", dice=(4, 7)))[0].command
+    live.execute(Attack(actor="Rosa", target="Vic", dice=(3, 3, 6)))
+    live.execute(Ruling(note="Vic's shot grazed Rosa's ribs", about="Rosa"))
+    live.undo()
+    live.redo()
+    live.amend(shot, Attack(actor="Vic", target="Rosa", dice=(5, 9)), note="the roll was 59, not 47")
+    path = REPLAYS / ".tmp.jsonl"
+    write_log(path, stored_log("session", [e for _, e in live.records]))
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
+def final_state(path: Path) -> Encounter:
+    store = JsonlStore(path)
+    (stream,) = store.streams()
+    return effective_fold(list(stored_events(store, stream)))
+
+
+def state_file(path: Path) -> Path:
+    return path.with_suffix(".state.json")
+
+
+def write_all() -> None:
+    REPLAYS.mkdir(exist_ok=True)
+    for item in SIMULATED:
+        (REPLAYS / item.file).write_bytes(simulated_log(item))
+    (REPLAYS / SESSION_FILE).write_bytes(session_log())
+    for path in sorted(REPLAYS.glob("*.jsonl")):
+        state = final_state(path)
+        state_file(path).write_bytes(msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n")
+        print(f"wrote {path.relative_to(ROOT)} and its state")
+
+
+if __name__ == "__main__":
+    write_all()
+    sys.exit(0)

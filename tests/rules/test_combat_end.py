@@ -1,0 +1,95 @@
+"""The end of a fight (C2-33): one side left able to act, the round limit, the GM's word."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from engine.commands.combat import Attack, BeginFight, DoNothing, EndFight, Flee, Surrender
+from engine.errors import Refused
+from engine.events import combat as ev
+from engine.settings import Settings
+from tests.fixtures import Table
+from tests.rules.support import QUIET, arena, fighter, of, one
+
+
+def two_on_one(settings: Settings = QUIET) -> Table:
+    return arena(
+        ("ann", "a", fighter("Ann", init=40, firearms=90, weapons=[".44 revolver"]), ".44 revolver"),
+        ("bob", "b", fighter("Bob", init=20)),
+        ("cy", "b", fighter("Cy", init=10)),
+        settings=settings,
+    )
+
+
+def test_the_fight_ends_when_only_one_side_can_act_c2_33() -> None:
+    t = two_on_one()
+    t.do(Attack(actor="ann", target="bob", dice=(5, 8)))
+    t.do(Flee(actor="cy"))
+    ended = t.state.fight.result
+    assert ended is not None and ended.winner == "a" and t.state.fight.phase == "ended"
+    assert "side a wins" in ended.reason or ended.reason.startswith("only side a")
+
+
+def test_fled_and_surrendered_fighters_cannot_act_so_the_fight_ends_c2_33() -> None:
+    t = two_on_one()
+    t.do(DoNothing(actor="ann"))
+    t.do(Surrender(actor="bob"))
+    events = t.do(Flee(actor="cy"))
+    end = one(events, ev.FightEnded)
+    assert (end.winner, end.round) == ("a", 1) and "C2-33" in end.explain()
+    assert (t.status("bob"), t.status("cy")) == ("surrendered", "fled")
+
+
+def test_the_round_limit_ends_the_fight_as_a_draw_c2_33() -> None:
+    t = two_on_one(msgspec.structs.replace(QUIET, max_rounds=2))
+    for _ in range(2):
+        for actor in ("ann", "bob", "cy"):
+            events = t.do(DoNothing(actor=actor))
+    end = one(events, ev.FightEnded)
+    assert (end.winner, end.round) == (None, 2) and "a draw" in end.explain()
+    assert "round limit (2)" in end.reason
+
+
+def test_the_default_round_limit_is_100_c2_33() -> None:
+    assert Settings().max_rounds == 100
+
+
+def test_the_gm_may_end_the_fight_c2_33() -> None:
+    t = two_on_one()
+    end = one(t.do(EndFight(reason="the police arrive", winner="b")), ev.FightEnded)
+    assert end.winner == "b" and "the police arrive" in end.explain()
+    with pytest.raises(Refused, match="no fight"):
+        t.do(EndFight())
+
+
+def test_the_gm_cannot_name_a_side_that_is_not_there_c2_33() -> None:
+    with pytest.raises(Refused, match="no side"):
+        two_on_one().do(EndFight(winner="z"))
+
+
+def test_nothing_happens_in_a_fight_that_is_over_c2_33() -> None:
+    t = two_on_one()
+    t.do(EndFight())
+    for command in (DoNothing(actor="ann"), Attack(actor="ann", target="bob")):
+        with pytest.raises(Refused, match="over"):
+            t.do(command)
+
+
+def test_a_fight_needs_two_sides_able_to_act_c2_33() -> None:
+    t = arena(("ann", "a", fighter("Ann")), ("bob", "a", fighter("Bob")), begin=False)
+    with pytest.raises(Refused, match="two sides"):
+        t.do(BeginFight())
+
+
+def test_a_frozen_side_loses_c2_33_m2_7() -> None:
+    t = arena(
+        ("ann", "a", fighter("Ann", init=40, fighting=60, weapons=["knife"]), "knife"),
+        ("bob", "b", fighter("Bob", init=20, mind=30)),
+        settings=Settings(),  # M2-8 on: Bob's first weapon attack, violence 1
+    )
+    events = t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))  # a miss (a cut); Mind 95 fails
+    assert t.state.combatant("bob").reaction.kind == "freeze"  # type: ignore[union-attr]
+    end = one(events, ev.FightEnded)
+    assert end.winner == "a"
+    assert not of(events, ev.TurnStarted)[1:]
