@@ -16,7 +16,6 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import msgspec
 from hypothesis import HealthCheck, settings
@@ -99,7 +98,9 @@ def commands_for(
     ids = [c.id for c in state.combatants]
     general: list[st.SearchStrategy[CommandBase]] = [
         st.builds(Ruling, note=st.sampled_from(["the lights go out", "a siren outside"])),
-        st.builds(RollCheck, spec=st.builds(CheckSpec, kind=st.just("major"), rating=st.integers(0, 90)), dice=table_dice),
+        st.builds(
+            RollCheck, spec=st.builds(CheckSpec, kind=st.just("major"), rating=st.integers(0, 90)), dice=table_dice
+        ),
     ]
     if ids:
         general.append(
@@ -451,7 +452,3 @@ SessionLaws.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 test_session_laws = SessionLaws.TestCase
-
-
-def _unused(*_: Any) -> None:  # keeps Any imported for type comments in helpers
-    return None

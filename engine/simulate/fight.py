@@ -99,6 +99,24 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
 
     def step(command: CommandBase) -> None:
         nonlocal state
+        start = dice.position
+        try:
+            events = decided(command)
+        except Refused:
+            dice.position = start  # a refused command draws nothing (as in a live session)
+            raise
+        actor = state.fight.current
+        for e in events:
+            if isinstance(e, AttackResolved) and e.hit is not None:
+                run.dealt[e.attacker] = run.dealt.get(e.attacker, 0) + e.hit.amount
+            elif isinstance(e, WoundsInflicted) and actor is not None and e.target != actor:
+                run.dealt[actor] = run.dealt.get(actor, 0) + e.amount
+        state = fold(events, state)
+        run.event_count += len(events)
+        if keep_log:
+            run.events.extend(events)
+
+    def decided(command: CommandBase) -> list[EventBase]:
         if keep_log:  # record the command and its dice, as a live session does, so it re-decides
             start = dice.position
             recording = RecordingDice(dice)
@@ -112,19 +130,8 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
                 seeded_count=dice.position - start,
                 command=run.commands,
             )
-            events = [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
-        else:
-            events = decide(state, command, dice)
-        actor = state.fight.current
-        for e in events:
-            if isinstance(e, AttackResolved) and e.hit is not None:
-                run.dealt[e.attacker] = run.dealt.get(e.attacker, 0) + e.hit.amount
-            elif isinstance(e, WoundsInflicted) and actor is not None and e.target != actor:
-                run.dealt[actor] = run.dealt.get(actor, 0) + e.amount
-        state = fold(events, state)
-        run.event_count += len(events)
-        if keep_log:
-            run.events.extend(events)
+            return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
+        return decide(state, command, dice)
 
     if state.fight.phase == "setup":  # a what-if run starts mid-fight instead (`ua session fork`)
         for trigger in prep.triggers:
