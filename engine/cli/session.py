@@ -56,6 +56,7 @@ from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
+from engine.rules.ua2.combat.turns import acting_now
 from engine.scenario.scenario import load_scenario
 from engine.scenario.sheets import load_sheet
 from engine.session.audit import narrate
@@ -112,7 +113,7 @@ def act(db: Path, name: str, command: CommandBase, *, amend: int | None = None, 
             f"session {name!r} changed while this command ran; nothing was written", hint="re-run the command"
         ) from None
     if json:
-        emit_json({"events": events_json(events, first), "turn": session.state.fight.current})
+        emit_json({"events": events_json(events, first), "turn": acting_now(session.state)})
     else:
         render_events(events, first)
 
@@ -411,10 +412,14 @@ def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -
     """Move on: close the round's declarations, or the current combatant does nothing."""
     session = open_session(db, name)
     fight = session.state.fight
+    command: CommandBase
     if fight.phase == "declare":
-        command: CommandBase = Declare()
-    elif fight.current is not None:
-        command = DoNothing(actor=fight.current)
+        command = Declare()
+    elif fight.phase in ("ambush", "acting"):
+        # a madness check (or the like) may have put the fighter whose turn it was out of action:
+        # the turn has passed on; if it passed to the next round, its declarations come first
+        actor = acting_now(session.state)
+        command = Declare() if actor is None else DoNothing(actor=actor)
     else:
         raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
     act(db, name, command, json=json)

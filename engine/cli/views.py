@@ -13,6 +13,7 @@ from engine.cli.common import console
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.ua2.combat.situation import wound_shift
+from engine.rules.ua2.combat.turns import acting_now
 from engine.session.audit import Line
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
@@ -21,7 +22,7 @@ from engine.state.sheet import METERS
 def state_json(state: Encounter) -> dict[str, Any]:
     """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
     data: dict[str, Any] = msgspec.to_builtins(state)
-    data["turn"] = state.fight.current
+    data["turn"] = acting_now(state)
     for c, out in zip(state.combatants, data["combatants"], strict=True):
         out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
     return data
@@ -32,8 +33,9 @@ def render_state(state: Encounter, *, title: str = "") -> None:
     head = f"[bold]{escape(title or state.title or 'encounter')}[/bold] — {fight.phase}"
     if fight.phase not in ("setup",):
         head += f", round {fight.round}"
-    if fight.current:
-        head += f", {escape(fight.current)} to act"
+    actor = acting_now(state)
+    if actor:
+        head += f", {escape(actor)} to act"
     if fight.result is not None:
         winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
         head += f" — {escape(winner)} ({escape(fight.result.reason)})"

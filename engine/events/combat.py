@@ -204,7 +204,8 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, tag="attack_resolved"
         if self.dodge is not None:
             d = self.dodge
             effect = {"full": "no damage", "half": "half damage", "none": "full damage"}[d.effect]
-            text += f"; {d.dodger} dodges (Dodge {d.dodge_skill}): {describe_result(d.result)} → {effect} (C2-15)"
+            dodge = f"{describe_target(d.result.spec)}): {describe_result(d.result)}"
+            text += f"; {d.dodger} dodges ({dodge} → {effect} (C2-15)"
         if self.hit is not None:
             h = self.hit
             text += (

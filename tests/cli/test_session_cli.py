@@ -187,6 +187,20 @@ def test_export_import_replay_verify_audit_and_fork(duel: Ua) -> None:
     assert sum(side["wins"] for side in fork["sides"].values()) + fork["draws"]["count"] == 20
 
 
+def test_next_moves_on_when_the_fighter_whose_turn_it_is_was_frozen(ua: Ua) -> None:
+    ua.ok("session", "new", "brawl", "--scenario", str(SCENARIO.parent / "bar-brawl.toml"), "--seed", "5")
+    ua.ok("session", "begin", "brawl")
+    frozen = ua.ok("session", "next", "brawl")["turn"]
+    checked = ua.ok("session", "madness", "brawl", frozen, "violence", "10", "--reaction", "freeze", "--dice", "9,9")
+    assert any("with freeze" in e["explanation"] for e in checked["events"])
+    turn = checked["turn"]
+    assert turn is not None and turn != frozen  # the turn has passed on (M2-7)
+    assert ua.ok("session", "state", "brawl")["turn"] == turn
+    moved = ua.ok("session", "next", "brawl")  # the frozen fighter cannot "do nothing": the next one does
+    issued = moved["events"][0]["event"]["issued"]
+    assert (issued["command"], issued["actor"]) == ("do_nothing", turn)
+
+
 # -- errors: one line, a non-zero exit code, nothing written -------------------------------
 
 

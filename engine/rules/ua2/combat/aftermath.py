@@ -156,7 +156,8 @@ def knock_down(batch: Batch, target: str) -> None:
     The fighter acting now keeps its turn in the new order, so no one is skipped; a target that
     has already acted this round does not act again at the end of it (turns skips it). During
     an ambush (I2-3) the order holds only the ambushers: a fallen victim is not added to it,
-    and takes its place at the end from round 1.
+    and takes its place at the end from round 1. Whom a fallen fighter can reach until it
+    stands (C2-29) is not modelled: the engine has no map, so that is the GM's call (a ruling).
     """
     state = batch.state
     fight = state.fight

@@ -131,12 +131,14 @@ def begin_fight(state: Encounter, command: BeginFight, dice: DiceSource) -> Sequ
 def reinitiative(batch: Batch, dice: DiceSource) -> None:
     """I2-5: those who spent a round doing nothing set initiative again, then the order is re-ranked."""
     state = batch.state
-    again = [f for f in state.fight.fighters if f.reinitiative is not None]
+    again = [
+        (c, f.reinitiative)
+        for f in state.fight.fighters
+        if f.reinitiative is not None and (c := state.combatant(f.id)) is not None and able_to_act(c)
+    ]
     if not again:
-        return
-    for f in again:
-        c = state.combatant(f.id)
-        if c is not None and able_to_act(c) and f.reinitiative is not None:
-            method: InitiativeMethod = "default" if f.reinitiative == "ambush" else f.reinitiative
-            batch.emit(initiative_event(state, c, method, dice))
+        return  # no one able to act asked for it (one who dropped since keeps the old place)
+    for c, asked in again:
+        method: InitiativeMethod = "default" if asked == "ambush" else asked
+        batch.emit(initiative_event(state, c, method, dice))
     ranked_order(state, dice, batch)

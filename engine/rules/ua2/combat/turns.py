@@ -128,6 +128,18 @@ def catch_up(batch: Batch, dice: DiceSource | None) -> None:
         next_round(batch, dice)
 
 
+def acting_now(state: Encounter) -> str | None:
+    """Who the next action belongs to: `fight.current`, unless a command outside the turn flow
+    put that fighter out of action, in which case the turn passes on (see `catch_up`). None when
+    no one can act now (a new round's declarations come first, or the fight is over)."""
+    batch = Batch(state)
+    try:
+        catch_up(batch, None)
+    except Refused:
+        return None
+    return batch.state.fight.current
+
+
 def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helping: bool = False) -> None:
     """Check `actor` may act now, closing declarations first if they are still open (C2-4).
 
