@@ -43,6 +43,7 @@ from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded, CommandUndone
 from engine.reducers import fold
+from engine.rules.ua2.combat.turns import acting_now
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.session.history import command_entries, effective_fold
 from engine.session.live import Amendment, LiveEncounter, import_log, load_state, stored_events
@@ -139,8 +140,10 @@ def commands_for(
         legal.append(
             st.builds(Declare, declarations=st.lists(declaration, max_size=2, unique_by=lambda d: d.id).map(tuple))
         )
-    elif fight.phase in ("ambush", "acting") and fight.current is not None:
-        actor = fight.current
+    elif fight.phase in ("ambush", "acting") and acting_now(state) is None:
+        legal.append(st.just(Declare()))  # a madness check put the last fighter of the round out of action
+    elif fight.phase in ("ambush", "acting"):
+        actor = str(acting_now(state))
         others = [i for i in ids if i != actor] or ids
         fighter = state.fighter(actor)
         weapons = [w.name for w in fighter.arsenal if w.name != fighter.in_hand] or ["fists"]
@@ -255,7 +258,7 @@ class SessionLaws(RuleBasedStateMachine):
         for _ in range(count):
             self.execute(data.draw(commands_for(self.state, self.setup), label="command"))
 
-    @precondition(lambda self: self.state.fight.current is not None)
+    @precondition(lambda self: self.state.fight.phase in ("ambush", "acting"))
     @rule(data=st.data(), count=st.integers(1, 6))
     def fight_on(self, data: st.DataObject, count: int) -> None:
         """Turns in order: the current actor attacks (mostly), dodges, draws or waits."""
@@ -265,7 +268,7 @@ class SessionLaws(RuleBasedStateMachine):
     @rule(data=st.data())
     def mistaken_command(self, data: st.DataObject) -> None:
         """A command typed by mistake is refused and changes nothing (or is legal and counts)."""
-        current = self.state.fight.current
+        current = acting_now(self.state)
         others = [c.id for c in self.state.combatants if c.id != current]
         if self.state.fight.phase == "acting" and current is not None and others and data.draw(st.booleans()):
             actor = data.draw(st.sampled_from(others), label="out of turn")

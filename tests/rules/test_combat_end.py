@@ -93,3 +93,17 @@ def test_a_frozen_side_loses_c2_33_m2_7() -> None:
     end = one(events, ev.FightEnded)
     assert end.winner == "a"
     assert not of(events, ev.TurnStarted)[1:]
+
+
+def test_a_killer_frozen_by_the_kill_check_still_wins_for_its_side_c2_33_m2_8() -> None:
+    """Decision: nobody can act, but only Ann's side is still on its feet (frozen) — it wins."""
+    settings = msgspec.structs.replace(QUIET, violence_kill=3)
+    t = arena(
+        ("ann", "a", fighter("Ann", init=40, firearms=90, weapons=[".44 revolver"]), ".44 revolver"),
+        ("bob", "b", fighter("Bob", init=20)),
+        settings=settings,
+    )
+    events = t.do(Attack(actor="ann", target="bob", dice=(5, 8, 9, 9)))  # 58 kills; Mind roll 99 fails
+    assert t.status("bob") == "dead"
+    end = one(events, ev.FightEnded)
+    assert end.winner == "a" and "still standing" in end.reason

@@ -66,10 +66,15 @@ def fight_over(batch: Batch) -> bool:
     if len(sides) > 1:
         return False
     if sides:
-        reason = f"only side {sides[0]} has combatants able to act"
+        end_fight_with(batch, sides[0], f"only side {sides[0]} has combatants able to act")
+        return True
+    # Decision (C2-33 is silent): when no one can act but one side alone still has fighters on
+    # their feet (frozen by a failed madness check, M2-7), that side holds the field and wins.
+    standing = sorted({c.side for c in state.combatants if c.status == "active"})
+    if len(standing) == 1:
+        end_fight_with(batch, standing[0], f"no one can act; only side {standing[0]} is still standing (frozen)")
     else:
-        reason = "no one is left able to act"
-    end_fight_with(batch, sides[0] if sides else None, reason)
+        end_fight_with(batch, None, "no one is left able to act")
     return True
 
 
