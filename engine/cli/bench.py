@@ -25,8 +25,9 @@ SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
 
 ScenariosArg = Annotated[
     list[Path] | None,
-    typer.Argument(help="Scenario files (default: every scenario in ./scenarios, else the shipped ones).",
-                   show_default=False),
+    typer.Argument(
+        help="Scenario files (default: every scenario in ./scenarios, else the shipped ones).", show_default=False
+    ),
 ]
 
 
@@ -117,14 +118,23 @@ def render(report: dict[str, Any]) -> None:
     )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("scenario")
-    for head in ("fights/s\n1 worker", f"fights/s\n{w} workers", "events/s\n1 worker", f"events/s\n{w} workers",
-                 "scaling"):
+    for head in (
+        "fights/s\n1 worker",
+        f"fights/s\n{w} workers",
+        "events/s\n1 worker",
+        f"events/s\n{w} workers",
+        "scaling",
+    ):
         table.add_column(head, justify="right")
     for row in report["scenarios"]:
         one, many = row["one_worker"], row["all_workers"]
         table.add_row(
-            Path(row["file"]).stem, f"{one['fights_per_s']:,.0f}", f"{many['fights_per_s']:,.0f}",
-            f"{one['events_per_s']:,.0f}", f"{many['events_per_s']:,.0f}", f"{row['scaling']:.2f}×",
+            Path(row["file"]).stem,
+            f"{one['fights_per_s']:,.0f}",
+            f"{many['fights_per_s']:,.0f}",
+            f"{one['events_per_s']:,.0f}",
+            f"{many['events_per_s']:,.0f}",
+            f"{row['scaling']:.2f}×",
         )
     console.print(table)
     different = [Path(r["file"]).stem for r in report["scenarios"] if not r["identical"]]

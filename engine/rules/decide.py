@@ -34,9 +34,25 @@ def handles(
     return register
 
 
-def decide(state: Encounter, command: CommandBase, dice: DiceSource) -> list[EventBase]:
-    """The events a command produces on this state, or `Refused` with the reason."""
+def _handler(command: CommandBase) -> Handler:
     handler = HANDLERS.get(type(command))
     if handler is None:
         raise Refused(f"no rule handles the command {type(command).__name__}")
-    return list(handler(state, command, dice))
+    return handler
+
+
+def decide(state: Encounter, command: CommandBase, dice: DiceSource) -> list[EventBase]:
+    """The events a command produces on this state, or `Refused` with the reason."""
+    return list(_handler(command)(state, command, dice))
+
+
+def decide_and_fold(state: Encounter, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], Encounter]:
+    """The events and the state after them (the fold a rule already did is reused)."""
+    from engine.reducers.fold import fold
+    from engine.rules.batch import Batch
+
+    result = _handler(command)(state, command, dice)
+    if isinstance(result, Batch):
+        return result.events, result.state
+    events = list(result)
+    return events, fold(events, state)

@@ -239,7 +239,9 @@ def _rules(name: str, spec: CombatantSpec, where: str, carried: dict[str, str]) 
             )
         if rule.attacks > 1 and rule.mode != "strike":
             raise FileError(
-                name, f"a {rule.mode.replace('_', ' ')} is a single attack", json_path=f"{at}.attacks",
+                name,
+                f"a {rule.mode.replace('_', ' ')} is a single attack",
+                json_path=f"{at}.attacks",
                 hint="several attacks a round are strikes (C2-8)",
             )
     return spec.tactics

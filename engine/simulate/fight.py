@@ -16,7 +16,7 @@ from engine.events.base import EventBase
 from engine.events.combat import AttackResolved, WoundsInflicted
 from engine.events.commands import CommandRecorded
 from engine.reducers import fold
-from engine.rules.decide import decide
+from engine.rules.decide import decide, decide_and_fold
 from engine.scenario.scenario import LoadedScenario
 from engine.state.encounter import Encounter
 from engine.tactics import Profile, choose_command, declarations
@@ -101,7 +101,11 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
         nonlocal state
         start = dice.position
         try:
-            events = decided(command)
+            if keep_log:
+                events = recorded(command)
+                after = fold(events, state)
+            else:
+                events, after = decide_and_fold(state, command, dice)
         except Refused:
             dice.position = start  # a refused command draws nothing (as in a live session)
             raise
@@ -111,27 +115,26 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
                 run.dealt[e.attacker] = run.dealt.get(e.attacker, 0) + e.hit.amount
             elif isinstance(e, WoundsInflicted) and actor is not None and e.target != actor:
                 run.dealt[actor] = run.dealt.get(actor, 0) + e.amount
-        state = fold(events, state)
+        state = after
         run.event_count += len(events)
         if keep_log:
             run.events.extend(events)
 
-    def decided(command: CommandBase) -> list[EventBase]:
-        if keep_log:  # record the command and its dice, as a live session does, so it re-decides
-            start = dice.position
-            recording = RecordingDice(dice)
-            events = decide(state, command, recording)
-            run.commands += 1
-            record = CommandRecorded(
-                id=run.commands,
-                issued=command,  # type: ignore[arg-type]
-                dice_used=tuple(recording.faces),
-                seeded_from=start,
-                seeded_count=dice.position - start,
-                command=run.commands,
-            )
-            return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
-        return decide(state, command, dice)
+    def recorded(command: CommandBase) -> list[EventBase]:
+        """The command's events after its record, as a live session writes them (so it re-decides)."""
+        start = dice.position
+        recording = RecordingDice(dice)
+        events = decide(state, command, recording)
+        run.commands += 1
+        record = CommandRecorded(
+            id=run.commands,
+            issued=command,  # type: ignore[arg-type]
+            dice_used=tuple(recording.faces),
+            seeded_from=start,
+            seeded_count=dice.position - start,
+            command=run.commands,
+        )
+        return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
 
     if state.fight.phase == "setup":  # a what-if run starts mid-fight instead (`ua session fork`)
         for trigger in prep.triggers:

@@ -88,9 +88,7 @@ def select_target(
     return (close or enemies)[0]
 
 
-def holds(
-    when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False
-) -> bool:
+def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False) -> bool:
     """Every condition given in `when` holds (checked lazily; `chance` draws from the AI stream, last)."""
     if when == _ALWAYS:
         return True

@@ -63,7 +63,7 @@ def dodge(state: Encounter, command: Dodge, dice: DiceSource) -> Sequence[EventB
         raise Refused(f"{command.actor} cannot dodge while holding or held (C2-27)")
     batch.emit(ev.DodgeDeclared(id=command.actor, round=batch.state.fight.round))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(Draw)
@@ -79,7 +79,7 @@ def draw(state: Encounter, command: Draw, dice: DiceSource) -> Sequence[EventBas
         raise Refused(f"the {weapon.name} is already in hand")
     batch.emit(ev.WeaponDrawn(id=command.actor, weapon=weapon.name, round=batch.state.fight.round))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(ClearJam)
@@ -91,7 +91,7 @@ def clear_jam(state: Encounter, command: ClearJam, dice: DiceSource) -> Sequence
         raise Refused(f"the {name} is not jammed")
     batch.emit(ev.JamCleared(id=command.actor, weapon=name))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(StandUp)
@@ -101,7 +101,7 @@ def stand_up(state: Encounter, command: StandUp, dice: DiceSource) -> Sequence[E
         raise Refused(f"{command.actor} is not down")
     batch.emit(ev.StoodUp(id=command.actor))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(DoNothing)
@@ -114,7 +114,7 @@ def do_nothing(state: Encounter, command: DoNothing, dice: DiceSource) -> Sequen
         raise Refused("re-setting initiative needs a round without any other action (I2-5)")
     batch.emit(ev.DidNothing(id=command.actor, reinitiative=command.reinitiative))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(SuppressiveFire)
@@ -179,7 +179,7 @@ def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSourc
             dice=dice,
         )
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(BreakFree)
@@ -208,7 +208,7 @@ def break_free(state: Encounter, command: BreakFree, dice: DiceSource) -> Sequen
     if result.success:
         batch.emit(ev.GripReleased(holder=holder, target=command.actor, reason="broke free"))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(Squeeze)
@@ -263,7 +263,7 @@ def squeeze(state: Encounter, command: Squeeze, dice: DiceSource) -> Sequence[Ev
                 dice=dice,
             )
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(Flee)
@@ -275,7 +275,7 @@ def flee(state: Encounter, command: Flee, dice: DiceSource) -> Sequence[EventBas
     batch.emit(ev.StatusChanged(id=command.actor, status="fled", cause="runs from the fight", rule="C2-33"))
     left_fight(batch, command.actor)
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(Surrender)
@@ -285,4 +285,4 @@ def surrender(state: Encounter, command: Surrender, dice: DiceSource) -> Sequenc
     batch.emit(ev.StatusChanged(id=command.actor, status="surrendered", cause="gives up", rule="C2-33"))
     left_fight(batch, command.actor)
     end_turn(batch, dice)
-    return batch.events
+    return batch

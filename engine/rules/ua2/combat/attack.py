@@ -245,7 +245,7 @@ def attack(state: Encounter, command: Attack, dice: DiceSource) -> Sequence[Even
     if plan.mode == "throw":
         batch.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
     end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 def strike(

@@ -131,7 +131,7 @@ def _treat(
     _recover(batch, patient_id)
     if in_fight:
         end_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 def _recover(batch: Batch, patient_id: str) -> None:
@@ -221,4 +221,4 @@ def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Seque
             )
         )
         _recover(batch, command.patient)
-    return batch.events
+    return batch

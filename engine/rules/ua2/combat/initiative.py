@@ -125,7 +125,7 @@ def begin_fight(state: Encounter, command: BeginFight, dice: DiceSource) -> Sequ
         start_first_turn(batch, dice)
     else:
         batch.emit(ev.RoundStarted(round=1, order=batch.state.fight.order))
-    return batch.events
+    return batch
 
 
 def reinitiative(batch: Batch, dice: DiceSource) -> None:

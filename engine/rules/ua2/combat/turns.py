@@ -231,7 +231,7 @@ def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[Ev
     if by_id:
         raise Refused(f"{', '.join(by_id)} not in the initiative order")
     start_first_turn(batch, dice)
-    return batch.events
+    return batch
 
 
 @handles(EndFight)
@@ -243,4 +243,4 @@ def end_fight(state: Encounter, command: EndFight, dice: DiceSource) -> Sequence
         raise Refused(f"no side {command.winner!r} in this fight")
     batch = Batch(state)
     end_fight_with(batch, command.winner, command.reason)
-    return batch.events
+    return batch
