@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Annotated, Any
 
@@ -9,7 +10,6 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli import bench, character, checks, replay, session, simulate
 from engine.cli.common import err_console, fail_from
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -41,17 +41,26 @@ class OneLineErrors(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-app = typer.Typer(
-    cls=OneLineErrors,
-    name="ua",
-    help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
+#: command name → (module, function); each module is imported only when its command runs.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "roll": ("engine.cli.checks", "roll"),
+    "odds": ("engine.cli.checks", "odds"),
+    "check": ("engine.cli.checks", "check"),
+    "simulate": ("engine.cli.simulate", "simulate"),
+    "fight": ("engine.cli.simulate", "fight"),
+    "bench": ("engine.cli.bench", "bench"),
+    "replay": ("engine.cli.replay", "replay"),
+    "audit": ("engine.cli.replay", "audit"),
+}
+#: group name → (module, typer app).
+GROUPS: dict[str, tuple[str, str]] = {
+    "character": ("engine.cli.character", "app"),
+    "scenario": ("engine.cli.simulate", "scenario_app"),
+    "session": ("engine.cli.session", "app"),
+}
+ROOT_OPTIONS = ("--log-json", "--verbose", "-v")
 
 
-@app.callback()
 def _root(
     log_json: Annotated[bool, typer.Option("--log-json", help="Diagnostics on stderr as JSON lines.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show debug diagnostics on stderr.")] = False,
@@ -59,18 +68,36 @@ def _root(
     configure_logging(json=log_json, verbose=verbose)
 
 
-app.command("roll")(checks.roll)
-app.command("odds")(checks.odds)
-app.command("check")(checks.check)
-app.add_typer(character.app, name="character")
-app.command("simulate")(simulate.simulate)
-app.command("fight")(simulate.fight)
-app.command("bench")(bench.bench)
-app.add_typer(simulate.scenario_app, name="scenario")
-app.add_typer(session.app, name="session")
-app.command("replay")(replay.replay)
-app.command("audit")(replay.audit)
+def build_app(only: str | None = None) -> typer.Typer:
+    """The `ua` app with every command, or with just `only` (a faster start for one command)."""
+    ua = typer.Typer(
+        cls=OneLineErrors,
+        name="ua",
+        help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    ua.callback()(_root)
+    for name, (module, attr) in COMMANDS.items():
+        if only in (None, name):
+            ua.command(name)(getattr(importlib.import_module(module), attr))
+    for name, (module, attr) in GROUPS.items():
+        if only in (None, name):
+            ua.add_typer(getattr(importlib.import_module(module), attr), name=name)
+    return ua
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """`from engine.cli.app import app`: the full app, built on first use."""
+    if name != "app":
+        raise AttributeError(name)
+    full = build_app()
+    globals()["app"] = full
+    return full
 
 
 def main() -> None:
-    app()
+    words = [arg for arg in sys.argv[1:] if arg not in ROOT_OPTIONS]
+    first = words[0] if words else None
+    build_app(first if first in COMMANDS or first in GROUPS else None)()
