@@ -230,3 +230,9 @@ def test_major_flip_flop_45_odds_are_exact() -> None:
 def test_classify_is_total_over_every_value() -> None:
     spec = CheckSpec(kind="major", rating=50)
     assert {classify(spec, v, False) for v in range(1, 101)} <= set(OUTCOMES)
+
+
+def test_a_failure_either_way_keeps_the_dice_as_rolled_c11() -> None:
+    spec = CheckSpec(kind="major", rating=50, flip=True)
+    result = resolve(spec, Percentile(tens=5, ones=8), prefer="high")
+    assert (result.value, result.outcome) == (58, "failure")

@@ -146,10 +146,16 @@ def test_an_error_inside_a_sheet_names_both_places(tmp_path: Path) -> None:
         ({"weapons": ["bazooka"]}, "$.combatants[0].weapons[0]", "no weapon named"),
         ({"in_hand": "knife"}, "$.combatants[0].in_hand", "does not carry"),
         ({"tactics": [{"do": "attack", "weapon": "machete"}]}, "$.combatants[0].tactics[0].weapon", "does not carry"),
-        ({"tactics": [{"do": "attack", "when": {"holding_weapon": "sword"}}]},
-         "$.combatants[0].tactics[0].when.holding_weapon", "does not carry"),
-        ({"weapons": ["knife"], "tactics": [{"do": "attack", "mode": "disarm", "attacks": 2}]},
-         "$.combatants[0].tactics[0].attacks", "single attack"),
+        (
+            {"tactics": [{"do": "attack", "when": {"holding_weapon": "sword"}}]},
+            "$.combatants[0].tactics[0].when.holding_weapon",
+            "does not carry",
+        ),
+        (
+            {"weapons": ["knife"], "tactics": [{"do": "attack", "mode": "disarm", "attacks": 2}]},
+            "$.combatants[0].tactics[0].attacks",
+            "single attack",
+        ),
     ],
 )
 def test_combatant_problems_name_their_path(tmp_path: Path, first: dict[str, Any], path: str, words: str) -> None:

@@ -55,8 +55,13 @@ def _duel_terms(loaded: LoadedScenario) -> tuple[Fraction, Fraction, int, bool]:
     ace, bart = loaded.fighters
     settings = loaded.settings
     assert (ace.side, bart.side) == ("ace", "bart")
-    for name in ("violence_first_weapon_attack", "violence_first_shot_at", "violence_kill",
-                 "violence_ally_killed", "violence_kill_helpless"):
+    for name in (
+        "violence_first_weapon_attack",
+        "violence_first_shot_at",
+        "violence_kill",
+        "violence_ally_killed",
+        "violence_kill_helpless",
+    ):
         assert getattr(settings, name) == 0, f"M2-8 {name} must be off for the exact answer"
     chances = []
     for f in (ace, bart):
@@ -223,14 +228,33 @@ def write_scenario(folder: Path, name: str, combatants: list[dict[str, Any]], **
 
 def test_the_dice_law_holds_with_random_targets_and_chance_rules(tmp_path: Path) -> None:
     """Tactics choosing at random (targets, `chance`) use the AI stream, never the dice."""
-    path = write_scenario(tmp_path, "random", [
-        {"id": "Ace", "side": "a", "in_hand": "knife", "character": character("Ace", "Fighting", 50, "knife", body=90),
-         "tactics": [{"do": "attack", "target": "random"}]},
-        {"id": "Bo", "side": "b", "in_hand": "knife", "character": character("Bo", "Fighting", 40, "knife"),
-         "tactics": [{"do": "attack", "target": "random", "when": {"chance": 0.5}}, {"do": "dodge"}]},
-        {"id": "Cy", "side": "b", "character": character("Cy", "Fighting", 30, "fists"),
-         "tactics": [{"do": "nothing", "when": {"chance": 0.3}}, {"do": "attack", "target": "random"}]},
-    ], settings={"max_rounds": 30})
+    path = write_scenario(
+        tmp_path,
+        "random",
+        [
+            {
+                "id": "Ace",
+                "side": "a",
+                "in_hand": "knife",
+                "character": character("Ace", "Fighting", 50, "knife", body=90),
+                "tactics": [{"do": "attack", "target": "random"}],
+            },
+            {
+                "id": "Bo",
+                "side": "b",
+                "in_hand": "knife",
+                "character": character("Bo", "Fighting", 40, "knife"),
+                "tactics": [{"do": "attack", "target": "random", "when": {"chance": 0.5}}, {"do": "dodge"}],
+            },
+            {
+                "id": "Cy",
+                "side": "b",
+                "character": character("Cy", "Fighting", 30, "fists"),
+                "tactics": [{"do": "nothing", "when": {"chance": 0.3}}, {"do": "attack", "target": "random"}],
+            },
+        ],
+        settings={"max_rounds": 30},
+    )
     runs = _kept(path, 3, 30)
     for run in runs:
         used = _dice_in(run.events)

@@ -31,9 +31,18 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 
 
-def character(name: str, *, weapons: tuple[str, ...] = (), body: int = 50, mind: int = 50,
-              skills: tuple[tuple[str, str, int], ...] = (("Fighting", "body", 40), ("Firearms", "speed", 40),
-                                                           ("Dodge", "speed", 30))) -> dict[str, Any]:
+def character(
+    name: str,
+    *,
+    weapons: tuple[str, ...] = (),
+    body: int = 50,
+    mind: int = 50,
+    skills: tuple[tuple[str, str, int], ...] = (
+        ("Fighting", "body", 40),
+        ("Firearms", "speed", 40),
+        ("Dodge", "speed", 30),
+    ),
+) -> dict[str, Any]:
     return {
         "name": name,
         "weapons": list(weapons),
@@ -43,10 +52,15 @@ def character(name: str, *, weapons: tuple[str, ...] = (), body: int = 50, mind:
     }
 
 
-def fighter(id_: str, side: str, tactics: Any = "aggressive", *, weapons: tuple[str, ...] = (), in_hand: str = "",
-            **extra: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = {"id": id_, "side": side, "tactics": tactics,
-                            "character": character(id_, weapons=weapons, **extra.pop("sheet", {}))}
+def fighter(
+    id_: str, side: str, tactics: Any = "aggressive", *, weapons: tuple[str, ...] = (), in_hand: str = "", **extra: Any
+) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "id": id_,
+        "side": side,
+        "tactics": tactics,
+        "character": character(id_, weapons=weapons, **extra.pop("sheet", {})),
+    }
     if in_hand:
         spec["in_hand"] = in_hand
     return {**spec, **extra}
@@ -93,8 +107,9 @@ class Setup:
 
 
 def test_aggressive_hits_the_weakest_enemy(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", weapons=("knife",), in_hand="knife"), fighter("Bo", "b"),
-                         fighter("Cy", "b")])
+    s = Setup(
+        tmp_path, [fighter("Ann", "a", weapons=("knife",), in_hand="knife"), fighter("Bo", "b"), fighter("Cy", "b")]
+    )
     s.hurt("Cy", 30)
     assert s.choose("Ann") == Attack(actor="Ann", target="Cy")
     s.hurt("Bo", 20)
@@ -118,8 +133,14 @@ def test_unarmed_draws_its_weapon_and_waits_a_round_to_use_it_c2_3(tmp_path: Pat
 
 
 def test_cautious_dodges_when_hurt_and_otherwise_takes_on_the_most_dangerous(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", "cautious", weapons=("knife",), in_hand="knife"),
-                         fighter("Bo", "b"), fighter("Cy", "b", weapons=(".44 revolver",), in_hand=".44 revolver")])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", "cautious", weapons=("knife",), in_hand="knife"),
+            fighter("Bo", "b"),
+            fighter("Cy", "b", weapons=(".44 revolver",), in_hand=".44 revolver"),
+        ],
+    )
     s.hurt("Cy", 10)  # the weakest is also the most dangerous here: a gun (C2-9)
     assert s.choose("Ann") == Attack(actor="Ann", target="Cy")
     s.hurt("Ann", 24)  # below half of 50
@@ -137,8 +158,14 @@ def test_cautious_keeps_dodging_from_the_round_start_c2_16(tmp_path: Path) -> No
 
 
 def test_berserker_declares_a_plus_20_focus_on_the_strongest_and_attacks_it_c2_5(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", "berserker", weapons=("machete",), in_hand="machete"),
-                         fighter("Bo", "b"), fighter("Cy", "b", sheet={"body": 70})])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", "berserker", weapons=("machete",), in_hand="machete"),
+            fighter("Bo", "b"),
+            fighter("Cy", "b", sheet={"body": 70}),
+        ],
+    )
     declared = s.declare()
     assert declared == Declare(declarations=(Declaration(id="Ann", focus_target="Cy", focus=20),))
     s.state = fold(decide(s.state, declared, SeededDice(3)), s.state)
@@ -148,9 +175,14 @@ def test_berserker_declares_a_plus_20_focus_on_the_strongest_and_attacks_it_c2_5
 
 
 def test_sniper_takes_aim_at_the_most_dangerous(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", "sniper", weapons=(".22 pistol",), in_hand=".22 pistol"),
-                         fighter("Bo", "b", sheet={"body": 80}),
-                         fighter("Cy", "b", weapons=(".44 revolver",), in_hand=".44 revolver")])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", "sniper", weapons=(".22 pistol",), in_hand=".22 pistol"),
+            fighter("Bo", "b", sheet={"body": 80}),
+            fighter("Cy", "b", weapons=(".44 revolver",), in_hand=".44 revolver"),
+        ],
+    )
     assert s.declare() == Declare(declarations=(Declaration(id="Ann", focus_target="Cy", focus=10),))
 
 
@@ -177,8 +209,14 @@ def test_every_preset_is_a_non_empty_rule_list() -> None:
 
 
 def test_frenzy_overrides_the_rule_target_and_an_earlier_focus_m2_7(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", "berserker", weapons=("knife",), in_hand="knife"),
-                         fighter("Bo", "b", sheet={"body": 70}), fighter("Cy", "b")])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", "berserker", weapons=("knife",), in_hand="knife"),
+            fighter("Bo", "b", sheet={"body": 70}),
+            fighter("Cy", "b"),
+        ],
+    )
     s.situation("Ann", focus=Focus(target="Bo", amount=20))
     assert s.choose("Ann") == Attack(actor="Ann", target="Bo")
     s.react("Ann", "frenzy", "Cy")
@@ -250,13 +288,18 @@ def test_no_command_comes_from_a_frozen_or_fallen_combatant(path: Path) -> None:
 
 def _madness_fight(folder: Path, reaction: str) -> Path:
     """Ann (Mind 5) fails an unnatural 4 check at the sight of Bo almost surely; Cy stands firm."""
-    return write_scenario(folder, [
-        fighter("Ann", "a", "aggressive", weapons=("knife",), in_hand="knife", reaction=reaction,
-                sheet={"mind": 5}),
-        fighter("Cy", "a", weapons=("knife",), in_hand="knife", sheet={"body": 30}),
-        fighter("Bo", "b", sheet={"body": 80}),
-    ], triggers=[{"meter": "unnatural", "rank": 4, "who": "Ann", "source": "Bo", "cause": "Bo's face"}],
-        settings={"violence_first_weapon_attack": 0, "violence_kill": 0, "violence_ally_killed": 0})
+    return write_scenario(
+        folder,
+        [
+            fighter(
+                "Ann", "a", "aggressive", weapons=("knife",), in_hand="knife", reaction=reaction, sheet={"mind": 5}
+            ),
+            fighter("Cy", "a", weapons=("knife",), in_hand="knife", sheet={"body": 30}),
+            fighter("Bo", "b", sheet={"body": 80}),
+        ],
+        triggers=[{"meter": "unnatural", "rank": 4, "who": "Ann", "source": "Bo", "cause": "Bo's face"}],
+        settings={"violence_first_weapon_attack": 0, "violence_kill": 0, "violence_ally_killed": 0},
+    )
 
 
 def test_a_frozen_combatant_never_acts_while_its_source_stands(tmp_path: Path) -> None:
@@ -324,8 +367,14 @@ def test_a_custom_rule_list_with_one_enemy_left(tmp_path: Path) -> None:
 
 
 def test_conditions_on_weapons_allies_position_and_reaction(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", weapons=("knife", ".22 pistol"), in_hand="knife", at_range=True),
-                         fighter("Al", "a"), fighter("Bo", "b")])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", weapons=("knife", ".22 pistol"), in_hand="knife", at_range=True),
+            fighter("Al", "a"),
+            fighter("Bo", "b"),
+        ],
+    )
 
     def ok(**when: Any) -> bool:
         me = s.state.combatant("Ann")
@@ -362,8 +411,15 @@ def test_chance_draws_from_the_ai_stream_only_and_only_when_the_rest_holds(tmp_p
 
 
 def test_random_targets_come_from_the_ai_stream(tmp_path: Path) -> None:
-    s = Setup(tmp_path, [fighter("Ann", "a", [{"do": "attack", "target": "random"}]), fighter("Bo", "b"),
-                         fighter("Cy", "b"), fighter("Di", "b")])
+    s = Setup(
+        tmp_path,
+        [
+            fighter("Ann", "a", [{"do": "attack", "target": "random"}]),
+            fighter("Bo", "b"),
+            fighter("Cy", "b"),
+            fighter("Di", "b"),
+        ],
+    )
     targets = {s.choose("Ann").target for _ in range(60)}  # choose returns Any here: an Attack
     assert targets == {"Bo", "Cy", "Di"}
     assert s.ai.position == 0 and s.ai.ai_position == 60
@@ -375,10 +431,13 @@ def test_random_targets_come_from_the_ai_stream(tmp_path: Path) -> None:
 
 
 def test_attack_modes_that_cannot_be_made_fall_through_to_the_next_rule(tmp_path: Path) -> None:
-    rules = [{"do": "attack", "mode": "throw"}, {"do": "attack", "mode": "disarm"},
-             {"do": "attack", "mode": "throw_person"}, {"do": "dodge"}]
-    s = Setup(tmp_path, [fighter("Ann", "a", rules, weapons=(".22 pistol",), in_hand=".22 pistol"),
-                         fighter("Bo", "b")])
+    rules = [
+        {"do": "attack", "mode": "throw"},
+        {"do": "attack", "mode": "disarm"},
+        {"do": "attack", "mode": "throw_person"},
+        {"do": "dodge"},
+    ]
+    s = Setup(tmp_path, [fighter("Ann", "a", rules, weapons=(".22 pistol",), in_hand=".22 pistol"), fighter("Bo", "b")])
     assert s.choose("Ann") == Dodge(actor="Ann")  # a pistol is not thrown, nor used to disarm or throw
     t = Setup(tmp_path, [fighter("Ann", "a", rules[1:]), fighter("Bo", "b")])
     assert t.choose("Ann") == Attack(actor="Ann", target="Bo", mode="throw_person")  # Bo holds nothing
@@ -391,8 +450,21 @@ def test_no_rule_applies_means_doing_nothing(tmp_path: Path) -> None:
 
 # --- a property: whatever the rules say, the commands they give are legal -------------------
 
-ACTIONS = ["attack", "attack", "attack", "dodge", "suppress", "draw", "clear_jam", "stand_up", "break_free",
-           "squeeze", "flee", "surrender", "nothing"]
+ACTIONS = [
+    "attack",
+    "attack",
+    "attack",
+    "dodge",
+    "suppress",
+    "draw",
+    "clear_jam",
+    "stand_up",
+    "break_free",
+    "squeeze",
+    "flee",
+    "surrender",
+    "nothing",
+]
 SELECTORS = ["nearest", "weakest", "strongest", "random", "most_dangerous", "focusing_on_me"]
 CHERRIES = [None, "knock_down", "kung_fu_grip", "blind", "dazed", "gimme", "monkey_dodge", "second_helping"]
 
@@ -401,11 +473,17 @@ def _random_rules(rng: random.Random) -> tuple[TacticRule, ...]:
     rules = []
     for _ in range(rng.randint(1, 5)):
         when: dict[str, Any] = {}
-        for key, value in (("wounds_below", rng.random()), ("enemies_at_least", rng.randint(0, 3)),
-                           ("round_at_least", rng.randint(0, 4)), ("chance", rng.random()),
-                           ("jammed", rng.random() < 0.5), ("armed", rng.random() < 0.5),
-                           ("held", rng.random() < 0.5), ("prone", rng.random() < 0.5),
-                           ("dodged_last_round", rng.random() < 0.5)):
+        for key, value in (
+            ("wounds_below", rng.random()),
+            ("enemies_at_least", rng.randint(0, 3)),
+            ("round_at_least", rng.randint(0, 4)),
+            ("chance", rng.random()),
+            ("jammed", rng.random() < 0.5),
+            ("armed", rng.random() < 0.5),
+            ("held", rng.random() < 0.5),
+            ("prone", rng.random() < 0.5),
+            ("dodged_last_round", rng.random() < 0.5),
+        ):
             if rng.random() < 0.15:
                 when[key] = value
         do = rng.choice(ACTIONS)
@@ -413,8 +491,11 @@ def _random_rules(rng: random.Random) -> tuple[TacticRule, ...]:
         if do == "attack":
             # several attacks are left out: whether a target can be divided (C2-8) depends on
             # shifts only the rules know, so such a rule may be refused
-            extra = {"focus": rng.choice([0, 0, 10, 20, 30]), "cherry": rng.choice(CHERRIES),
-                     "mode": rng.choice(["strike", "strike", "strike", "disarm", "throw_person", "throw"])}
+            extra = {
+                "focus": rng.choice([0, 0, 10, 20, 30]),
+                "cherry": rng.choice(CHERRIES),
+                "mode": rng.choice(["strike", "strike", "strike", "disarm", "throw_person", "throw"]),
+            }
         rules.append(TacticRule(do=do, when=When(**when), target=rng.choice(SELECTORS), **extra))  # type: ignore[arg-type]
     return tuple(rules)
 

@@ -173,6 +173,8 @@ def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_r
     a, b = RANK[_outcome_of(spec, roll)], RANK[_outcome_of(spec, flipped)]
     if a != b:
         return roll if a < b else flipped
+    if OUTCOMES[a] not in SUCCESSES:
+        return roll  # a failure's value serves no purpose: keep the dice as rolled
     if prefer == "high" and flipped.value > roll.value:
         return flipped
     if prefer == "low" and flipped.value < roll.value:

@@ -108,8 +108,9 @@ def test_ua_fight_index_i_is_fight_i_of_ua_simulate() -> None:
         key = one["winner"] or "draw"
         wins[key] = wins.get(key, 0) + 1
         rounds[str(one["rounds"])] = rounds.get(str(one["rounds"]), 0) + 1
-    assert {s: v["wins"] for s, v in batch["sides"].items() if v["wins"]} == {k: v for k, v in wins.items()
-                                                                               if k != "draw"}
+    assert {s: v["wins"] for s, v in batch["sides"].items() if v["wins"]} == {
+        k: v for k, v in wins.items() if k != "draw"
+    }
     assert batch["draws"]["count"] == wins.get("draw", 0)
     assert batch["rounds"]["distribution"] == dict(sorted(rounds.items(), key=lambda kv: int(kv[0])))
 
@@ -169,8 +170,22 @@ def test_csv_parses_and_carries_the_win_rates() -> None:
 @pytest.mark.parametrize("which", ["worst", "best", "random"])
 def test_keep_writes_that_many_logs_that_reopen(which: str, tmp_path: Path) -> None:
     seed = 21
-    report = ok_json("simulate", scenario("knife-duel"), "-n", "40", "--seed", str(seed), "--workers", "2",
-                     "--keep", "2", "--keep-which", which, "--keep-dir", str(tmp_path / "runs"))
+    report = ok_json(
+        "simulate",
+        scenario("knife-duel"),
+        "-n",
+        "40",
+        "--seed",
+        str(seed),
+        "--workers",
+        "2",
+        "--keep",
+        "2",
+        "--keep-which",
+        which,
+        "--keep-dir",
+        str(tmp_path / "runs"),
+    )
     files = sorted((tmp_path / "runs").glob("*.jsonl"))
     assert len(files) == 2 and len(report["kept"]) == 2
     assert sorted(Path(k["file"]) for k in report["kept"]) == files
@@ -185,8 +200,22 @@ def test_keep_writes_that_many_logs_that_reopen(which: str, tmp_path: Path) -> N
 
 @pytest.mark.parametrize(("which", "winner"), [("worst", "gun"), ("best", "knife")])
 def test_keep_worst_and_best_are_judged_for_the_first_side(which: str, winner: str, tmp_path: Path) -> None:
-    report = ok_json("simulate", scenario("knife-vs-22"), "-n", "60", "--seed", "2", "--workers", "1",
-                     "--keep", "3", "--keep-which", which, "--keep-dir", str(tmp_path))
+    report = ok_json(
+        "simulate",
+        scenario("knife-vs-22"),
+        "-n",
+        "60",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--keep",
+        "3",
+        "--keep-which",
+        which,
+        "--keep-dir",
+        str(tmp_path),
+    )
     assert len(report["kept"]) == 3
     for kept in report["kept"]:
         with JsonlStore(kept["file"]) as store:
@@ -196,8 +225,20 @@ def test_keep_worst_and_best_are_judged_for_the_first_side(which: str, winner: s
 
 @pytest.mark.skipif(importlib.util.find_spec("matplotlib") is not None, reason="matplotlib is installed")
 def test_plot_without_matplotlib_is_one_clear_line(tmp_path: Path) -> None:
-    line = one_line_error(["simulate", scenario("knife-duel"), "-n", "10", "--seed", "1", "--workers", "1",
-                           "--plot", str(tmp_path / "p.png")])
+    line = one_line_error(
+        [
+            "simulate",
+            scenario("knife-duel"),
+            "-n",
+            "10",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--plot",
+            str(tmp_path / "p.png"),
+        ]
+    )
     assert "matplotlib" in line and "--plot" in line
     assert not (tmp_path / "p.png").exists()
 
@@ -255,20 +296,39 @@ MALFORMED: list[tuple[str, str, str, str]] = [
     ("wrong type", "s.toml", BASE.replace('title = "Base"', "title = 5"), "$.title"),
     ("unknown field", "s.toml", BASE.replace('title = "Base"', 'title = "x"\ncolour = "red"'), "colour"),
     ("missing field", "s.toml", BASE.replace('title = "Base"\n', ""), "title"),
-    ("unknown preset", "s.toml", BASE.replace('in_hand = "knife"', 'in_hand = "knife"\ntactics = "reckless"'),
-     "$.combatants[0].tactics"),
-    ("unknown weapon", "s.toml", BASE.replace('in_hand = "knife"', 'in_hand = "knife"\nweapons = ["lightsaber"]'),
-     "$.combatants[0].weapons[0]"),
+    (
+        "unknown preset",
+        "s.toml",
+        BASE.replace('in_hand = "knife"', 'in_hand = "knife"\ntactics = "reckless"'),
+        "$.combatants[0].tactics",
+    ),
+    (
+        "unknown weapon",
+        "s.toml",
+        BASE.replace('in_hand = "knife"', 'in_hand = "knife"\nweapons = ["lightsaber"]'),
+        "$.combatants[0].weapons[0]",
+    ),
     ("duplicate id", "s.toml", BASE.replace('id = "B"', 'id = "a"'), "$.combatants[1].id"),
     ("a single side", "s.toml", BASE.replace('side = "b"', 'side = "a"'), "$.combatants"),
-    ("in_hand not carried", "s.toml", BASE.replace('in_hand = "knife"', 'in_hand = "machete"'),
-     "$.combatants[0].in_hand"),
-    ("sheet escaping", "s.toml", BASE.replace("characters/gunman.toml", "../../etc/passwd"),
-     "$.combatants[1].sheet"),
-    ("missing sheet", "s.toml", BASE.replace("characters/gunman.toml", "characters/nobody.toml"),
-     "$.combatants[1].sheet"),
-    ("error in a sheet", "s.toml", BASE.replace("characters/gunman.toml", "characters/broken.toml"),
-     "$.combatants[1].sheet"),
+    (
+        "in_hand not carried",
+        "s.toml",
+        BASE.replace('in_hand = "knife"', 'in_hand = "machete"'),
+        "$.combatants[0].in_hand",
+    ),
+    ("sheet escaping", "s.toml", BASE.replace("characters/gunman.toml", "../../etc/passwd"), "$.combatants[1].sheet"),
+    (
+        "missing sheet",
+        "s.toml",
+        BASE.replace("characters/gunman.toml", "characters/nobody.toml"),
+        "$.combatants[1].sheet",
+    ),
+    (
+        "error in a sheet",
+        "s.toml",
+        BASE.replace("characters/gunman.toml", "characters/broken.toml"),
+        "$.combatants[1].sheet",
+    ),
     ("bad TOML", "s.toml", 'title = "x\n[[combatants]\n', "line 1"),
     ("bad YAML", "s.yaml", "title: [unclosed\ncombatants: {\n", "line"),
     ("bad JSON", "s.json", '{"title": "x",, }', "line 1"),
