@@ -57,8 +57,6 @@ from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
 from engine.rules.ua2.combat.turns import acting_now
-from engine.scenario.scenario import load_scenario
-from engine.scenario.sheets import load_sheet
 from engine.session.audit import narrate
 from engine.session.live import LiveEncounter, import_log
 from engine.state.encounter import Reaction
@@ -81,6 +79,11 @@ Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or
 
 
 def open_session(db: Path, name: str, *, create: bool = False) -> LiveEncounter:
+    if not create and not db.exists():  # don't leave an empty database behind a typo
+        raise NotFound(
+            f"no session {name!r} in {db} (there is no such database yet)",
+            hint="ua session list; or ua session new NAME --scenario FILE",
+        )
     store = SqliteStore(db)
     session = LiveEncounter(store, name)
     if create and session.version:
@@ -159,6 +162,8 @@ def new(
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     commands: list[CommandBase] = []
     if scenario is not None:
+        from engine.scenario.scenario import load_scenario  # only `new` reads scenario files
+
         loaded = load_scenario(scenario)
         commands.append(
             StartEncounter(
@@ -181,6 +186,8 @@ def new(
             for f in loaded.fighters
         ]
     else:
+        from engine.scenario.sheets import load_sheet
+
         commands.append(StartEncounter(title=title or name, seed=seed))
         for text in sheet or ():
             parts = text.split(":")
@@ -190,7 +197,10 @@ def new(
                 )
             commands.append(
                 AddCombatant(
-                    id=parts[0], side=parts[1], sheet=load_sheet(parts[2]), in_hand=parts[3] if len(parts) == 4 else ""
+                    id=parts[0],
+                    side=parts[1],
+                    sheet=load_sheet(parts[2]),
+                    in_hand=parts[3] if len(parts) == 4 else "",
                 )
             )
     session = open_session(db, name, create=True)
