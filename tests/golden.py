@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from engine.commands import Attack, BeginFight, Declare, Ruling
+from engine.commands import AddCombatant, Attack, BeginFight, Declare, Ruling, StartEncounter
 from engine.commands.combat import Declaration
 from engine.dice.source import derive_seed
 from engine.scenario.scenario import load_scenario
@@ -62,8 +62,6 @@ def session_log() -> bytes:
     loaded = load_scenario(ROOT / "scenarios/knife-vs-22.toml")
     store = MemoryStore()
     live = LiveEncounter(store, "session")
-    from engine.commands import AddCombatant, StartEncounter
-
     live.execute(StartEncounter(title="Knife against a .22, at the table", seed=11, settings=loaded.settings))
     for f in loaded.fighters:
         live.execute(AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand))
