@@ -20,8 +20,8 @@ class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", for
     command: int = 0
 
     def explain(self) -> str:
-        """One sentence for a GM, citing the rule id."""
-        raise NotImplementedError
+        """One sentence for a GM, citing the rule id (every event type says its own)."""
+        return f"{type(self).__name__.replace('_', ' ')}."
 
 
 def describe_target(spec: CheckSpec) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Protocol, Self
 
 import msgspec
 
@@ -71,3 +72,17 @@ def is_retry(stored_ids: Sequence[str], events: Sequence[NewEvent]) -> bool:
     """True when the ids already stored at the positions `events` would take are exactly theirs:
     the append is a retry of one that succeeded, and must succeed again without writing."""
     return bool(events) and list(stored_ids) == [e.event_id for e in events]
+
+
+class ClosesOnExit(ABC):
+    """`with Store(path) as store:` closes the store at the end of the block."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store's files and connections."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -23,7 +23,6 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from types import TracebackType
 from typing import Annotated
 
 import msgspec
@@ -37,7 +36,7 @@ from engine.errors import (
     TornTail,
 )
 from engine.logging import get_logger
-from engine.store.base import EventStore, NewEvent, StoredEvent, is_retry
+from engine.store.base import ClosesOnExit, EventStore, NewEvent, StoredEvent, is_retry
 
 log = get_logger(__name__)
 
@@ -87,7 +86,7 @@ class _Scan(msgspec.Struct, kw_only=True):
     torn: TornTail | None
 
 
-class JsonlStore:
+class JsonlStore(ClosesOnExit):
     """An event store in one JSON-lines file.
 
     Guarantees:
@@ -128,17 +127,6 @@ class JsonlStore:
 
     def __repr__(self) -> str:
         return f"JsonlStore({str(self.path)!r})"
-
-    def __enter__(self) -> JsonlStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- the EventStore interface ---------------------------------------------------------
 

@@ -14,11 +14,10 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
 from engine.logging import get_logger
-from engine.store.base import NewEvent, StoredEvent, is_retry
+from engine.store.base import ClosesOnExit, NewEvent, StoredEvent, is_retry
 
 log = get_logger(__name__)
 
@@ -62,7 +61,7 @@ _VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
 Row = tuple[str, int, str, str, int, bytes, float]
 
 
-class SqliteStore:
+class SqliteStore(ClosesOnExit):
     """An event store in one SQLite file.
 
     Guarantees:
@@ -96,17 +95,6 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
-
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- the EventStore interface ---------------------------------------------------------
 
