@@ -86,9 +86,23 @@ def bench(
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="The 'all workers' count (default: every core).")
     ] = None,
+    log: Annotated[
+        int, typer.Option("--log", min=0, max=5_000_000, help="Instead: time appends and folds on a log of N events.")
+    ] = 0,
     json: JsonOption = False,
 ) -> None:
-    """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS."""
+    """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
+    With --log N: command append latency on SQLite, fold throughput, opening an N-event session."""
+    if log:
+        from engine.session.logbench import log_benchmark
+
+        figures = log_benchmark(log)
+        if json:
+            emit_json(figures)
+        else:
+            for key, value in figures.items():
+                console.print(f"{key.replace('_', ' ')}: {value:,}")
+        return
     count = default_workers() if workers is None else workers
     check_size(n, count)
     paths = list(scenarios) if scenarios else shipped_scenarios()

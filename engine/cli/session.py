@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
+import msgspec
 import typer
 
 from engine.cli.checks import parse_shift
@@ -29,6 +30,7 @@ from engine.commands import (
     BeginFight,
     BreakFree,
     ClearJam,
+    Command,
     Convalesce,
     Declare,
     Dodge,
@@ -55,7 +57,7 @@ from engine.commands.combat import CherryName, Declaration, InitiativeChoice, St
 from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
-from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
+from engine.errors import ConcurrencyConflict, InvalidInput, NotFound, Refused
 from engine.rules.ua2.combat.turns import acting_now
 from engine.session.audit import narrate
 from engine.session.live import LiveEncounter, import_log
@@ -734,3 +736,63 @@ def fork(
         emit_json(report)
     else:
         render(report)
+
+
+class CommandScript(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A file of commands, in order, as a GM played them at the table (dice included)."""
+
+    commands: tuple[Command, ...]
+
+
+def read_script(path: Path) -> list[Command]:
+    """Commands from TOML/YAML/JSON (`commands = [...]`) or JSON lines (one command a line)."""
+    from engine.commands import command_decoder
+    from engine.scenario.files import load_document, read_limited
+
+    if path.suffix != ".jsonl":
+        return list(
+            load_document(path, CommandScript, hint="each command as in `ua session log --commands --json`").commands
+        )
+    out = []
+    text = read_limited(path, any_format=True).decode("utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                out.append(command_decoder.decode(line))
+            except msgspec.ValidationError as exc:
+                raise InvalidInput(f"not a command: {exc}", where=f"{path}:{number}") from None
+            except msgspec.DecodeError as exc:
+                raise InvalidInput(f"not JSON: {exc}", where=f"{path}:{number}") from None
+    return out
+
+
+@app.command("play")
+def play(
+    name: Name,
+    script: Annotated[Path, typer.Argument(help="A file of commands with their dice (TOML, YAML, JSON or JSONL).")],
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Replay what happened at the table: run a file of commands in order, each with its dice.
+
+    Each command is its own transaction; the first one the rules refuse stops the run (what went
+    before stays) with an error naming it."""
+    commands = read_script(script)
+    session = open_session(db, name)
+    out: list[dict[str, Any]] = []
+    for number, command in enumerate(commands, start=1):
+        first = session.version + 1
+        try:
+            events = session.execute(command)
+        except Refused as exc:
+            raise Refused(
+                f"command {number} of {len(commands)} is refused: {exc.message}",
+                where=str(script),
+                hint=exc.hint or "fix it and play the rest",
+            ) from None
+        if json:
+            out.extend(events_json(events, first))
+        else:
+            render_events(events, first)
+    if json:
+        emit_json({"session": name, "commands": len(commands), "events": out})

@@ -97,8 +97,9 @@ def load_document(path: str | Path, type_: type[T], *, hint: str = "") -> T:
     return decode_document(data, name=name, type_=type_, hint=hint)
 
 
-def read_limited(path: Path, limit: int = MAX_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes; the size is checked before reading."""
+def read_limited(path: Path, limit: int = MAX_BYTES, *, any_format: bool = False) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; the size is checked before reading.
+    Unless `any_format`, the extension must name one of `FORMATS`."""
     name = str(path)
     try:
         info = path.stat()
@@ -116,7 +117,7 @@ def read_limited(path: Path, limit: int = MAX_BYTES) -> bytes:
         raise FileError(name, "is not a regular file", hint=_FORMATS_HINT)
     if info.st_size > limit:
         raise _too_large(name, info.st_size, limit)
-    if path.suffix.lower() not in FORMATS:
+    if not any_format and path.suffix.lower() not in FORMATS:
         raise _unknown_format(name, path.suffix)
     try:
         with path.open("rb") as handle:

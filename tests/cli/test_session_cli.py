@@ -284,3 +284,32 @@ def test_a_refused_setup_leaves_no_half_made_session(ua: Ua) -> None:
     assert ua.count("s") == 0
     made = ua.ok("session", "new", "s", "--sheet", f"a:x:{sheet}", "--sheet", f"b:y:{sheet}", "--seed", "1")
     assert positions(made) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_file_of_commands_with_their_dice_plays_into_a_session(tmp_path: Path) -> None:
+    """Issue 4: a fight driven from a file of commands, the way a GM replays the table."""
+    db = str(tmp_path / "s.sqlite")
+    runner = CliRunner()
+    made = runner.invoke(app, ["session", "new", "night", "--scenario", "scenarios/knife-vs-22.toml", "--db", db])
+    assert made.exit_code == 0, made.stderr
+    played = runner.invoke(
+        app, ["session", "play", "night", "scenarios/tables/knife-vs-22-night.toml", "--db", db, "--json"]
+    )
+    assert played.exit_code == 0, played.stderr
+    texts = [e["explanation"] for e in json.loads(played.stdout)["events"]]
+    assert any("Rosa 70 → 40 wound points" in t for t in texts)
+    state = json.loads(runner.invoke(app, ["session", "state", "night", "--db", db, "--json"]).stdout)
+    wounds = {c["id"]: c["wounds"] for c in state["combatants"]}
+    assert wounds == {"Rosa": 21, "Vic": 40}
+
+
+def test_a_refused_command_in_a_played_file_stops_with_its_number(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    script = tmp_path / "bad.jsonl"
+    script.write_text('{"command": "begin_fight"}\n{"command": "attack", "actor": "Rosa", "target": "Vic"}\n')
+    runner = CliRunner()
+    runner.invoke(app, ["session", "new", "night", "--scenario", "scenarios/knife-vs-22.toml", "--db", db])
+    result = runner.invoke(app, ["session", "play", "night", str(script), "--db", db])
+    assert result.exit_code == 3
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and "command 2 of 2 is refused" in line and "Vic's turn" in line

@@ -1,0 +1,77 @@
+"""Measuring the event log: durable append latency per command, fold throughput, and how long a
+long session takes to open from SQLite. Used by `ua bench --log N`."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.commands import RollCheck, StartEncounter
+from engine.dice.checks import CheckSpec
+from engine.dice.source import SeededDice
+from engine.events.base import EventBase
+from engine.reducers import fold
+from engine.rules.decide import decide_and_fold
+from engine.session.history import effective_fold
+from engine.session.live import LiveEncounter, to_new_events
+from engine.state.encounter import Encounter
+from engine.store.sqlite import SqliteStore
+
+CHUNK = 10_000
+
+
+def _long_log(n_events: int) -> list[EventBase]:
+    """A session of plain checks (one command record + one check each) of about `n_events`."""
+    dice = SeededDice(1)
+    state = Encounter()
+    events: list[EventBase] = []
+    command = StartEncounter(title="long session", seed=1)
+    made, state = decide_and_fold(state, command, dice)
+    events.extend(made)
+    spec = CheckSpec(kind="major", rating=45)
+    while len(events) < n_events:
+        made, state = decide_and_fold(state, RollCheck(spec=spec), dice)
+        events.extend(made)
+    return events[:n_events]
+
+
+def log_benchmark(n_events: int, appends: int = 200) -> dict[str, Any]:
+    events = _long_log(n_events)
+    records = list(enumerate(events, start=1))
+    started = time.perf_counter()
+    fold(events)
+    plain = time.perf_counter() - started
+    started = time.perf_counter()
+    effective_fold(records)
+    effective = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.sqlite"
+        store = SqliteStore(db)
+        for first in range(0, len(events), CHUNK):
+            batch = events[first : first + CHUNK]
+            store.append("long", to_new_events("long", first, batch), first)
+        store.close()
+        started = time.perf_counter()
+        opened = LiveEncounter(SqliteStore(db), "long")
+        open_seconds = time.perf_counter() - started
+        assert opened.version == len(events)
+        session = LiveEncounter(SqliteStore(db), "short")
+        session.execute(StartEncounter(seed=3))
+        latencies = []
+        spec = CheckSpec(kind="major", rating=45)
+        for _ in range(appends):
+            started = time.perf_counter()
+            session.execute(RollCheck(spec=spec))
+            latencies.append(time.perf_counter() - started)
+    return {
+        "events": len(events),
+        "fold_events_per_s": round(len(events) / plain),
+        "effective_fold_events_per_s": round(len(events) / effective),
+        "open_from_sqlite_seconds": round(open_seconds, 3),
+        "open_events_per_s": round(len(events) / open_seconds),
+        "command_append_ms_median": round(statistics.median(latencies) * 1000, 3),
+        "command_append_ms_p99": round(sorted(latencies)[int(len(latencies) * 0.99) - 1] * 1000, 3),
+    }
