@@ -29,7 +29,7 @@ def hit_on(events: list[ev.EventBase]) -> ev.Hit:  # type: ignore[name-defined]
     return hit
 
 
-def refused(t: Table, command: CommandBase, match: str) -> None:
+def assert_refused(t: Table, command: CommandBase, match: str) -> None:
     """The command is refused with a reason; nothing is recorded and the state is unchanged."""
     before, logged = t.state, len(list(t.store.read("fight")))
     with pytest.raises(Refused, match=match):
@@ -309,7 +309,7 @@ def test_disarming_a_blade_costs_3_wounds_from_a_blade_unless_matched_or_crit_c2
 
 
 def test_a_disarm_needs_a_weapon_to_take_c2_19() -> None:
-    refused(duel(), Attack(actor="ann", target="bob", mode="disarm", dice=(4, 5)), "no weapon to take")
+    assert_refused(duel(), Attack(actor="ann", target="bob", mode="disarm", dice=(4, 5)), "no weapon to take")
 
 
 # --- C2-20: throwing objects -----------------------------------------------------------------------
@@ -348,7 +348,7 @@ def test_a_thrown_fumble_hurts_the_thrower_20_without_the_bonus_c2_20_c2_11() ->
 
 
 def test_only_a_throwable_weapon_can_be_thrown_c2_20() -> None:
-    refused(duel("machete"), Attack(actor="ann", target="bob", mode="throw", dice=(4, 5)), "not something to throw")
+    assert_refused(duel("machete"), Attack(actor="ann", target="bob", mode="throw", dice=(4, 5)), "not something to throw")
 
 
 # --- C2-21: throwing a person ----------------------------------------------------------------------
@@ -372,7 +372,7 @@ def test_throwing_a_person_needs_a_minimum_roll_of_30_c2_21() -> None:
 
 
 def test_attacking_out_of_turn_is_refused() -> None:
-    refused(duel(), Attack(actor="bob", target="ann", dice=(4, 5)), "ann's turn")
+    assert_refused(duel(), Attack(actor="bob", target="ann", dice=(4, 5)), "ann's turn")
 
 
 def test_an_incapacitated_attacker_is_refused_c2_31() -> None:
@@ -383,14 +383,14 @@ def test_an_incapacitated_attacker_is_refused_c2_31() -> None:
     )
     t.do(Attack(actor="ann", target="bob", dice=(4, 5)))  # 45: Bob 50 → 5, incapacitated
     assert t.status("bob") == "incapacitated" and t.state.fight.current == "cy"
-    refused(t, Attack(actor="bob", target="ann", dice=(4, 5)), "bob is incapacitated and cannot act")
+    assert_refused(t, Attack(actor="bob", target="ann", dice=(4, 5)), "bob is incapacitated and cannot act")
 
 
 def test_a_jammed_gun_cannot_attack_c2_11_c2_3() -> None:
     t = duel(".44 revolver")
     t.do(Attack(actor="ann", target="bob", dice=(0, 0)))
     t.do(DoNothing(actor="bob"))
-    refused(t, Attack(actor="ann", target="bob", dice=(4, 5)), "jammed")
+    assert_refused(t, Attack(actor="ann", target="bob", dice=(4, 5)), "jammed")
 
 
 def test_a_weapon_not_in_hand_cannot_attack_c2_3() -> None:
@@ -399,8 +399,8 @@ def test_a_weapon_not_in_hand_cannot_attack_c2_3() -> None:
         ("ann", "a", fighter("Ann", init=40, firearms=60, weapons=[".22 pistol"])),
         ("bob", "b", fighter("Bob", init=20)),
     )
-    refused(t2, Attack(actor="ann", target="bob", weapon=".22 pistol", dice=(4, 5)), "not in ann's hand")
-    refused(t, Attack(actor="ann", target="bob", weapon="chainsaw", dice=(4, 5)), "does not carry")
+    assert_refused(t2, Attack(actor="ann", target="bob", weapon=".22 pistol", dice=(4, 5)), "not in ann's hand")
+    assert_refused(t, Attack(actor="ann", target="bob", weapon="chainsaw", dice=(4, 5)), "does not carry")
 
 
 def test_a_weapon_drawn_this_round_is_not_usable_until_next_round_c2_3() -> None:
@@ -417,8 +417,8 @@ def test_a_weapon_drawn_this_round_is_not_usable_until_next_round_c2_3() -> None
 
 def test_attacking_the_dead_or_oneself_is_refused() -> None:
     t = duel()
-    refused(t, Attack(actor="ann", target="ann", dice=(4, 5)), "cannot attack itself")
-    refused(t, Attack(actor="ann", target="nobody", dice=(4, 5)), "no combatant")
+    assert_refused(t, Attack(actor="ann", target="ann", dice=(4, 5)), "cannot attack itself")
+    assert_refused(t, Attack(actor="ann", target="nobody", dice=(4, 5)), "no combatant")
 
 
 def test_every_attack_event_explains_itself_with_a_rule_id() -> None:
