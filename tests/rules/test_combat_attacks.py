@@ -348,7 +348,9 @@ def test_a_thrown_fumble_hurts_the_thrower_20_without_the_bonus_c2_20_c2_11() ->
 
 
 def test_only_a_throwable_weapon_can_be_thrown_c2_20() -> None:
-    assert_refused(duel("machete"), Attack(actor="ann", target="bob", mode="throw", dice=(4, 5)), "not something to throw")
+    assert_refused(
+        duel("machete"), Attack(actor="ann", target="bob", mode="throw", dice=(4, 5)), "not something to throw"
+    )
 
 
 # --- C2-21: throwing a person ----------------------------------------------------------------------
