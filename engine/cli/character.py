@@ -11,7 +11,7 @@ tier to check against).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import msgspec
 import typer
@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.catalog import weapon_catalog
-from engine.cli.common import JsonOption, console, emit_json, fail
+from engine.cli.common import JsonOption, console, emit_json
 from engine.errors import InvalidInput
 from engine.rules.ua2.creation import (
     BUDGETS,
@@ -31,7 +31,7 @@ from engine.rules.ua2.creation import (
     check_weapons,
     spending,
 )
-from engine.scenario.files import FileError, one_line
+from engine.scenario.files import one_line
 from engine.scenario.sheets import load_sheet
 from engine.state.sheet import METERS, Meter, Sheet
 
@@ -55,22 +55,10 @@ HARDENED_NOTCHES = 10
 FAILED_NOTCHES = 5
 
 
-def _load(path: str) -> Sheet:
-    """The sheet, or one line on stderr and exit 1 (a malformed sheet is an invalid sheet)."""
-    try:
-        return load_sheet(path)
-    except FileError as exc:
-        _fail_file(exc)
-
-
-def _fail_file(exc: FileError) -> NoReturn:
-    fail(exc.message, code=INVALID, hint=exc.hint, where=exc.where)
-
-
 @app.command("check")
 def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False) -> None:
     """Check a sheet against the creation rules (S2-1…S2-6); exit 1 on any error."""
-    sheet = _load(path)
+    sheet = load_sheet(path)  # a malformed file: one line, exit 1 (FileError)
     chosen = tier or sheet.tier
     if chosen is None:
         raise InvalidInput(
@@ -152,7 +140,7 @@ def _count(n: int, what: str) -> str:
 @app.command("show")
 def show(path: SheetArgument, json: JsonOption = False) -> None:
     """Show a sheet: stats, skills, passions, weapons, wounds, madness meters as notches."""
-    sheet = _load(path)
+    sheet = load_sheet(path)  # a malformed file: one line, exit 1 (FileError)
     if json:
         emit_json(sheet)
         return

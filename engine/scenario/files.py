@@ -71,11 +71,13 @@ def one_line(text: str) -> str:
 
 
 class FileError(InvalidInput):
-    """Raised when a document file cannot be read, parsed or converted into its type.
+    """Raised when a document file cannot be read, parsed or converted into its type (exit 1).
 
     `where` is the file as given; `message` ends with `at $.path` when the problem is a value;
     `file`, `json_path` and `reason` keep the parts apart for callers and `--json` output.
     """
+
+    exit_code = 1
 
     def __init__(self, file: str, reason: str, *, json_path: str = "", hint: str = "") -> None:
         self.file = one_line(file)
