@@ -168,9 +168,9 @@ def render(report: dict[str, Any]) -> None:
     total = report["fights"] or 1
     for rounds, count in list(r["distribution"].items())[:15]:
         console.print(f"  {rounds:>3} {'█' * max(1, round(40 * count / total)) if count else ''} {count:,}")
-    people = Table(title="combatants")
-    for column in ("combatant", "side", "survives", "dead", "down", "fled", "dealt", "taken", "hardened", "failed"):
-        people.add_column(column, justify="right" if column not in ("combatant", "side") else "left")
+    people = Table(title="combatants (down = incapacitated; dealt, taken: mean wounds; +hard, +fail: notches)")
+    for column in ("who", "side", "lives", "dies", "down", "fled", "dealt", "taken", "+hard", "+fail"):
+        people.add_column(column, justify="right" if column not in ("who", "side") else "left")
     for name, c in report["combatants"].items():
         people.add_row(
             name,
