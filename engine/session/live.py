@@ -26,6 +26,7 @@ from engine.session.history import (
     effective_fold,
     redo_stack,
 )
+from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, NewEvent, StoredEvent, event_id_for
 
@@ -102,13 +103,32 @@ class LiveEncounter:
     """State kept while running, backed by a store; every command is one atomic append whose
     expected version is what this session last saw (a race → ConcurrencyConflict, nothing written)."""
 
+    #: Save a snapshot each time the log grows past another multiple of this many events.
+    snapshot_every = 1000
+
     def __init__(self, store: EventStore, stream: str, *, seed: int | None = None) -> None:
         self.store = store
         self.stream = stream
-        self.records: list[Record] = list(stored_events(store, stream))
-        self.state = effective_fold(self.records)
         self._seed = seed
-        self.next_id, self.dice_position = cursors(self.records)
+        self._records: list[Record] | None = None
+        opened = open_from_snapshot(store, stream)
+        if opened is not None:  # the snapshot and the events after it: no need to read the rest yet
+            self.state, self._count, self.next_id, self.dice_position = opened
+            self._snapshot_at = self._count
+        else:
+            self._records = list(stored_events(store, stream))
+            self.state = effective_fold(self._records)
+            self._count = len(self._records)
+            self.next_id, self.dice_position = cursors(self._records)
+            self._snapshot_at = 0
+
+    @property
+    def records(self) -> list[Record]:
+        """Every (position, event) of the session, read from the store on first use."""
+        records = self._records
+        if records is None:
+            records = self._records = [(p, e) for p, e in stored_events(self.store, self.stream) if p <= self._count]
+        return records
 
     @property
     def seed(self) -> int:
@@ -123,7 +143,7 @@ class LiveEncounter:
 
     @property
     def version(self) -> int:
-        return len(self.records)
+        return self._count
 
     def _decide(
         self,
@@ -158,7 +178,15 @@ class LiveEncounter:
     def _append(self, events: Sequence[EventBase]) -> None:
         version = self.version
         self.store.append(self.stream, to_new_events(self.stream, version, events), version)
-        self.records.extend(enumerate(events, start=version + 1))
+        if self._records is not None:
+            self._records.extend(enumerate(events, start=version + 1))
+        self._count = version + len(events)
+
+    def _changed(self) -> None:
+        """After the state moved on: save a snapshot when the log crossed another boundary."""
+        if self._count // self.snapshot_every > self._snapshot_at // self.snapshot_every:
+            save_snapshot(self.store, self.stream, self._count, self.state, self.next_id, self.dice_position)
+            self._snapshot_at = self._count
 
     def execute(self, command: Command | CommandBase) -> list[EventBase]:
         """Decide, append, fold. A refused command writes nothing."""
@@ -172,6 +200,7 @@ class LiveEncounter:
             raise
         self.state = new_state
         self.next_id += 1
+        self._changed()
         return events
 
     def undo(self) -> list[EventBase]:
@@ -183,6 +212,7 @@ class LiveEncounter:
         marker = CommandUndone(id=last.id, summary=_summary(last.record))
         self._append([marker])
         self.state = effective_fold(self.records)
+        self._changed()
         return [marker]
 
     def redo(self) -> list[EventBase]:
@@ -194,6 +224,7 @@ class LiveEncounter:
         marker = CommandRedone(id=entry.id, summary=_summary(entry.record))
         self._append([marker])
         self.state = effective_fold(self.records)
+        self._changed()
         return [marker]
 
     def amend(self, command_id: int, corrected: Command | CommandBase, note: str = "") -> Amendment:
@@ -245,6 +276,7 @@ class LiveEncounter:
             self.dice_position, self.next_id = dice_before, next_before
             raise
         self.state = effective_fold(self.records)
+        self._changed()
         return Amendment(before=before, after=self.state, old_events=old_events, new_events=new_events)
 
     def state_at(self, position: int) -> Encounter:

@@ -17,6 +17,7 @@ from engine.reducers import fold
 from engine.rules.decide import decide_and_fold
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, to_new_events
+from engine.session.snapshot import save_snapshot
 from engine.state.encounter import Encounter
 from engine.store.sqlite import SqliteStore
 
@@ -58,6 +59,11 @@ def log_benchmark(n_events: int, appends: int = 200) -> dict[str, Any]:
         opened = LiveEncounter(SqliteStore(db), "long")
         open_seconds = time.perf_counter() - started
         assert opened.version == len(events)
+        save_snapshot(SqliteStore(db), "long", opened.version, opened.state, opened.next_id, opened.dice_position)
+        started = time.perf_counter()
+        again = LiveEncounter(SqliteStore(db), "long")
+        snapshot_open = time.perf_counter() - started
+        assert again.state == opened.state
         session = LiveEncounter(SqliteStore(db), "short")
         session.execute(StartEncounter(seed=3))
         latencies = []
@@ -72,6 +78,7 @@ def log_benchmark(n_events: int, appends: int = 200) -> dict[str, Any]:
         "effective_fold_events_per_s": round(len(events) / effective),
         "open_from_sqlite_seconds": round(open_seconds, 3),
         "open_events_per_s": round(len(events) / open_seconds),
+        "open_with_snapshot_seconds": round(snapshot_open, 4),
         "command_append_ms_median": round(statistics.median(latencies) * 1000, 3),
         "command_append_ms_p99": round(sorted(latencies)[int(len(latencies) * 0.99) - 1] * 1000, 3),
     }

@@ -37,6 +37,13 @@ COLUMNS = (
 )
 UNIQUE_KEYS = frozenset({("stream", "position"), ("event_id",)})
 
+#: One snapshot per stream (derived data: losing it costs a slower open, nothing else).
+_SNAPSHOTS = """CREATE TABLE IF NOT EXISTS snapshots (
+    stream TEXT PRIMARY KEY,
+    position INTEGER NOT NULL,
+    data BLOB NOT NULL
+)"""
+
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
         stream TEXT NOT NULL,
@@ -50,6 +57,7 @@ _SCHEMA = (
         UNIQUE (event_id)
     )""",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    _SNAPSHOTS,
 )
 _SELECT = "SELECT stream, position, event_id, type, schema_version, data, recorded_at FROM events"
 _INSERT = (
@@ -134,6 +142,29 @@ class SqliteStore(ClosesOnExit):
         with self._translated():
             rows = conn.execute("SELECT DISTINCT stream FROM events ORDER BY stream").fetchall()
         return [str(name) for (name,) in rows]
+
+    # -- snapshots: derived data that makes opening a long stream fast; never the truth ----
+
+    def save_snapshot(self, stream: str, position: int, data: bytes) -> None:
+        """Keep `data` as the stream's snapshot at `position` (replacing an older one)."""
+        conn = self._connection()
+        with self._translated(), self._transaction(conn):
+            conn.execute(_SNAPSHOTS)
+            conn.execute(
+                "INSERT INTO snapshots (stream, position, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (stream) DO UPDATE SET position = excluded.position, data = excluded.data "
+                "WHERE excluded.position > snapshots.position",
+                (stream, position, data),
+            )
+
+    def latest_snapshot(self, stream: str) -> tuple[int, bytes] | None:
+        """(position, data) of the stream's snapshot, if one was saved."""
+        conn = self._connection()
+        with self._translated():
+            if "snapshots" not in _tables(conn):
+                return None
+            row = conn.execute("SELECT position, data FROM snapshots WHERE stream = ?", (stream,)).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
 
     def close(self) -> None:
         """Close every connection this store opened (in any thread). Idempotent."""

@@ -1,0 +1,65 @@
+"""Snapshots: the effective state of a session at some position, kept by stores that can
+(SQLite), so a long session opens without folding its whole log. A snapshot is derived data:
+when it is missing, stale, from another engine layout, or followed by an undo, redo or amend
+marker, the session folds the whole log instead — never a wrong state."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import msgspec
+
+from engine.events.commands import MARKERS
+from engine.reducers.fold import apply
+from engine.session.history import cursors
+from engine.state.encounter import Encounter
+from engine.store.base import EventStore
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    layout: str
+    position: int
+    next_id: int
+    dice_position: int
+    state: Encounter
+
+
+@cache
+def layout() -> str:
+    """A fingerprint of the state's shape: a snapshot from another shape is not used."""
+    return hashlib.blake2b(msgspec.json.encode(msgspec.json.schema(Encounter)), digest_size=8).hexdigest()
+
+
+def save_snapshot(store: EventStore, stream: str, position: int, state: Encounter, next_id: int, dice: int) -> None:
+    save = getattr(store, "save_snapshot", None)
+    if save is not None:
+        snapshot = Snapshot(layout=layout(), position=position, next_id=next_id, dice_position=dice, state=state)
+        save(stream, position, msgspec.json.encode(snapshot))
+
+
+def open_from_snapshot(store: EventStore, stream: str) -> tuple[Encounter, int, int, int] | None:
+    """(state, version, next command id, next die) from the snapshot and the events after it,
+    or None when the whole log must be folded."""
+    from engine.session.live import stored_events
+
+    latest = getattr(store, "latest_snapshot", None)
+    found = latest(stream) if latest is not None else None
+    if found is None:
+        return None
+    try:
+        snapshot = msgspec.json.decode(found[1], type=Snapshot)
+    except msgspec.MsgspecError:
+        return None
+    if snapshot.layout != layout() or snapshot.position != found[0]:
+        return None
+    tail = list(stored_events(store, stream, snapshot.position + 1))
+    if [p for p, _ in tail] != list(range(snapshot.position + 1, snapshot.position + 1 + len(tail))):
+        return None
+    if store.version(stream) < snapshot.position or any(isinstance(e, MARKERS) for _, e in tail):
+        return None
+    state = snapshot.state
+    for _, event in tail:
+        state = apply(state, event)
+    next_id, dice = cursors(tail)
+    return state, snapshot.position + len(tail), max(next_id, snapshot.next_id), max(dice, snapshot.dice_position)
