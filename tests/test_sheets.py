@@ -19,7 +19,7 @@ from engine.errors import InvalidInput
 from engine.scenario import files
 from engine.scenario.files import MAX_BYTES, FileError, decode_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
-from engine.state.sheet import Sheet
+from engine.state.sheet import Meters, Sheet
 from tests.strategies import instances_of
 
 CHARACTERS = Path(__file__).resolve().parents[1] / "scenarios" / "characters"
@@ -429,3 +429,53 @@ def test_any_sheet_written_as_a_file_reads_back_the_same(sheet: Sheet, fmt: str)
     }[fmt]()
     assert decode_document(text.encode(), name=f"sheet.{fmt}", type_=Sheet) == sheet
     assert isinstance(sheet_problems(sheet), list)
+
+
+# --- S2-7, S2-8 ---------------------------------------------------------------------------------
+
+SAMPLE_SHEETS = sorted(Path("scenarios/characters").glob("*.toml"))
+
+
+def test_five_madness_meters_of_10_hardened_and_5_failed_notches_s2_7() -> None:
+    meters = msgspec.json.decode(b"{}", type=Meters)
+    assert [meters.of(m) for m in ("violence", "unnatural", "helplessness", "isolation", "self")] == [
+        meters.violence
+    ] * 5
+    base = {"name": "N", "stats": {"body": 50, "speed": 50, "mind": 50, "soul": 50}}
+    for meter, notches, ok in (
+        ("violence", {"hardened": 10, "failed": 5}, True),
+        ("self", {"hardened": 11}, False),
+        ("isolation", {"failed": 6}, False),
+    ):
+        doc = json.dumps({**base, "meters": {meter: notches}}).encode()
+        if ok:
+            assert decode_document(doc, name="s.json", type_=Sheet).meters.of(meter).hardened == 10
+        else:
+            with pytest.raises(FileError, match=rf"\$\.meters\.{meter}\."):
+                decode_document(doc, name="s.json", type_=Sheet)
+
+
+@pytest.mark.parametrize("path", SAMPLE_SHEETS, ids=lambda p: p.stem)
+def test_sample_skills_are_tied_to_the_stats_of_the_rules_s2_8(path: Path) -> None:
+    tied = {
+        "general athletics": "body",
+        "fighting": "body",
+        "brawling": "body",
+        "struggle": "body",
+        "dodge": "speed",
+        "initiative": "speed",
+        "driving": "speed",
+        "firearms": "speed",
+        "shooting": "speed",
+        "general education": "mind",
+        "notice": "mind",
+        "conceal": "mind",
+        "first aid": "mind",
+        "medicine": "mind",
+        "charm": "soul",
+        "lying": "soul",
+    }
+    sheet = load_sheet(path)
+    for skill in sheet.skills:
+        if skill.name.casefold() in tied:
+            assert skill.stat == tied[skill.name.casefold()], (path.name, skill.name)
