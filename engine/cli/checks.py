@@ -6,6 +6,7 @@ import os
 from fractions import Fraction
 from typing import Annotated, Any
 
+import msgspec
 import typer
 from rich.table import Table
 
@@ -64,6 +65,12 @@ def build_spec(
 ) -> CheckSpec:
     if untrained and stat is None and rating == 0:
         raise InvalidInput("an untrained check needs the stat used", where="--stat", hint="add --stat N")
+    if kind == "significant" and not untrained and stat is None:
+        raise InvalidInput(
+            "a significant check needs the skill's tied stat for its weak band (C-4)",
+            where="--stat",
+            hint="add --stat N; for a stat rolled directly, give it as both --rating and --stat",
+        )
     if minimum is not None and not 1 <= minimum <= 100:
         raise InvalidInput(f"minimum roll must be 1–100, got {minimum}", where="--minimum")
     return CheckSpec(
@@ -170,6 +177,8 @@ def check(
     spec = build_spec(kind, rating, stat, untrained, shift, minimum, flip, roll_anyway)
     if flipped and not flip:
         raise InvalidInput("--flipped needs --flip", where="--flipped", hint="only obsession or passion rolls flip")
+    if dice is not None and spec.automatic:  # dice given: the minor check was rolled for quality (C-3)
+        spec = msgspec.structs.replace(spec, roll_anyway=True)
     if dice is not None:
         faces = parse_faces(dice)
         if len(faces) != 2:

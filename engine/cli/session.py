@@ -459,12 +459,15 @@ def check(
     shift: Shifts = None,
     minimum: Annotated[int | None, typer.Option("--minimum")] = None,
     flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled")] = None,
+    roll_anyway: Annotated[
+        bool, typer.Option("--roll-anyway", help="A minor check at 15+: roll for quality anyway (C-3).")
+    ] = False,
     dice: Dice = None,
     amend: Amend = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A skill check from the sheet (C-4, C-7, C-9)."""
+    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality (C-3)."""
     command = SkillCheck(
         actor=actor,
         skill=skill,
@@ -473,6 +476,7 @@ def check(
         shifts=_shifts(shift),
         minimum=minimum,
         flipped=flipped,
+        roll_anyway=roll_anyway or dice is not None,
         dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)

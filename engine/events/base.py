@@ -36,6 +36,8 @@ def describe_target(spec: CheckSpec) -> str:
     text = ", ".join(parts)
     if spec.shifts or spec.untrained:
         text += f" = {spec.target}"
+    if spec.resolves_as == "significant" and spec.stat is not None:
+        text += f"; weak success up to stat {spec.stat_target} (C-4)"
     if spec.minimum is not None:
         text += f", minimum {spec.minimum}"
     return text

@@ -20,7 +20,9 @@ class CheckRolled(EventBase, frozen=True, kw_only=True, tag="check_rolled"):
         rule = "C-7" if spec.untrained else _RULE_OF_KIND[spec.kind]
         who = f"{self.actor} rolls " if self.actor else "Roll "
         why = f" to {self.purpose}" if self.purpose else ""
-        flip = ", obsession (C-9): flip-flop allowed" if spec.flip else ""
+        flip = ""
+        if spec.flip:  # a named skill flips because it is the obsession; a bare roll may be a passion's
+            flip = ", obsession (C-9): flip-flop allowed" if spec.label else ", flip-flop allowed (C-9, C-10)"
         return (
             f"{who}{spec.kind} check{why} ({describe_target(spec)}{flip}): "
             f"{describe_result(self.result)} ({rule}, C-13)."

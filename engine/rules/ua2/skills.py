@@ -91,6 +91,11 @@ def _changed(last: CheckResult, command: SpendPassion, dice: DiceSource) -> Chec
                 f"flip-flopping {roll.tens},{roll.ones} reads the same value (D-4)",
                 hint="a reroll may help; the passion is not spent",
             )
+        if spec.flip:
+            raise Refused(
+                "this obsession roll was already read the better way round (C-9, C-11)",
+                hint="a reroll may help; the passion is not spent",
+            )
         return resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
     if command.flipped is not None and not spec.flip:
         raise Refused(
