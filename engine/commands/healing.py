@@ -36,7 +36,7 @@ class MedicalCare(CommandBase, frozen=True, kw_only=True, tag="medical_care"):
     injury: int
     within_hour: bool = True
     skill: str = "Medicine"
-    kind: Kind = "significant"
+    kind: Kind = "major"
     shifts: tuple[Shift, ...] = ()
 
 

@@ -32,6 +32,8 @@ class InitiativeSet(EventBase, frozen=True, kw_only=True, tag="initiative_set"):
     success: bool
     speed: int
     roll: Percentile | None = None
+    #: shifts on the roll (wounds, conditions; C2-31), added to Speed for the target.
+    shift: int = 0
 
     def explain(self) -> str:
         if self.method == "default":
@@ -41,7 +43,8 @@ class InitiativeSet(EventBase, frozen=True, kw_only=True, tag="initiative_set"):
         else:
             word = "success" if self.success else "failure"
             dice = self.roll.describe() if self.roll is not None else str(self.value)
-            how = f"rolls initiative against Speed {self.speed}: {dice}, {word} (specials mean nothing here; I2-2)"
+            against = f"Speed {self.speed}" + (f" {self.shift:+d} = {self.speed + self.shift}" if self.shift else "")
+            how = f"rolls initiative against {against}: {dice}, {word} (specials mean nothing here; I2-2)"
         return f"{self.id} {how}."
 
 
@@ -411,9 +414,16 @@ class SuppressiveFireLaid(EventBase, frozen=True, kw_only=True, tag="suppressive
     result: CheckResult
     hit: str = ""
     continued: bool = False
+    dodge: DodgeOutcome | None = None
 
     def explain(self) -> str:
         hit = f"; a crit — {self.hit} is hit" if self.hit else "; no hit (only a crit hits)"
+        if self.dodge is not None:
+            d = self.dodge
+            stopped = "stops the crit" if d.effect == "full" else "does not stop a crit (C2-15)"
+            hit = f"; a crit at {d.dodger}, who dodges: {describe_result(d.result)} — {stopped}" + (
+                f"; {self.hit} is hit" if self.hit else ""
+            )
         return (
             f"Round {self.round} — {self.id} lays down suppressive fire, {self.shots} shots "
             f"({self.total_shots} in the air): {', '.join(self.field)} take {signed(self.shift)} "

@@ -115,7 +115,8 @@ def _attack(state: Encounter, e: ev.AttackResolved) -> Encounter:
         e.attacker,
         attacks_this_round=attacker.attacks_this_round + 1,
         acted_round=state.fight.round,
-        extra_attack=False,
+        # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
+        extra_attack=attacker.extra_attack and e.part > 1,
     )
     trigger = {"firearm": "shot_at", "melee": "attacked_with_weapon"}.get(e.weapon_kind)
     if trigger:

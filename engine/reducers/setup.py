@@ -8,7 +8,7 @@ from engine.events.checks import CheckRolled
 from engine.events.commands import CommandRecorded
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.reducers.fold import reducer
-from engine.state.encounter import Combatant, Encounter
+from engine.state.encounter import Combatant, Encounter, Injury
 from engine.state.fight import Fighter
 from engine.state.weapons import FISTS
 
@@ -44,7 +44,16 @@ def _joined(state: Encounter, event: CombatantJoined) -> Encounter:
         default_reaction=event.reaction,
     )
     fight = msgspec.structs.replace(state.fight, fighters=(*state.fight.fighters, fighter))
-    return msgspec.structs.replace(state, combatants=(*state.combatants, combatant), fight=fight)
+    next_injury = state.next_injury_id
+    if combatant.wounds < combatant.max_wounds:  # wounds from before: one injury, so time can heal it (H2-5)
+        earlier = Injury(
+            id=next_injury, amount=combatant.max_wounds - combatant.wounds, source="wounds before the encounter"
+        )
+        combatant = msgspec.structs.replace(combatant, injuries=(earlier,))
+        next_injury += 1
+    return msgspec.structs.replace(
+        state, combatants=(*state.combatants, combatant), fight=fight, next_injury_id=next_injury
+    )
 
 
 @reducer(GmRuling)

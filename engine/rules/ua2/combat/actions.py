@@ -25,6 +25,7 @@ from engine.rules.batch import Batch
 from engine.rules.decide import handles
 from engine.rules.ua2.combat.aftermath import inflict, left_fight, violence_after_attack
 from engine.rules.ua2.combat.attack import roll_attack
+from engine.rules.ua2.combat.dodge import dodge_outcome
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     can_dodge,
@@ -148,6 +149,9 @@ def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSourc
     result = roll_attack(spec, weapon, dice, None)
     able = [f for f in command.field if (c := s.combatant(f)) is not None and c.status not in OUT_OF_FIGHT]
     hit = able[0] if result.outcome == "crit" and able else ""
+    dodge = dodge_outcome(s, hit, result, dice) if hit else None  # C2-15: only a full dodge stops a crit
+    if dodge is not None and dodge.effect == "full":
+        hit = ""
     batch.emit(
         ev.SuppressiveFireLaid(
             id=command.actor,
@@ -159,6 +163,7 @@ def suppressive_fire(state: Encounter, command: SuppressiveFire, dice: DiceSourc
             result=result,
             hit=hit,
             continued=continued,
+            dodge=dodge,
         )
     )
     if result.outcome == "fumble":

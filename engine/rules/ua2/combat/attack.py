@@ -100,6 +100,11 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
         )
     if fighter.holding:
         raise Refused(f"{command.actor} holds {fighter.holding} and can make no other attack (C2-27)")
+    if fighter.suppressing:
+        raise Refused(
+            f"{command.actor} is keeping up suppressive fire: that is this round's action (C2-18)",
+            hint="lay it down (suppress) or do nothing",
+        )
     weapon = _weapon_for(state, command)
     strikes = _strikes(command)
     if len(strikes) > MAX_ATTACKS_PER_ROUND:
@@ -190,10 +195,12 @@ def _shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> list[int
     return out
 
 
-def _strike_spec(state: Encounter, plan: Plan, target: str, share: int | None, part: int, parts: int) -> CheckSpec:
+def _strike_spec(
+    state: Encounter, plan: Plan, target: str, share: int | None, part: int, parts: int, *, side_shifts: bool = True
+) -> CheckSpec:
     """One part's check. A part's target is its share (C2-8), plus — with several targets — its
-    own target's shifts."""
-    side = target_shifts(state, plan.attacker.id, target)
+    own target's shifts, once per target (never once per part: the seed adds shifts before dividing)."""
+    side = target_shifts(state, plan.attacker.id, target) if side_shifts or plan.single_target else []
     shifts = [*plan.spec.shifts, *side]
     spec = CheckSpec(
         kind="major",
@@ -237,11 +244,15 @@ def attack(state: Encounter, command: Attack, dice: DiceSource) -> Sequence[Even
     plan = plan_attack(batch.state, command)
     shares = _shares(plan.pool, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
     parts = len(plan.strikes)
+    aimed: set[str] = set()
     for part, ((target, _), share) in enumerate(zip(plan.strikes, shares, strict=True), start=1):
-        # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more.
+        # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more;
+        # one who took a Kung Fu Grip makes no other attack (C2-27).
         if batch.state.fight.phase == "ended" or not able_to_act(combatant(batch.state, command.actor)):
             break
-        strike(batch, plan, command, target, share, part, parts, dice)
+        if batch.state.fighter(command.actor).holding:
+            break
+        strike(batch, plan, command, target, share, part, parts, dice, aimed)
     if plan.mode == "throw":
         batch.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
     end_turn(batch, dice)
@@ -257,8 +268,10 @@ def strike(
     part: int,
     parts: int,
     dice: DiceSource,
+    aimed: set[str] | None = None,
 ) -> None:
-    """One attack roll against one target, with everything that follows from it."""
+    """One attack roll against one target, with everything that follows from it. `aimed` holds the
+    targets earlier parts of this attack went at (their own shifts count once)."""
     state = batch.state
     attacker_id = plan.attacker.id
     target_fighter = state.fighter(target)
@@ -276,7 +289,10 @@ def strike(
     target_c = combatant(state, target)
     if target_c.status in ("dead", "fled"):
         return
-    spec = _strike_spec(state, plan, target, share, part, parts)
+    first_at_target = aimed is None or target not in aimed
+    if aimed is not None:
+        aimed.add(target)
+    spec = _strike_spec(state, plan, target, share, part, parts, side_shifts=first_at_target)
     result = roll_attack(spec, plan.weapon, dice, command.flipped)
     outcome = result.outcome
     note = ""

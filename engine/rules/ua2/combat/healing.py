@@ -41,7 +41,7 @@ def _healing_check(
     state: Encounter, healer: Combatant, skill: str, kind: str, shifts: tuple[Shift, ...], trained_only: bool
 ) -> CheckSpec:
     found = healer.sheet.skill(skill)
-    extra = (*shifts, *roll_shifts(state, healer.id)) if state.fight.phase != "setup" else tuple(shifts)
+    extra = (*shifts, *roll_shifts(state, healer.id))
     if found is None or found.rating <= 0:
         if trained_only:
             raise Refused(

@@ -40,7 +40,9 @@ def initiative_event(state: Encounter, c: Combatant, method: InitiativeMethod, d
         value = skill.rating if skill is not None else speed // 2
         return ev.InitiativeSet(id=c.id, method=method, value=value, success=True, speed=speed)
     roll = roll_percentile(dice)
-    target = speed + sum(s.amount for s in roll_shifts(state, c.id)) if state.fight.phase != "setup" else speed
+    # C2-31: wound shifts apply to every roll; last round's suppression does not reach round start.
+    shift = sum(s.amount for s in roll_shifts(state, c.id, suppression=False))
+    target = speed + shift
     # I2-2: crits, fumbles and matches mean nothing; a fumble is a failure of value 100.
     return ev.InitiativeSet(
         id=c.id,
@@ -49,6 +51,7 @@ def initiative_event(state: Encounter, c: Combatant, method: InitiativeMethod, d
         success=roll.value <= target,
         speed=speed,
         roll=roll,
+        shift=shift,
     )
 
 

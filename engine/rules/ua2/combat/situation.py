@@ -60,19 +60,22 @@ def sides_able(state: Encounter) -> list[str]:
     return sorted({c.side for c in state.combatants if able_to_act(c)})
 
 
-def roll_shifts(state: Encounter, who: str) -> list[Shift]:
-    """Shifts on every roll `who` makes: wounds (C2-31), conditions (C2-24, C2-25), suppression (C2-18)."""
+def roll_shifts(state: Encounter, who: str, *, suppression: bool = True) -> list[Shift]:
+    """Shifts on every roll `who` makes: wounds (C2-31), conditions (C2-24, C2-25), suppression
+    (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
     c = combatant(state, who)
     shifts = []
     w = wound_shift(c.wounds, c.max_wounds, state.settings)
     if w:
         shifts.append(Shift("wounds (C2-31)", w))
+    if state.fight.phase in ("setup", "ended"):
+        return shifts
     f = state.fighter(who)
     for cond in f.conditions:
         if state.fight.round <= cond.until_round:
             shifts.append(Shift(f"{cond.name}", cond.shift))
     s = state.fight.suppression
-    if s.shots and who in s.field:
+    if suppression and s.shots and who in s.field:
         amount = suppression_shift(s.shots, state.settings)
         if amount:
             shifts.append(Shift(f"suppressed, {s.shots} shots (C2-18)", amount))
