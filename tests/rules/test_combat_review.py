@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.commands.combat import Attack, Declaration, Declare, DoNothing, Dodge, EndFight, Strike, SuppressiveFire
+from engine.commands.combat import Attack, Declaration, Declare, Dodge, DoNothing, EndFight, Strike, SuppressiveFire
 from engine.commands.healing import Convalesce, MedicalCare
 from engine.errors import Refused
 from engine.events import combat as ev
