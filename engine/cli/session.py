@@ -318,6 +318,10 @@ def attack(
     ] = False,
     drop: Annotated[bool, typer.Option("--drop", help="A disarmed weapon drops instead of being taken.")] = False,
     flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled", help="State the orientation (C-11).")] = None,
+    passion: Annotated[
+        PassionKind | None, typer.Option("--passion", help="Spend a passion on a failed roll of this attack (C-10).")
+    ] = None,
+    passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
     dice: Dice = None,
     amend: Amend = None,
     db: Db = Path(DEFAULT_DB),
@@ -344,6 +348,8 @@ def attack(
         crit="knock_out" if knock_out else "kill",
         take_weapon=not drop,
         flipped=flipped,
+        passion=passion,
+        passion_mode=passion_mode,
         dice=_dice(dice),
     )
     act(db, name, command, amend=amend, json=json)

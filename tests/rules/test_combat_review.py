@@ -10,6 +10,7 @@ from engine.commands.healing import Convalesce, MedicalCare
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.healing import Convalesced, InjuryTreated
+from engine.events.madness import PassionSpent
 from engine.state.sheet import WoundPoints
 from tests.rules.support import arena, fighter, of, one
 
@@ -91,3 +92,26 @@ def test_a_full_dodge_stops_a_suppressive_fire_crit_c2_15_c2_18() -> None:
     laid = one(t.do(SuppressiveFire(actor="bob", shots=5, field=("ann",), dice=(0, 1, 5, 0))), ev.SuppressiveFireLaid)
     assert laid.dodge is not None and laid.dodge.effect == "full" and not laid.hit
     assert t.status("ann") == "active"
+
+
+def test_a_passion_rerolls_a_failed_attack_once_per_session_c_10() -> None:
+    t = arena(("ann", "a", fighter("Ann", init=40, fighting=60)), ("bob", "b", fighter("Bob", init=20)))
+    events = t.do(Attack(actor="ann", target="bob", passion="rage", dice=(9, 4, 2, 5)))
+    spent = one(events, PassionSpent)
+    assert (spent.before.value, spent.after.value, spent.after.outcome) == (94, 25, "success")
+    assert one(events, ev.AttackResolved).result.value == 25 and t.wounds("bob") == 50 - 7
+    t.do(DoNothing(actor="bob"))
+    with pytest.raises(Refused, match="already spent"):
+        t.do(Attack(actor="ann", target="bob", passion="rage", dice=(9, 4)))
+
+
+def test_a_passion_flip_turns_a_failed_72_into_27_c_10() -> None:
+    t = arena(("ann", "a", fighter("Ann", init=40, fighting=60)), ("bob", "b", fighter("Bob", init=20)))
+    spent = one(t.do(Attack(actor="ann", target="bob", passion="fear", passion_mode="flip", dice=(7, 2))), PassionSpent)
+    assert (spent.before.value, spent.after.value, spent.after.outcome) == (72, 27, "success")
+
+
+def test_a_passion_is_not_spent_on_a_hit_c_10() -> None:
+    t = arena(("ann", "a", fighter("Ann", init=40, fighting=60)), ("bob", "b", fighter("Bob", init=20)))
+    assert not of(t.do(Attack(actor="ann", target="bob", passion="rage", dice=(2, 5))), PassionSpent)
+    assert t.state.combatant("ann").passions_spent == ()  # type: ignore[union-attr]

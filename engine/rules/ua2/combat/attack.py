@@ -24,6 +24,7 @@ from engine.rules.ua2.combat.aftermath import (
 )
 from engine.rules.ua2.combat.cherries import apply_cherry, cherry_damage
 from engine.rules.ua2.combat.dodge import dodge_outcome
+from engine.rules.ua2.combat.passions import check_passion, spend_on_failure
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     able_to_act,
@@ -106,6 +107,7 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
             hint="lay it down (suppress) or do nothing",
         )
     weapon = _weapon_for(state, command)
+    check_passion(state, attacker, command)
     strikes = _strikes(command)
     if len(strikes) > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -294,6 +296,8 @@ def strike(
         aimed.add(target)
     spec = _strike_spec(state, plan, target, share, part, parts, side_shifts=first_at_target)
     result = roll_attack(spec, plan.weapon, dice, command.flipped)
+    result = spend_on_failure(batch, plan.attacker, command, result, dice, prefer_high=plan.weapon.kind == "firearm")
+    state = batch.state
     outcome = result.outcome
     note = ""
     if outcome == "matched_success" and state.fighter(attacker_id).no_match_benefits:
