@@ -479,3 +479,13 @@ def test_sample_skills_are_tied_to_the_stats_of_the_rules_s2_8(path: Path) -> No
     for skill in sheet.skills:
         if skill.name.casefold() in tied:
             assert skill.stat == tied[skill.name.casefold()], (path.name, skill.name)
+
+
+def test_five_failed_notches_without_a_neurosis_is_refused_m2_5(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    base = {"name": "N", "stats": {"body": 50, "speed": 50, "mind": 50, "soul": 50}}
+    path.write_text(json.dumps({**base, "meters": {"isolation": {"failed": 5}}}))
+    with pytest.raises(FileError, match=r"neurosis \(M2-5\).*\$\.meters\.isolation\.neurosis"):
+        load_sheet(path)
+    path.write_text(json.dumps({**base, "meters": {"isolation": {"failed": 5, "neurosis": True}}}))
+    assert load_sheet(path).meters.isolation.neurosis

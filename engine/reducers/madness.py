@@ -17,10 +17,7 @@ from engine.events.madness import (
 )
 from engine.reducers.fold import reducer
 from engine.state.encounter import Combatant, Encounter, ReactionState
-from engine.state.sheet import Meter
-
-MAX_HARDENED = 10  # S2-7
-MAX_FAILED = 5  # S2-7
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
 
 
 def _update(state: Encounter, actor: str, change: Callable[[Combatant], Combatant]) -> Encounter:

@@ -23,7 +23,7 @@ from pathlib import Path
 import msgspec
 
 from engine.scenario.files import FileError, load_document
-from engine.state.sheet import Sheet
+from engine.state.sheet import MAX_FAILED, METERS, Sheet
 
 SCHEMA_HINT = "`ua character schema` prints every field of a sheet and its type"
 PASSION_KINDS = ("rage", "fear", "noble")
@@ -99,6 +99,15 @@ def sheet_problems(sheet: Sheet) -> list[SheetProblem]:
                 f"the hand-to-hand skill {sheet.hand_to_hand!r} is not one of the sheet's skills (C2-1)",
             )
         )
+    for meter in METERS:
+        notches = sheet.meters.of(meter)
+        if notches.failed == MAX_FAILED and not notches.neurosis:
+            problems.append(
+                SheetProblem(
+                    f"$.meters.{meter}.neurosis",
+                    f"{MAX_FAILED} failed {meter} notches mark a neurosis (M2-5): set neurosis = true",
+                )
+            )
     return problems
 
 

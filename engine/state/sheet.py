@@ -10,11 +10,13 @@ StatName = Literal["body", "speed", "mind", "soul"]
 MeterName = Literal["violence", "unnatural", "helplessness", "isolation", "self"]
 PassionKind = Literal["rage", "fear", "noble"]
 METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
+MAX_HARDENED = 10  # S2-7
+MAX_FAILED = 5  # S2-7
 
 StatValue = Annotated[int, msgspec.Meta(ge=1, le=99)]
 Rating = Annotated[int, msgspec.Meta(ge=0, le=150)]
-Hardened = Annotated[int, msgspec.Meta(ge=0, le=10)]
-Failed = Annotated[int, msgspec.Meta(ge=0, le=5)]
+Hardened = Annotated[int, msgspec.Meta(ge=0, le=MAX_HARDENED)]
+Failed = Annotated[int, msgspec.Meta(ge=0, le=MAX_FAILED)]
 
 #: No control character anywhere (C0, DEL, C1 — a trailing newline too), so a name read from a
 #: file cannot rewrite a terminal line. Checked when a sheet is decoded, not on construction.

@@ -26,11 +26,10 @@ from engine.events.madness import (
     ReactionTaken,
     TherapyGiven,
 )
-from engine.reducers.madness import MAX_FAILED
 from engine.rules.common import require_started
 from engine.rules.decide import handles
 from engine.state.encounter import Combatant, Encounter, Reaction
-from engine.state.sheet import METERS, MeterName
+from engine.state.sheet import MAX_FAILED, METERS, MeterName
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 #: M2-1: a madness check's rank.
