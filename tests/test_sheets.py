@@ -483,7 +483,8 @@ def test_sample_skills_are_tied_to_the_stats_of_the_rules_s2_8(path: Path) -> No
 
 def test_five_failed_notches_without_a_neurosis_is_refused_m2_5(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
-    base = {"name": "N", "stats": {"body": 50, "speed": 50, "mind": 50, "soul": 50}}
+    passions = [{"kind": k, "trigger": "t"} for k in ("rage", "fear", "noble")]
+    base = {"name": "N", "stats": {"body": 50, "speed": 50, "mind": 50, "soul": 50}, "passions": passions}
     path.write_text(json.dumps({**base, "meters": {"isolation": {"failed": 5}}}))
     with pytest.raises(FileError, match=r"neurosis \(M2-5\).*\$\.meters\.isolation\.neurosis"):
         load_sheet(path)
