@@ -168,3 +168,15 @@ def test_a_madness_roll_is_not_changed_by_a_passion_m2_4_c10() -> None:
     assert mara(live).last_check is None
     with pytest.raises(Refused, match="no rolled check"):
         live.execute(SpendPassion(actor="mara", passion="fear", mode="reroll"))
+
+
+def test_a_fear_passion_rerolls_a_failed_madness_roll_c_10_m2_4() -> None:
+    from engine.commands import MadnessCheck
+    from engine.events.madness import MadnessCheckResolved
+
+    live = session()
+    events = live.execute(MadnessCheck(actor="mara", meter="violence", rank=3, passion="fear", dice=(9, 1, 2, 0)))
+    spent = next(e for e in events if isinstance(e, PassionSpent))
+    assert (spent.before.value, spent.after.value) == (91, 20)
+    assert next(e for e in events if isinstance(e, MadnessCheckResolved)).outcome == "success"
+    assert mara(live).meters.violence.hardened == 1 and mara(live).passions_spent == ("fear",)

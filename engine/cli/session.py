@@ -514,6 +514,10 @@ def madness(
     reaction: Annotated[
         Reaction | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")
     ] = None,
+    passion: Annotated[
+        PassionKind | None, typer.Option("--passion", help="Spend a passion if the Mind roll fails (C-10).")
+    ] = None,
+    passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
@@ -527,6 +531,8 @@ def madness(
         rank=rank,
         source=source,
         reaction=reaction,
+        passion=passion,
+        passion_mode=passion_mode,
         shifts=_shifts(shift),
         dice=_dice(dice),
     )

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from engine.commands.base import CommandBase
 from engine.dice.checks import Kind, Shift
-from engine.state.sheet import PassionKind, StatName
-
-PassionMode = Literal["reroll", "flip"]
+from engine.state.sheet import PassionKind, PassionMode, StatName
 
 
 class SkillCheck(CommandBase, frozen=True, kw_only=True, tag="skill_check"):

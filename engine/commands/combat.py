@@ -9,7 +9,7 @@ import msgspec
 from engine.commands.base import CommandBase
 from engine.dice.checks import Shift
 from engine.state.fight import InitiativeMethod
-from engine.state.sheet import PassionKind
+from engine.state.sheet import PassionKind, PassionMode
 
 AttackMode = Literal["strike", "disarm", "throw_person", "throw"]
 CRIT_CHOICES = Literal["kill", "knock_out"]
@@ -86,7 +86,7 @@ class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
     flipped: bool | None = None
     #: C-10: a triggered passion spent on this attack's first failed roll (reroll, or flip-flop).
     passion: PassionKind | None = None
-    passion_mode: Literal["reroll", "flip"] = "reroll"
+    passion_mode: PassionMode = "reroll"
 
 
 class Dodge(CommandBase, frozen=True, kw_only=True, tag="dodge"):

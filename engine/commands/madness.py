@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine.commands.base import CommandBase
 from engine.dice.checks import Shift
 from engine.state.encounter import Reaction
-from engine.state.sheet import MeterName
+from engine.state.sheet import MeterName, PassionKind
 
 
 class MadnessCheck(CommandBase, frozen=True, kw_only=True, tag="madness_check"):
@@ -22,6 +24,9 @@ class MadnessCheck(CommandBase, frozen=True, kw_only=True, tag="madness_check"):
     source: str = ""
     shifts: tuple[Shift, ...] = ()
     reaction: Reaction | None = None
+    #: C-10: a passion (a fear, most often) spent if the Mind roll fails: reroll or flip-flop.
+    passion: PassionKind | None = None
+    passion_mode: Literal["reroll", "flip"] = "reroll"
 
 
 class Therapy(CommandBase, frozen=True, kw_only=True, tag="therapy"):

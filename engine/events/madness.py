@@ -9,11 +9,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from engine.commands.checks import PassionMode
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase, describe_result
 from engine.state.encounter import Reaction
-from engine.state.sheet import MeterName, PassionKind
+from engine.state.sheet import MeterName, PassionKind, PassionMode
 
 Rank = Annotated[int, msgspec.Meta(ge=1, le=10)]
 HardenedCount = Annotated[int, msgspec.Meta(ge=0, le=10)]

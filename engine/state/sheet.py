@@ -9,6 +9,8 @@ import msgspec
 StatName = Literal["body", "speed", "mind", "soul"]
 MeterName = Literal["violence", "unnatural", "helplessness", "isolation", "self"]
 PassionKind = Literal["rage", "fear", "noble"]
+#: C-10: what a spent passion does to a failed roll.
+PassionMode = Literal["reroll", "flip"]
 METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
 MAX_HARDENED = 10  # S2-7
 MAX_FAILED = 5  # S2-7

@@ -28,8 +28,9 @@ from engine.events.madness import (
 )
 from engine.rules.common import require_started
 from engine.rules.decide import handles
+from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.state.encounter import Combatant, Encounter, Reaction
-from engine.state.sheet import MAX_FAILED, METERS, MeterName
+from engine.state.sheet import MAX_FAILED, METERS, MeterName, PassionKind, PassionMode
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 #: M2-1: a madness check's rank.
@@ -73,6 +74,8 @@ def madness_check_events(
     *,
     source: str | None = None,
     shifts: tuple[Shift, ...] = (),
+    passion: PassionKind | None = None,
+    passion_mode: PassionMode = "reroll",
 ) -> list[EventBase]:
     """The events of one madness check (M2-2…M2-5), or `Refused` with the reason.
 
@@ -108,6 +111,10 @@ def madness_check_events(
         spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
         result = roll_check(spec, dice)
         events.append(CheckRolled(actor=actor_id, result=result, purpose=f"resist a {name} {rank} madness check"))
+        spent = passion_on_failure(combatant, passion, passion_mode, result, dice) if passion else None
+        if spent is not None:  # C-10: a triggered passion changes the failed Mind roll
+            events.append(spent)
+            result = spent.after
         events.append(resolved("success" if result.success else "failure"))
         if result.success:
             return [*events, NotchMarked(actor=actor_id, meter=name, kind="hardened", cause=cause)]
@@ -149,6 +156,8 @@ def madness_check(state: Encounter, command: MadnessCheck, dice: DiceSource) -> 
     """M2-2…M2-5 for a check a person (the GM) calls; the source names the cause."""
     require_started(state)
     cause = command.source.strip() or f"{command.meter} {command.rank}"
+    if command.passion is not None:
+        require_passion(state, _combatant(state, command.actor), command.passion)
     return madness_check_events(
         state,
         command.actor,
@@ -158,6 +167,8 @@ def madness_check(state: Encounter, command: MadnessCheck, dice: DiceSource) -> 
         dice,
         command.reaction,
         shifts=command.shifts,
+        passion=command.passion,
+        passion_mode=command.passion_mode,
     )
 
 

@@ -17,6 +17,7 @@ from engine.events.base import EventBase
 from engine.events.madness import PassionSpent
 from engine.rules.common import check, require_started
 from engine.rules.decide import handles
+from engine.rules.ua2.passion import require_passion
 from engine.state.encounter import Combatant, Encounter
 from engine.state.sheet import Sheet, StatName
 
@@ -112,15 +113,7 @@ def spend_passion(state: Encounter, command: SpendPassion, dice: DiceSource) -> 
     each passion `passion_uses_per_session` times (the encounter's log is the session)."""
     require_started(state)
     combatant = _living(state, command.actor)
-    passion = next((p for p in combatant.sheet.passions if p.kind == command.passion), None)
-    if passion is None:
-        raise Refused(f"{command.actor} has no {command.passion} passion on the sheet (C-10)")
-    allowed = state.settings.passion_uses_per_session
-    if combatant.passions_spent.count(command.passion) >= allowed:
-        raise Refused(
-            f"{command.actor}'s {command.passion} passion is already spent this session",
-            hint=f"each passion {allowed}× per session (setting passion_uses_per_session, C-10)",
-        )
+    passion = require_passion(state, combatant, command.passion)
     last = combatant.last_check
     if last is None or last.roll is None:
         raise Refused(f"{command.actor} has no rolled check for a passion to change (C-10)")

@@ -11,6 +11,7 @@ from engine.dice.source import DiceSource, roll_percentile
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.base import EventBase
+from engine.events.madness import PassionSpent
 from engine.rules.batch import Batch
 from engine.rules.decide import handles
 from engine.rules.ua2.combat import damage as dmg
@@ -24,7 +25,6 @@ from engine.rules.ua2.combat.aftermath import (
 )
 from engine.rules.ua2.combat.cherries import apply_cherry, cherry_damage
 from engine.rules.ua2.combat.dodge import dodge_outcome
-from engine.rules.ua2.combat.passions import check_passion, spend_on_failure
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     able_to_act,
@@ -34,6 +34,7 @@ from engine.rules.ua2.combat.situation import (
     skill_spec,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
+from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.state.encounter import Combatant, Encounter
 from engine.state.weapons import Weapon
 
@@ -107,7 +108,8 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
             hint="lay it down (suppress) or do nothing",
         )
     weapon = _weapon_for(state, command)
-    check_passion(state, attacker, command)
+    if command.passion is not None:
+        require_passion(state, attacker, command.passion)
     strikes = _strikes(command)
     if len(strikes) > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -296,8 +298,19 @@ def strike(
         aimed.add(target)
     spec = _strike_spec(state, plan, target, share, part, parts, side_shifts=first_at_target)
     result = roll_attack(spec, plan.weapon, dice, command.flipped)
-    result = spend_on_failure(batch, plan.attacker, command, result, dice, prefer_high=plan.weapon.kind == "firearm")
-    state = batch.state
+    if command.passion is not None and not any(isinstance(e, PassionSpent) for e in batch.events):
+        spent = passion_on_failure(
+            plan.attacker,
+            command.passion,
+            command.passion_mode,
+            result,
+            dice,
+            prefer_high=plan.weapon.kind == "firearm",
+        )
+        if spent is not None:  # C-10: once per attack, on the first failed roll it can change
+            batch.emit(spent)
+            result = spent.after
+            state = batch.state
     outcome = result.outcome
     note = ""
     if outcome == "matched_success" and state.fighter(attacker_id).no_match_benefits:

@@ -1,0 +1,58 @@
+"""C-10 where a roll is made: a triggered passion spent on a failed roll in the same command
+(an attack, a madness check) — rerolled, or flip-flopped. `SpendPassion` covers a roll already made."""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.dice.checks import CheckResult, resolve
+from engine.dice.source import DiceSource, roll_percentile
+from engine.errors import Refused
+from engine.events.madness import PassionSpent
+from engine.state.encounter import Combatant, Encounter
+from engine.state.sheet import Passion, PassionKind, PassionMode
+
+
+def require_passion(state: Encounter, combatant: Combatant, kind: str) -> Passion:
+    """The sheet's passion of that kind, unless it is missing or spent this session (refused)."""
+    passion = next((p for p in combatant.sheet.passions if p.kind == kind), None)
+    if passion is None:
+        raise Refused(f"{combatant.id} has no {kind} passion on the sheet (C-10)")
+    allowed = state.settings.passion_uses_per_session
+    if combatant.passions_spent.count(kind) >= allowed:
+        raise Refused(
+            f"{combatant.id}'s {kind} passion is already spent this session",
+            hint=f"each passion {allowed}× per session (setting passion_uses_per_session, C-10)",
+        )
+    return passion
+
+
+def passion_on_failure(
+    combatant: Combatant,
+    kind: PassionKind,
+    mode: PassionMode,
+    result: CheckResult,
+    dice: DiceSource,
+    *,
+    prefer_high: bool = False,
+) -> PassionSpent | None:
+    """The passion spent on `result` if it failed and the change can help; None otherwise
+    (a success, or a flip that reads the same value or was already weighed, C-9/C-11)."""
+    if result.success or result.roll is None:
+        return None
+    roll, spec = result.roll, result.spec
+    if mode == "flip":
+        if roll.tens == roll.ones or spec.flip:
+            return None
+        after = resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
+    else:
+        after = resolve(spec, roll_percentile(dice), prefer="high" if prefer_high else "as_rolled")
+    trigger = next(p.trigger for p in combatant.sheet.passions if p.kind == kind)
+    return PassionSpent(
+        actor=combatant.id,
+        passion=kind,
+        mode=mode,
+        trigger=trigger,
+        before=result,
+        after=after,
+    )
