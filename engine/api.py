@@ -88,9 +88,7 @@ def check(
     if dice is not None and spec.automatic:  # dice given: the minor check was rolled for quality (C-3)
         spec = msgspec.structs.replace(spec, roll_anyway=True)
     source = TableDice(dice) if dice is not None else SeededDice(0 if seed is None else seed)
-    if flipped is not None and not spec.automatic:
-        return resolve(spec, roll(source), orientation=flipped)
-    return roll_check(spec, source)
+    return roll_check(spec, source, flipped=flipped)
 
 
 def simulate(scenario: str | Path, n: int = 10_000, seed: int = 0, *, workers: int = 1) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from engine.cli.common import JsonOption, SeedOption, console, emit_json
-from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, resolve, roll_check
+from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, roll_check
 from engine.dice.odds import exact_odds
 from engine.dice.percentile import Percentile
 from engine.dice.source import SeededDice, TableDice, parse_faces, roll_percentile
@@ -190,10 +190,7 @@ def check(
         source: TableDice | SeededDice = TableDice(faces)
     else:
         source = SeededDice(seed if seed is not None else int.from_bytes(os.urandom(4), "little"))
-    if flipped is None or spec.automatic:
-        result = roll_check(spec, source)
-    else:
-        result = resolve(spec, roll_percentile(source), orientation=flipped)
+    result = roll_check(spec, source, flipped=flipped)
     data = result_json(result)
     if isinstance(source, SeededDice):
         data["seed"] = source.seed

@@ -197,8 +197,11 @@ def resolve(
     return CheckResult(spec=spec, roll=chosen, outcome=_outcome_of(spec, chosen))
 
 
-def roll_check(spec: CheckSpec, dice: DiceSource, *, prefer: Prefer = "as_rolled") -> CheckResult:
-    """Roll a check from the dice source, or succeed without a roll (C-3)."""
+def roll_check(
+    spec: CheckSpec, dice: DiceSource, *, prefer: Prefer = "as_rolled", flipped: bool | None = None
+) -> CheckResult:
+    """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
+    orientation a person states (C-11); without it the engine takes the better one."""
     if spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
-    return resolve(spec, roll_percentile(dice), prefer=prefer)
+    return resolve(spec, roll_percentile(dice), prefer=prefer, orientation=flipped)

@@ -6,9 +6,8 @@ from collections.abc import Sequence
 
 from engine.catalog import find_weapon
 from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
-from engine.dice.checks import resolve, roll_check
-from engine.dice.percentile import Percentile
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.checks import roll_check
+from engine.dice.source import DiceSource
 from engine.errors import NotFound, Refused
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
@@ -92,9 +91,5 @@ def check(state: Encounter, command: RollCheck, dice: DiceSource) -> Sequence[Ev
             "this check may not be flip-flopped",
             hint="only obsession or passion rolls flip (C-9, C-10)",
         )
-    if command.flipped is None or spec.automatic:
-        result = roll_check(spec, dice)
-    else:
-        rolled: Percentile = roll_percentile(dice)
-        result = resolve(spec, rolled, orientation=command.flipped)
+    result = roll_check(spec, dice, flipped=command.flipped)
     return [CheckRolled(actor=command.actor, result=result, purpose=command.purpose)]

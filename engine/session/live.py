@@ -17,8 +17,8 @@ from engine.events import Event, decode, encode, tag_of, version_of
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import EncounterStarted
-from engine.reducers import fold
-from engine.rules.decide import decide
+from engine.reducers.fold import apply
+from engine.rules.decide import decide_and_fold
 from engine.session.history import (
     Record,
     command_entries,
@@ -153,8 +153,9 @@ class LiveEncounter:
         faces: Sequence[int] = (),
         *,
         given: int | None = None,
-    ) -> list[EventBase]:
-        """Decide with `faces` first (table dice or a command's recorded dice), then fresh seeded dice.
+    ) -> tuple[list[EventBase], Encounter]:
+        """The command's events (its record first) and the state after them. Dice: `faces` first
+        (table dice or a command's recorded dice), then fresh seeded dice.
 
         The first `given` faces (all, by default) are dice a person rolled; the rest of `faces`
         are seeded dice an earlier decision drew, reused by an amend (still not the table's)."""
@@ -162,7 +163,7 @@ class LiveEncounter:
         start = seeded.position
         table = TableDice(faces, fallback=seeded)
         dice = RecordingDice(table)
-        decided = decide(state, command, dice)
+        decided, after = decide_and_fold(state, command, dice)  # the rule's own fold is reused
         record = CommandRecorded(
             id=command_id,
             issued=command,  # type: ignore[arg-type]
@@ -173,7 +174,8 @@ class LiveEncounter:
             command=command_id,
         )
         self.dice_position = seeded.position
-        return [record, *(msgspec.structs.replace(e, command=command_id) for e in decided)]
+        events = [record, *(msgspec.structs.replace(e, command=command_id) for e in decided)]
+        return events, apply(after, record)  # the record changes nothing but the version
 
     def _append(self, events: Sequence[EventBase]) -> None:
         version = self.version
@@ -192,8 +194,7 @@ class LiveEncounter:
         """Decide, append, fold. A refused command writes nothing."""
         dice_before = self.dice_position
         try:
-            events = self._decide(self.state, command, self.next_id, command.dice)
-            new_state = fold(events, self.state)
+            events, new_state = self._decide(self.state, command, self.next_id, command.dice)
             self._append(events)
         except BaseException:
             self.dice_position = dice_before
@@ -251,9 +252,8 @@ class LiveEncounter:
                 faces, given = record.dice_used, record.table_dice
                 if k == 0 and corrected.dice:
                     faces, given = (*corrected.dice, *record.dice_used[record.table_dice :]), len(corrected.dice)
-                events = self._decide(state, command, self.next_id, faces, given=given)
+                events, state = self._decide(state, command, self.next_id, faces, given=given)
                 self.next_id += 1
-                state = fold(events, state)
                 new_events.extend(events)
         except Refused as exc:
             self.dice_position, self.next_id = dice_before, next_before

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.commands.combat import Attack
-from engine.dice.checks import CheckResult, CheckSpec, Shift, resolve, roll_check
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
+from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.base import EventBase
@@ -236,9 +236,7 @@ def _strike_spec(
 
 def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool | None) -> CheckResult:
     """C-11: a stated orientation, else the better outcome; ties → higher value for a gun."""
-    if flipped is not None and spec.flip:
-        return resolve(spec, roll_percentile(dice), orientation=flipped)
-    return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled")
+    return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=flipped)
 
 
 @handles(Attack)
