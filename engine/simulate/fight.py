@@ -15,8 +15,8 @@ from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.combat import AttackResolved, WoundsInflicted
 from engine.events.commands import CommandRecorded
-from engine.reducers import fold
-from engine.rules.decide import decide, decide_and_fold
+from engine.reducers.fold import apply
+from engine.rules.decide import decide_and_fold
 from engine.scenario.scenario import LoadedScenario
 from engine.state.encounter import Encounter
 from engine.tactics import Profile, choose_command, declarations
@@ -58,9 +58,8 @@ def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
             )
         )
     for command in commands:
-        events = decide(state, command, no_dice)
+        events, state = decide_and_fold(state, command, no_dice)
         setup.extend(events)
-        state = fold(events, state)
     profiles = {f.id: Profile(rules=f.rules, cherry=f.cherry, at_range=f.at_range) for f in loaded.fighters}
     triggers = []
     for t in loaded.scenario.triggers:
@@ -101,11 +100,7 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
         nonlocal state
         start = dice.position
         try:
-            if keep_log:
-                events = recorded(command)
-                after = fold(events, state)
-            else:
-                events, after = decide_and_fold(state, command, dice)
+            events, after = recorded(command) if keep_log else decide_and_fold(state, command, dice)
         except Refused:
             dice.position = start  # a refused command draws nothing (as in a live session)
             raise
@@ -120,11 +115,12 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
         if keep_log:
             run.events.extend(events)
 
-    def recorded(command: CommandBase) -> list[EventBase]:
-        """The command's events after its record, as a live session writes them (so it re-decides)."""
+    def recorded(command: CommandBase) -> tuple[list[EventBase], Encounter]:
+        """The command's events after its record, as a live session writes them (so it re-decides),
+        and the state after them."""
         start = dice.position
         recording = RecordingDice(dice)
-        events = decide(state, command, recording)
+        events, after = decide_and_fold(state, command, recording)
         run.commands += 1
         record = CommandRecorded(
             id=run.commands,
@@ -134,7 +130,7 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
             seeded_count=dice.position - start,
             command=run.commands,
         )
-        return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)]
+        return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)], apply(after, record)
 
     if state.fight.phase == "setup":  # a what-if run starts mid-fight instead (`ua session fork`)
         for trigger in prep.triggers:
