@@ -105,6 +105,21 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
         return "significant"  # C-3: a minor check under 15 resolves as significant
 
 
+def major_outcome(value: int, matched: bool, target: int, *, untrained: bool = False) -> Outcome:
+    """C-13 for a major check with no minimum roll (what attacks, dodges and madness checks are)."""
+    if value == 1:
+        return "crit"
+    if value == 100:
+        return "fumble"
+    if untrained:
+        if matched and value <= target:
+            return "success"
+        return "matched_failure" if matched else "failure"
+    if value <= target:
+        return "matched_success" if matched else "success"
+    return "matched_failure" if matched else "failure"
+
+
 def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
     """C-13: the outcome class of a rolled value under a spec."""
     if value == 1:
@@ -115,10 +130,8 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
         return "failure"
     target = spec.target
     branch = spec.resolves_as
-    if branch == "major":
-        if value <= target:
-            return "matched_success" if matched else "success"
-        return "matched_failure" if matched else "failure"
+    if branch in ("major", "major_untrained"):
+        return major_outcome(value, matched, target, untrained=branch == "major_untrained")
     if branch == "significant":
         if value <= target:
             return "matched_success" if matched else "success"
@@ -128,10 +141,6 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
     if branch == "untrained":
         if value <= target:
             return "weak_success"
-        return "matched_failure" if matched else "failure"
-    if branch == "major_untrained":
-        if matched and value <= target:
-            return "success"
         return "matched_failure" if matched else "failure"
     # minor_quality: never a failure once past steps 1–2
     return "success" if value <= target else "weak_success"
@@ -170,16 +179,25 @@ def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_r
     if not spec.flip:
         return roll
     flipped = roll.flip()
-    a, b = RANK[_outcome_of(spec, roll)], RANK[_outcome_of(spec, flipped)]
-    if a != b:
-        return roll if a < b else flipped
-    if OUTCOMES[a] not in SUCCESSES:
-        return roll  # a failure's value serves no purpose: keep the dice as rolled
-    if prefer == "high" and flipped.value > roll.value:
-        return flipped
-    if prefer == "low" and flipped.value < roll.value:
+    as_rolled = _outcome_of(spec, roll)
+    if takes_flip(as_rolled, _outcome_of(spec, flipped), roll.value, flipped.value, prefer):
         return flipped
     return roll
+
+
+def takes_flip(as_rolled: Outcome, flipped: Outcome, value: int, flipped_value: int, prefer: Prefer) -> bool:
+    """C-11 for an automated actor: read the dice the other way round when that gives the better
+    outcome; on a tie of successes, when the purpose prefers the other value."""
+    a, b = RANK[as_rolled], RANK[flipped]
+    if a != b:
+        return b < a
+    if as_rolled not in SUCCESSES:
+        return False  # a failure's value serves no purpose: keep the dice as rolled
+    if prefer == "high":
+        return flipped_value > value
+    if prefer == "low":
+        return flipped_value < value
+    return False
 
 
 def resolve(

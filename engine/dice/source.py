@@ -10,6 +10,7 @@ source (or refuses) when they run out.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -31,13 +32,15 @@ def _mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
+@cache
 def _stream_key(stream: str) -> int:
-    return int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little")
+    """A stream's own key (the same for every seed)."""
+    return _mix64(int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little"))
 
 
 def stream_base(seed: int, stream: str) -> int:
     """The per-(seed, stream) key every face of that stream is hashed from."""
-    return _mix64((seed & _MASK) ^ _mix64(_stream_key(stream)))
+    return _mix64((seed & _MASK) ^ _stream_key(stream))
 
 
 def face(seed: int, stream: str, k: int) -> int:
@@ -72,16 +75,25 @@ class SeededDice:
         self.position = position
         self.ai_position = ai_position
         self._base = stream_base(seed, DICE)
-        self._ai_base = stream_base(seed, AI)
+        self._ai_base: int | None = None  # computed on the first AI choice (many fights make none)
 
     def d10(self) -> int:
         k = self.position
         self.position = k + 1
         return _mix64(self._base ^ ((k * _GOLDEN) & _MASK)) % 10
 
+    def two_d10(self) -> tuple[int, int]:
+        """Two faces in a row (a percentile roll's tens and ones), in one call for hot loops."""
+        k = self.position
+        self.position = k + 2
+        base = self._base
+        return _mix64(base ^ ((k * _GOLDEN) & _MASK)) % 10, _mix64(base ^ (((k + 1) * _GOLDEN) & _MASK)) % 10
+
     def choose(self, n: int) -> int:
         if n <= 0:
             raise ValueError("choose needs at least one option")
+        if self._ai_base is None:
+            self._ai_base = stream_base(self.seed, AI)
         k = self.ai_position
         self.ai_position = k + 1
         return _mix64(self._ai_base ^ ((k * _GOLDEN) & _MASK)) % n

@@ -15,7 +15,9 @@ import msgspec
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
-from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
+from engine.simulate.fight import Prepared, prepare, run_fight
+from engine.simulate.kernel import Unsupported, compile_kernel
+from engine.simulate.outcome import FightOutcome, outcome_of
 from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
 
@@ -66,36 +68,47 @@ class ChunkResult(msgspec.Struct, kw_only=True):
     picks: Picks
 
 
-def score(prep: Prepared, run: FightRun) -> tuple[int, int]:
-    """How the first side did: (won 1 / draw 0 / lost −1, minus wounds it took)."""
-    side = prep.scenario.sides[0]
-    result = run.state.fight.result
-    outcome = 0 if result is None or result.winner is None else (1 if result.winner == side else -1)
-    taken = sum(sum(i.amount for i in c.injuries) for c in run.state.combatants if c.side == side)
-    return outcome, -taken
+class Fights:
+    """The fights of one prepared scenario: each on the fast kernel when it can take it, else —
+    or with `fast=False` — on the event-sourced engine. Both give the same outcome."""
+
+    def __init__(self, prep: Prepared, *, fast: bool = True) -> None:
+        self.prep = prep
+        self.kernel = compile_kernel(prep) if fast else None
+
+    def outcome(self, seed: int) -> tuple[FightOutcome, bool]:
+        """The fight of `seed`, and whether the kernel fought it."""
+        if self.kernel is not None:
+            try:
+                return self.kernel.fight(seed), True
+            except Unsupported:
+                pass
+        return outcome_of(self.prep, run_fight(self.prep, seed)), False
 
 
-def run_chunk(prep: Prepared, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
+def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
     tally = Tally()
     picks = Picks(size=keep)
+    side = fights.prep.scenario.sides[0]
     for i in range(start, stop):
-        run = run_fight(prep, derive_seed(seed, i))
-        tally.add(prep, run)
-        picks.add(score(prep, run), i, seed)
+        fight, fast = fights.outcome(derive_seed(seed, i))
+        tally.add(fight)
+        tally.fast_path += fast
+        picks.add(fight.score(side), i, seed)
     return ChunkResult(tally=tally, picks=picks)
 
 
-_WORKER_PREP: Prepared | None = None
+_WORKER_FIGHTS: Fights | None = None
 
 
-def _init_worker(loaded: LoadedScenario, start: Encounter | None) -> None:
-    global _WORKER_PREP
-    _WORKER_PREP = prepare(loaded, start)
+def _init_worker(loaded: LoadedScenario, start: Encounter | None, fast: bool) -> None:
+    global _WORKER_FIGHTS
+    _WORKER_FIGHTS = Fights(prepare(loaded, start), fast=fast)
 
 
 def _worker_chunk(seed: int, start: int, stop: int, keep: int) -> ChunkResult:
-    assert _WORKER_PREP is not None
-    return run_chunk(_WORKER_PREP, seed, start, stop, keep)
+    assert _WORKER_FIGHTS is not None
+    return run_chunk(_WORKER_FIGHTS, seed, start, stop, keep)
 
 
 def chunks(n: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -130,9 +143,11 @@ def run_batch(
     keep: int = 0,
     progress: Callable[[int], None] | None = None,
     start: Encounter | None = None,
+    fast: bool = True,
 ) -> tuple[Prepared, Tally, Picks]:
     """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
-    `progress(done)` after each chunk."""
+    `progress(done)` after each chunk. `fast=False` fights every fight on the event-sourced
+    engine (the reference) instead of the kernel; the numbers are the same."""
     check_size(n, workers)
     prep = prepare(loaded, start)
     tally = Tally()
@@ -147,12 +162,13 @@ def run_batch(
     spans = list(chunks(n, workers))
     workers = min(workers, len(spans))  # a small batch needs no more processes than chunks
     if workers == 1:
+        fights = Fights(prep, fast=fast)
         for first, stop in chunks(n, 1):
-            absorb(run_chunk(prep, seed, first, stop, keep), stop)
+            absorb(run_chunk(fights, seed, first, stop, keep), stop)
         return prep, tally, picks
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded, start)
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded, start, fast)
     ) as pool:
         pending: list[tuple[Future[ChunkResult], int]] = []
         window = workers * 4

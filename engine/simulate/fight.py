@@ -83,10 +83,13 @@ class FightRun:
     refusals: int = 0
     commands: int = 0
     dealt: dict[str, int] = field(default_factory=dict)
+    faces_drawn: int = 0
+    choices_drawn: int = 0
 
 
-def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
-    """Fight one fight with the dice of `seed`; tactics draw only from the AI stream."""
+def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False, opening_only: bool = False) -> FightRun:
+    """Fight one fight with the dice of `seed`; tactics draw only from the AI stream.
+    `opening_only` stops once the fight has begun (scenario madness triggers, initiative)."""
     dice = SeededDice(seed)
     started = prep.setup[0]
     state = msgspec.structs.replace(prep.state, seed=seed)
@@ -142,8 +145,9 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
             step(BeginFight())
         except Refused:
             run.refusals += 1
-            run.state = state
-            return run
+            return _finished(run, state, dice)
+    if opening_only:
+        return _finished(run, state, dice)
     limit = STEPS_PER_ROUND * (state.settings.max_rounds + 1) * max(1, len(state.combatants))
     for _ in range(limit):
         fight = state.fight
@@ -164,5 +168,11 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False) -> FightRun:
             else:
                 assert fight.current is not None
                 step(DoNothing(actor=fight.current))
+    return _finished(run, state, dice)
+
+
+def _finished(run: FightRun, state: Encounter, dice: SeededDice) -> FightRun:
     run.state = state
+    run.faces_drawn = dice.position
+    run.choices_drawn = dice.ai_position
     return run

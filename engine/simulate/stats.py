@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from engine.simulate.fight import FightRun, Prepared
+from engine.simulate.fight import Prepared
+from engine.simulate.outcome import FightOutcome
 
 STATUSES = ("active", "incapacitated", "unconscious", "dead", "fled", "surrendered")
 Z95 = 1.959963984540054
@@ -34,32 +35,27 @@ class Tally(msgspec.Struct, kw_only=True):
     endings: dict[str, int] = msgspec.field(default_factory=dict)
     events: int = 0
     refusals: int = 0
+    #: Fights the kernel fought (the rest went to the event-sourced engine); not in the report.
+    fast_path: int = 0
 
-    def add(self, prep: Prepared, run: FightRun) -> None:
-        state = run.state
-        result = state.fight.result
+    def add(self, fight: FightOutcome) -> None:
         self.fights += 1
-        winner = result.winner if result is not None else None
-        if winner is None:
+        if fight.winner is None:
             self.draws += 1
         else:
-            self.wins[winner] = self.wins.get(winner, 0) + 1
-        self.rounds[state.fight.round] = self.rounds.get(state.fight.round, 0) + 1
-        self.events += run.event_count
-        self.refusals += run.refusals
-        start = {c.id: c for c in prep.state.combatants}
-        for c in state.combatants:
+            self.wins[fight.winner] = self.wins.get(fight.winner, 0) + 1
+        self.rounds[fight.rounds] = self.rounds.get(fight.rounds, 0) + 1
+        self.events += fight.events
+        self.refusals += fight.refusals
+        for c in fight.combatants:
             t = self.combatants.setdefault(c.id, CombatantTally())
             t.statuses[c.status] = t.statuses.get(c.status, 0) + 1
-            if c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze":
-                t.frozen += 1
-            t.wounds_taken += sum(i.amount for i in c.injuries)
-            t.wounds_dealt += run.dealt.get(c.id, 0)
-            before = start[c.id].meters
-            for meter in ("violence", "unnatural", "helplessness", "isolation", "self"):
-                t.hardened += c.meters.of(meter).hardened - before.of(meter).hardened
-                t.failed += c.meters.of(meter).failed - before.of(meter).failed
-        key = ending_key(winner, state)
+            t.frozen += c.frozen
+            t.wounds_taken += c.taken
+            t.wounds_dealt += c.dealt
+            t.hardened += c.hardened
+            t.failed += c.failed
+        key = ending_key(fight)
         self.endings[key] = self.endings.get(key, 0) + 1
 
     def merge(self, other: Tally) -> None:
@@ -67,6 +63,7 @@ class Tally(msgspec.Struct, kw_only=True):
         self.draws += other.draws
         self.events += other.events
         self.refusals += other.refusals
+        self.fast_path += other.fast_path
         _add_counts(self.wins, other.wins)
         _add_counts(self.rounds, other.rounds)
         _add_counts(self.endings, other.endings)
@@ -85,16 +82,11 @@ def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
         into[k] = into.get(k, 0) + v
 
 
-def ending_key(winner: str | None, state: Any) -> str:
+def ending_key(fight: FightOutcome) -> str:
     """`side gun wins: mara dead, vic active` — the shape of an ending, for counting."""
-    head = f"side {winner} wins" if winner else "draw"
-    parts = []
-    for c in state.combatants:
-        status = c.status
-        if status == "active" and c.reaction is not None and c.reaction.kind == "freeze":
-            status = "frozen"
-        parts.append(f"{c.id} {status}")
-    return f"{head}: {', '.join(parts)}"
+    head = f"side {fight.winner} wins" if fight.winner else "draw"
+    parts = ", ".join(f"{c.id} {'frozen' if c.frozen else c.status}" for c in fight.combatants)
+    return f"{head}: {parts}"
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:

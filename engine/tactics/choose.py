@@ -26,6 +26,7 @@ from engine.commands.combat import (
 from engine.dice.source import DiceSource
 from engine.state.encounter import Combatant, Encounter
 from engine.state.fight import Fighter
+from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 from engine.tactics.rules import TacticRule, When
 
@@ -47,14 +48,16 @@ def _allies_down(state: Encounter, me: Combatant) -> bool:
 
 
 def _threat(state: Encounter, c: Combatant) -> int:
-    """How dangerous an enemy looks: its attack rating times what its weapon can do."""
-    f = state.fighter(c.id)
-    weapon = f.weapon()
+    return threat(c.sheet, state.fighter(c.id).weapon())
+
+
+def threat(sheet: Sheet, weapon: Weapon | None) -> int:
+    """How dangerous an enemy looks: its attack rating times what its weapon in hand can do."""
     if weapon is None:
         return 0
     if weapon.kind == "firearm":
-        return c.sheet.rating(weapon.skill) * (weapon.cap or 100)
-    return c.sheet.rating(c.sheet.hand_to_hand) * (11 + weapon.bonus)
+        return sheet.rating(weapon.skill) * (weapon.cap or 100)
+    return sheet.rating(sheet.hand_to_hand) * (11 + weapon.bonus)
 
 
 def select_target(
@@ -127,7 +130,8 @@ def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSourc
 _ALWAYS = When()
 
 
-def _draw_choice(f: Fighter, named: str) -> str | None:
+def draw_choice(f: Fighter, named: str) -> str | None:
+    """The weapon a `draw` rule takes: the one it names, else the first not in hand."""
     if named:
         w = f.weapon(named)
         return w.name if w is not None and w.name != f.in_hand else None
@@ -146,7 +150,7 @@ def _frenzied(me: Combatant) -> bool:
 FRENZY_ACTIONS = frozenset({"attack", "clear_jam", "stand_up", "break_free", "squeeze"})
 
 
-def _mode_fits(rule: TacticRule, weapon: Weapon) -> bool:
+def mode_fits(rule: TacticRule, weapon: Weapon) -> bool:
     """Whether the rule's attack mode can be made with this weapon (C2-19, C2-20, C2-21)."""
     if rule.mode == "throw":
         return weapon.name != "fists" and weapon.throwable
@@ -177,7 +181,7 @@ def _command_for(
             return None
         if weapon.name != "fists" and f.drawn_round == state.fight.round:
             return None
-        if not _mode_fits(rule, weapon):
+        if not mode_fits(rule, weapon):
             return None
         target = _attack_target(state, me, f, rule, profiles, ai)
         if target is None:
@@ -202,7 +206,7 @@ def _command_for(
         field = tuple(c.id for c in _enemies(state, me))
         return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
     if rule.do == "draw":
-        choice = None if gripped else _draw_choice(f, rule.weapon)
+        choice = None if gripped else draw_choice(f, rule.weapon)
         return Draw(actor=actor, weapon=choice) if choice else None
     if rule.do == "clear_jam":
         return ClearJam(actor=actor) if weapon is not None and weapon.name in f.jammed else None

@@ -20,6 +20,21 @@ def _bonus_text(weapon: Weapon) -> str:
     return f"{weapon.bonus} ({', '.join(weapon.tags)})"
 
 
+def digit_sum_amount(digit_sum: int, bonus: int) -> int:
+    """C2-7: digit sum + the weapon bonus."""
+    return digit_sum + bonus
+
+
+def firearm_style_amount(value: int, bonus: int) -> int:
+    """C2-12/C2-23: the roll value + the weapon bonus."""
+    return value + bonus
+
+
+def firearm_amount(value: int, cap: int | None) -> int:
+    """C2-9: the roll value, capped by the gun."""
+    return cap if cap is not None and value > cap else value
+
+
 def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False) -> Damage:
     """C2-7: digit sum (D-5) + weapon bonus; C2-20: thrown — no bonus, and only big, heavy or
     penetrating objects hurt."""
@@ -29,7 +44,7 @@ def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False) 
             return 0, f"a thrown {weapon.name} is not big, heavy or penetrating: no damage", "C2-20"
         return total, f"damage {_faces(roll)} = {total} (thrown, no weapon bonus)", "C2-20"
     if weapon.bonus:
-        amount = total + weapon.bonus
+        amount = digit_sum_amount(total, weapon.bonus)
         return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(weapon)} = {amount}", "C2-7"
     return total, f"damage {_faces(roll)} = {total}", "C2-7"
 
@@ -38,7 +53,7 @@ def firearm_style_damage(roll: Percentile, weapon: Weapon, reason: str, *, throw
     """C2-12/C2-23: the roll value (uncapped) + the weapon bonus (not for a throw, C2-20)."""
     if thrown or not weapon.bonus:
         return roll.value, f"{reason}: damage = roll {roll.value}", "C2-12"
-    amount = roll.value + weapon.bonus
+    amount = firearm_style_amount(roll.value, weapon.bonus)
     return (
         amount,
         f"{reason}: damage = roll {roll.value} + {_bonus_text(weapon)} = {amount}",
@@ -48,16 +63,21 @@ def firearm_style_damage(roll: Percentile, weapon: Weapon, reason: str, *, throw
 
 def firearm_damage(roll: Percentile, weapon: Weapon) -> Damage:
     """C2-9: the roll value, capped by the gun."""
-    cap = weapon.cap
-    if cap is not None and roll.value > cap:
-        return cap, f"damage {roll.value}, capped at {cap} by the {weapon.name}", "C2-9"
-    return roll.value, f"damage {roll.value} ({weapon.name}, cap {cap})", "C2-9"
+    amount = firearm_amount(roll.value, weapon.cap)
+    if amount != roll.value:
+        return amount, f"damage {roll.value}, capped at {amount} by the {weapon.name}", "C2-9"
+    return amount, f"damage {roll.value} ({weapon.name}, cap {weapon.cap})", "C2-9"
+
+
+def half_of(amount: int) -> int:
+    """C2-15: half, rounded up."""
+    return (amount + 1) // 2
 
 
 def halve(damage: Damage) -> Damage:
     """C2-15: a partial dodge halves damage, rounded up."""
     amount, text, rule = damage
-    half = (amount + 1) // 2
+    half = half_of(amount)
     return half, f"{text}, halved by the dodge (rounded up) = {half}", f"{rule}, C2-15"
 
 

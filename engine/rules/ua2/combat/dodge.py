@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from engine.dice.checks import CheckResult, roll_check
+from engine.dice.checks import SUCCESSES, CheckResult, roll_check
 from engine.dice.source import DiceSource
 from engine.events.combat import DodgeOutcome
 from engine.rules.ua2.combat.situation import can_dodge, combatant, roll_shifts, skill_spec
 from engine.state.encounter import Encounter
 
 
-def dodge_effect(dodge: CheckResult, attack_value: int, dodge_skill: int) -> str:
+def dodge_effect(outcome: str, value: int, attack_value: int, dodge_skill: int) -> str:
     """C2-15: value ≤ Dodge target and above the attack's value → no damage; else, if the attack's
     value is below the Dodge skill → half; else full. Decision: a crit dodge is a full dodge (C-6:
     a crit is always the best success)."""
-    value = dodge.value or 0
-    if dodge.outcome == "crit" or (dodge.success and value > attack_value):
+    if outcome == "crit" or (outcome in SUCCESSES and value > attack_value):
         return "full"
     if attack_value < dodge_skill:
         return "half"
@@ -33,5 +32,5 @@ def dodge_outcome(state: Encounter, target: str, attack: CheckResult, dice: Dice
     spec = skill_spec(c, "Dodge", "speed", roll_shifts(state, target))
     result = roll_check(spec, dice, prefer="high")
     skill = c.sheet.rating("Dodge")
-    effect = dodge_effect(result, attack.value or 0, skill)
+    effect = dodge_effect(result.outcome, result.value or 0, attack.value or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

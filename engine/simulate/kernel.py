@@ -1,0 +1,678 @@
+"""The fast path of a batch: a scripted fight fought on plain numbers, held equal to the engine.
+
+`fight.run_fight` — commands decided into events and folded into states — is the reference. The
+kernel fights the same fight with the same dice (the fight's dice stream, face by face, in the
+same order) and the same tactic choices (its AI stream), but keeps only what the batch report
+needs: statuses, wounds, notches, rounds, and how many events the reference would have written.
+
+It covers what scripted fights mostly do: strikes with fists, melee weapons and guns (C2-1,
+C2-7 … C2-14), dodges (C2-15, C2-16), focus (C2-5), draws and jams (C2-3), the damage cherries
+(C2-22, C2-23, C2-30), wounds and their shifts (C2-31, C2-32), the violence checks a fight raises
+(M2-8) while they end hardened (M2-2, M2-4), and the end of the fight (C2-33). Anything else —
+a failed madness check and its reaction, grips, knock-downs, conditions, other cherries, flight,
+surrender, suppressive fire, divided or special attacks, an opening that draws dice — raises
+`Unsupported`, and that fight is fought again on the reference engine. The rule arithmetic is the
+engine's own (outcome classes, orientation, damage, wound shifts, dodge effects, threat); only the
+order of play is written again here, on mutable numbers, and tests hold the two paths equal fight
+by fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.dice.checks import SUCCESSES, Prefer, major_outcome, takes_flip
+from engine.dice.percentile import face_value, percentile_value
+from engine.dice.source import SeededDice
+from engine.rules.ua2.combat import damage as dmg
+from engine.rules.ua2.combat.aftermath import PERMANENT_OVER
+from engine.rules.ua2.combat.dodge import dodge_effect
+from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_shift
+from engine.settings import Settings
+from engine.simulate.fight import STEPS_PER_ROUND, Prepared, run_fight
+from engine.simulate.outcome import CombatantEnd, FightOutcome
+from engine.state.encounter import Combatant, Encounter
+from engine.state.fight import Fighter
+from engine.state.sheet import MAX_FAILED, Sheet
+from engine.state.weapons import FISTS, Weapon
+from engine.tactics.choose import mode_fits, threat
+from engine.tactics.rules import TacticRule
+
+_HITS = frozenset({"crit", "matched_success", "success"})
+_MISSES = frozenset({"failure", "matched_failure", "fumble"})
+_DAMAGE_CHERRIES = frozenset({"more_hurt", "big_hurt", "new_damage"})
+
+
+class Unsupported(Exception):
+    """The fight reached a rule the kernel does not model: the reference engine fights it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """A sheet's major check, short of shifts: base rating, untrained (C-7), flip-flop (C-9).
+    `tables` keeps, per (target, preference), the outcome and value read for each of the 100
+    rolls, computed once by the engine's own C-11/C-13 functions."""
+
+    base: int
+    untrained: bool
+    flip: bool
+    cherries: bool = False  # C2-22: the obsession hand-to-hand skill earns cherries
+    tables: dict[tuple[int, Prefer], list[tuple[str, int]]] = field(default_factory=dict, compare=False)
+
+
+def _outcomes(check: _Check, target: int, prefer: Prefer) -> list[tuple[str, int]]:
+    """Index 10·tens + ones → (outcome, value as read), the orientation taken as an automated
+    actor takes it (C-11)."""
+    table = []
+    for tens in range(10):
+        for ones in range(10):
+            value = percentile_value(tens, ones)
+            matched = tens == ones and value != 100
+            outcome = major_outcome(value, matched, target, untrained=check.untrained)
+            if check.flip:
+                flipped_value = percentile_value(ones, tens)
+                flipped = major_outcome(flipped_value, matched, target, untrained=check.untrained)
+                if takes_flip(outcome, flipped, value, flipped_value, prefer):
+                    outcome, value = flipped, flipped_value
+            table.append((outcome, value))
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class _Arm:
+    """A weapon as one wielder uses it: the facts the rules read, worked out once."""
+
+    weapon: Weapon
+    name: str
+    kind: str  # the AttackResolved weapon kind: firearm, melee or unarmed
+    bonus: int  # C2-7
+    cap: int | None  # C2-9
+    knife: bool  # C2-14: a penetrating melee weapon cuts on a failed attack
+    nonlethal: bool  # C2-10
+    check: _Check  # the attack check (C2-1)
+    threat: int  # how dangerous its wielder looks with it in hand (tactics)
+
+
+def _arm(c: Combatant, weapon: Weapon) -> _Arm:
+    skill, stat = attack_skill(c, weapon, "strike")
+    spec = skill_spec(c, skill, stat, [])
+    h2h = c.sheet.hand_to_hand
+    cherries = weapon.hand_to_hand and c.sheet.is_obsession(h2h) and spec.label.casefold() == h2h.casefold()
+    kind = "firearm" if weapon.kind == "firearm" else ("melee" if weapon.kind == "melee" else "unarmed")
+    return _Arm(
+        weapon=weapon,
+        name=weapon.name,
+        kind=kind,
+        bonus=weapon.bonus,
+        cap=weapon.cap,
+        knife=weapon.kind == "melee" and weapon.penetrating,
+        nonlethal=weapon.nonlethal,
+        check=_Check(spec.base_rating, spec.untrained, spec.flip, cherries),
+        threat=threat(c.sheet, weapon),
+    )
+
+
+Test = Callable[["_Fight", "_Fighter"], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """A tactic rule with its conditions as quick tests; `chance` (C: an AI draw) comes last."""
+
+    rule: TacticRule
+    tests: tuple[Test, ...]
+    chance: int | None  # out of 1000
+    always: bool
+
+
+def _rule(rule: TacticRule, at_range: bool) -> _Rule | None:
+    """`tactics.choose.holds` as tests over a kernel fight, without those that cannot change in
+    one; None when the rule can never hold in it (held, holding, prone never happen here)."""
+    w = rule.when
+    if (w.at_range is not None and at_range != w.at_range) or w.held or w.holding or w.prone:
+        return None
+    tests: list[Test] = []
+    if w.wounds_below is not None:
+        below = w.wounds_below
+        tests.append(lambda fight, me: _fraction(me) < below)
+    if w.wounds_at_least is not None:
+        least = w.wounds_at_least
+        tests.append(lambda fight, me: _fraction(me) >= least)
+    if w.enemies_at_least is not None:
+        most_few = w.enemies_at_least
+        tests.append(lambda fight, me: len(fight.enemies(me)) >= most_few)
+    if w.enemies_at_most is not None:
+        most_many = w.enemies_at_most
+        tests.append(lambda fight, me: len(fight.enemies(me)) <= most_many)
+    if w.allies_down is not None:
+        down = w.allies_down
+        tests.append(lambda fight, me: fight.allies_down(me) == down)
+    if w.armed is not None:
+        armed = w.armed
+        tests.append(lambda fight, me: (me.in_hand.name != "fists") == armed)
+    if w.holding_weapon is not None:
+        name = w.holding_weapon.casefold()
+        tests.append(lambda fight, me: me.in_hand.name.casefold() == name)
+    if w.jammed is not None:
+        jammed = w.jammed
+        tests.append(lambda fight, me: (me.in_hand.name in me.jammed) == jammed)
+    if w.round_at_least is not None:
+        first = w.round_at_least
+        tests.append(lambda fight, me: fight.round >= first)
+    if w.round_at_most is not None:
+        last = w.round_at_most
+        tests.append(lambda fight, me: fight.round <= last)
+    if w.reaction is not None:
+        reaction = w.reaction
+        tests.append(lambda fight, me: (me.reaction or "none") == reaction)
+    if w.dodged_last_round is not None:
+        dodged = w.dodged_last_round
+        tests.append(lambda fight, me: me.dodged_last_round == dodged)
+    chance = None if w.chance is None else round(w.chance * 1000)
+    return _Rule(rule, tuple(tests), chance, always=not tests and chance is None)
+
+
+def _fraction(me: _Fighter) -> float:
+    maximum = me.t.max_wounds
+    return me.wounds / maximum if maximum else 0.0
+
+
+class _Template:
+    """What every fight starts a combatant with, and what never changes in a fight."""
+
+    def __init__(self, c: Combatant, f: Fighter, profile_rules: tuple[TacticRule, ...], at_range: bool) -> None:
+        self.id = c.id
+        self.side = c.side
+        self.sheet: Sheet = c.sheet
+        self.max_wounds = c.max_wounds
+        self.wounds = c.wounds
+        self.status = c.status
+        self.taken = sum(i.amount for i in c.injuries)
+        self.hardened = c.meters.violence.hardened
+        self.failed = c.meters.violence.failed
+        self.mind = _Check(c.sheet.stats.mind, untrained=False, flip=False)  # M2-4: a Mind roll
+        self.arms = {w.name: _arm(c, w) for w in (*f.arsenal, FISTS)}
+        self.arsenal = tuple(self.arms[w.name] for w in f.arsenal)
+        self.in_hand = self.arms[(f.weapon() or FISTS).name]
+        self.drawn_round = f.drawn_round
+        self.jammed = frozenset(f.jammed)
+        self.triggered = frozenset(f.triggered)
+        self.rules = tuple(r for rule in profile_rules if (r := _rule(rule, at_range)) is not None)
+        #: Whether a round's declarations can concern it: a focus or a kept dodge to declare, or
+        #: an AI draw made while its rules are looked at (C2-4).
+        self.declares = any(
+            r.chance is not None
+            or (r.rule.do == "attack" and r.rule.focus and r.rule.attacks == 1)
+            or (r.rule.do == "dodge" and r.rule.keep_dodging)
+            for r in self.rules
+        )
+        self.at_range = at_range
+        self.dodge = _check_of(c, "Dodge", "speed")
+        self.dodge_skill = c.sheet.rating("Dodge")
+        self.shifts: dict[int, int] = {}
+
+    def weapon(self, name: str) -> _Arm | None:
+        wanted = name.casefold()
+        for w in self.arsenal:
+            if w.name.casefold() == wanted:
+                return w
+        return self.arms["fists"] if wanted == "fists" else None
+
+
+def _check_of(c: Combatant, skill: str, stat: str) -> _Check:
+    spec = skill_spec(c, skill, stat, [])
+    return _Check(spec.base_rating, spec.untrained, spec.flip)
+
+
+class _Fighter:
+    """A combatant's state during one kernel fight (mutable, thrown away after it)."""
+
+    __slots__ = (
+        "dealt",
+        "dodged_last_round",
+        "dodging",
+        "continued_dodge",
+        "drawn_round",
+        "failed",
+        "focus",
+        "focus_amount",
+        "hardened",
+        "in_hand",
+        "jammed",
+        "side",
+        "status",
+        "t",
+        "taken",
+        "triggered",
+        "wounds",
+    )
+
+    def __init__(self, t: _Template) -> None:
+        self.t = t
+        self.side = t.side
+        self.wounds = t.wounds
+        self.status = t.status
+        self.taken = t.taken
+        self.dealt = 0
+        self.hardened = t.hardened
+        self.failed = t.failed
+        self.in_hand = t.in_hand
+        self.drawn_round = t.drawn_round
+        self.jammed = t.jammed
+        self.triggered = t.triggered
+        self.focus: _Fighter | None = None
+        self.focus_amount = 0
+        self.dodging = False
+        self.continued_dodge = False
+        self.dodged_last_round = False
+
+
+class Kernel:
+    """Fights of one prepared scenario on the fast path; `fight(seed)` or `Unsupported`."""
+
+    def __init__(self, prep: Prepared, opened: Encounter, opening_events: int, opening_refusals: int) -> None:
+        self.prep = prep
+        self.settings: Settings = opened.settings
+        profiles = prep.profiles
+        fighters = {f.id: f for f in opened.fight.fighters}
+        self.templates = [
+            _Template(c, fighters[c.id], profiles[c.id].rules, profiles[c.id].at_range) for c in opened.combatants
+        ]
+        self.cherry = {c.id: profiles[c.id].cherry for c in opened.combatants}
+        index = {c.id: i for i, c in enumerate(opened.combatants)}
+        self.order = [index[fid] for fid in opened.fight.order]
+        self.opening_events = opening_events
+        self.opening_refusals = opening_refusals
+        self.step_limit = STEPS_PER_ROUND * (self.settings.max_rounds + 1) * max(1, len(opened.combatants))
+
+    def fight(self, seed: int) -> FightOutcome:
+        return _Fight(self, seed).run()
+
+
+def compile_kernel(prep: Prepared) -> Kernel | None:
+    """A kernel for this scenario, or None when its fights must all go to the reference engine:
+    a what-if start, or an opening (scenario madness triggers, initiative) that draws dice —
+    then it would differ from fight to fight — or that leaves a state the kernel does not model."""
+    if prep.state.fight.phase != "setup" or prep.state.ruleset != "ua2":
+        return None
+    opening = run_fight(prep, 0, opening_only=True)
+    if opening.faces_drawn or opening.choices_drawn:
+        return None
+    opened = opening.state
+    if opened.fight.phase != "declare" or opened.fight.round != 1:
+        return None
+    for c in opened.combatants:
+        if c.reaction is not None or c.id not in prep.profiles:
+            return None
+    for f in opened.fight.fighters:
+        if f.in_hand != (f.weapon() or FISTS).name:
+            return None  # tactics compare the name as written
+        if f.prone or f.held_by or f.holding or f.conditions or f.monkey_dodge or f.no_match_benefits:
+            return None
+        if f.extra_attack or f.suppressing or f.reinitiative is not None or f.default_reaction == "flee":
+            return None
+    return Kernel(prep, opened, opening.event_count, opening.refusals)
+
+
+class _Fight:
+    """One fight on the fast path. Event counts follow what the reference engine emits."""
+
+    def __init__(self, kernel: Kernel, seed: int) -> None:
+        self.k = kernel
+        self.settings = kernel.settings
+        self.dice = SeededDice(seed)
+        self.fighters = [_Fighter(t) for t in kernel.templates]
+        self.order = [self.fighters[i] for i in kernel.order]
+        self.round = 1
+        self.turn = 0
+        self.events = kernel.opening_events
+        self.winner: str | None = None
+        self.ended = False
+
+    # -- the loop (fight.run_fight) -------------------------------------------------------------
+
+    def run(self) -> FightOutcome:
+        self.declare()
+        steps = 1
+        while not self.ended:
+            steps += 1
+            if steps > self.k.step_limit:
+                raise Unsupported("the step guard")
+            if self.turn < 0:
+                self.declare()
+            else:
+                self.act(self.order[self.turn])
+        return FightOutcome(
+            winner=self.winner,
+            rounds=self.round,
+            events=self.events,
+            refusals=self.k.opening_refusals,
+            combatants=tuple(
+                CombatantEnd(
+                    id=f.t.id,
+                    side=f.side,
+                    status=f.status,
+                    frozen=False,
+                    taken=f.taken,
+                    dealt=f.dealt,
+                    hardened=f.hardened - f.t.hardened,
+                    failed=f.failed - f.t.failed,
+                )
+                for f in self.fighters
+            ),
+        )
+
+    # -- tactics (tactics.choose) ----------------------------------------------------------------
+
+    def enemies(self, me: _Fighter) -> list[_Fighter]:
+        return [c for c in self.fighters if c.side != me.side and c.status == "active"]
+
+    def holds(self, rule: _Rule, me: _Fighter) -> bool:
+        for test in rule.tests:
+            if not test(self, me):
+                return False
+        return rule.chance is None or self.dice.choose(1000) < rule.chance
+
+    def allies_down(self, me: _Fighter) -> bool:
+        return any(c.side == me.side and c is not me and c.status != "active" for c in self.fighters)
+
+    def select_target(self, me: _Fighter, selector: str) -> _Fighter | None:
+        enemies = self.enemies(me)
+        if not enemies:
+            return None
+        if selector == "weakest":
+            return min(enemies, key=lambda c: c.wounds)
+        if selector == "strongest":
+            return max(enemies, key=lambda c: c.wounds)
+        if selector == "random":
+            return enemies[self.dice.choose(len(enemies))]
+        if selector == "most_dangerous":
+            return max(enemies, key=lambda c: c.in_hand.threat)
+        if selector == "focusing_on_me":
+            for c in enemies:
+                if c.focus is me:
+                    return c
+        close = [c for c in enemies if not c.t.at_range]
+        return (close or enemies)[0]
+
+    def declare(self) -> None:
+        """C2-4: the declarations tactics make (focus, a continued dodge), slowest first."""
+        declared: list[tuple[_Fighter, _Fighter | None, int]] = []
+        for me in self.order:
+            if me.status != "active" or not me.t.declares:
+                continue
+            for compiled in me.t.rules:
+                if not (compiled.always or self.holds(compiled, me)):
+                    continue
+                rule = compiled.rule
+                if rule.do == "attack" and rule.focus and rule.attacks == 1:
+                    target = self.select_target(me, rule.target)
+                    if target is not None:
+                        declared.append((me, target, rule.focus))
+                elif rule.do == "dodge" and rule.keep_dodging and me.dodged_last_round:
+                    declared.append((me, None, 0))
+                break
+        for me, target, amount in declared:
+            self.events += 1  # Declared
+            if target is not None:
+                me.focus, me.focus_amount = target, amount
+            else:
+                me.dodging = me.continued_dodge = True
+        self.start_turn_from(0)
+
+    def act(self, me: _Fighter) -> None:
+        """The first rule whose conditions hold and whose action applies (choose_command)."""
+        for compiled in me.t.rules:
+            if (compiled.always or self.holds(compiled, me)) and self.try_rule(compiled.rule, me):
+                return
+        self.events += 1  # DidNothing
+        self.end_turn()
+
+    def try_rule(self, rule: TacticRule, me: _Fighter) -> bool:
+        """Carry out the rule's action and return True, or False when it cannot apply now."""
+        weapon = me.in_hand
+        do = rule.do
+        if do == "attack":
+            if rule.weapon and (w := me.t.weapon(rule.weapon)) is not None and w.name != weapon.name:
+                self.draw(me, w)
+                return True
+            if weapon.name in me.jammed or (weapon.name != "fists" and me.drawn_round == self.round):
+                return False
+            if not mode_fits(rule, weapon.weapon):
+                return False
+            target = me.focus if me.focus is not None and me.focus.status == "active" else None
+            if target is None:
+                target = self.select_target(me, rule.target)
+            if target is None:
+                return False
+            if rule.mode != "strike" or rule.attacks > 1:
+                raise Unsupported(f"a {rule.mode} attack of {rule.attacks}")
+            self.attack(me, target, weapon, rule.cherry or self.k.cherry[me.t.id])
+            return True
+        if do == "dodge":
+            self.events += 1  # DodgeDeclared
+            me.dodging = True
+            self.end_turn()
+            return True
+        if do == "draw":
+            choice = self.draw_choice(me, rule.weapon)
+            if choice is None:
+                return False
+            self.draw(me, choice)
+            return True
+        if do == "clear_jam":
+            if weapon.name not in me.jammed:
+                return False
+            self.events += 1  # JamCleared
+            me.jammed = me.jammed - {weapon.name}
+            self.end_turn()
+            return True
+        if do in ("stand_up", "break_free", "squeeze"):
+            return False  # never prone, held or holding here
+        if do == "suppress":
+            if weapon.kind != "firearm" or weapon.name in me.jammed or me.drawn_round == self.round:
+                return False
+            if not self.enemies(me):
+                return False
+            raise Unsupported("suppressive fire")
+        if do in ("flee", "surrender"):
+            raise Unsupported(do)
+        self.events += 1  # DidNothing
+        self.end_turn()
+        return True
+
+    def draw_choice(self, me: _Fighter, named: str) -> _Arm | None:
+        if named:
+            w = me.t.weapon(named)
+            return w if w is not None and w.name != me.in_hand.name else None
+        for w in me.t.arsenal:
+            if w.name != "fists" and w.name != me.in_hand.name:
+                return w
+        return None
+
+    def draw(self, me: _Fighter, weapon: _Arm) -> None:
+        self.events += 1  # WeaponDrawn
+        me.in_hand = weapon
+        me.drawn_round = self.round
+        self.end_turn()
+
+    # -- rounds and turns (combat.turns) ---------------------------------------------------------
+
+    def start_turn_from(self, index: int) -> None:
+        order = self.order
+        for i in range(index, len(order)):
+            f = order[i]
+            if f.status != "active":
+                continue
+            self.events += 1  # TurnStarted, or TurnSkipped while dodging all round (C2-16)
+            if not f.continued_dodge:
+                self.turn = i
+                return
+        self.next_round()
+
+    def next_round(self) -> None:
+        self.events += 1  # RoundStarted, or FightEnded at the round limit (C2-33)
+        if self.round >= self.settings.max_rounds:
+            self.ended = True
+            return
+        self.round += 1
+        self.turn = -1  # declarations first
+        for f in self.fighters:
+            f.dodged_last_round = f.dodging
+            f.dodging = f.continued_dodge = False
+            f.focus = None
+
+    def end_turn(self) -> None:
+        sides = {f.side for f in self.fighters if f.status == "active"}
+        if len(sides) <= 1:
+            self.events += 1  # FightEnded
+            self.winner = sides.pop() if sides else None
+            self.ended = True
+            return
+        self.start_turn_from(self.turn + 1)
+
+    # -- checks ------------------------------------------------------------------------------------
+
+    def roll(self, check: _Check, target: int, prefer: Prefer) -> tuple[str, int]:
+        """A major check: (outcome, value as read) for the next two faces."""
+        table = check.tables.get((target, prefer))
+        if table is None:
+            table = check.tables[(target, prefer)] = _outcomes(check, target, prefer)
+        tens, ones = self.dice.two_d10()
+        return table[10 * tens + ones]
+
+    def shift(self, f: _Fighter) -> int:
+        """C2-31: the wound shift on every roll."""
+        t = f.t
+        found = t.shifts.get(f.wounds)
+        if found is None:
+            found = t.shifts[f.wounds] = wound_shift(f.wounds, t.max_wounds, self.settings)
+        return found
+
+    # -- attacks (combat.attack) -----------------------------------------------------------------
+
+    def attack(self, me: _Fighter, target: _Fighter, arm: _Arm, cherry_named: str | None) -> None:
+        check = arm.check
+        aim = check.base + self.shift(me)
+        if me.focus is target:
+            aim += me.focus_amount  # C2-5
+        if target.focus is not None:
+            aim += target.focus_amount  # C2-5: the target is focusing
+        kind = arm.kind
+        outcome, value = self.roll(check, aim, "high" if kind == "firearm" else "as_rolled")
+        trigger = "shot_at" if kind == "firearm" else "attacked_with_weapon"
+        first_trigger = kind != "unarmed" and trigger not in target.triggered
+        if first_trigger:
+            target.triggered = target.triggered | {trigger}
+
+        avoided = half = False
+        hit = outcome in _HITS
+        if hit and target.dodging and target.status == "active":
+            dodge = target.t.dodge
+            dodge_outcome, dodge_value = self.roll(dodge, dodge.base + self.shift(target), "high")
+            effect = dodge_effect(dodge_outcome, dodge_value, value, target.t.dodge_skill)
+            avoided, half = effect == "full", effect == "half"
+        cherry = None
+        if outcome == "matched_success" and check.cherries and not avoided:
+            cherry = cherry_named or self.settings.default_cherry
+            if cherry not in _DAMAGE_CHERRIES:
+                raise Unsupported(f"the {cherry} cherry")
+        self.events += 1  # AttackResolved
+        if hit and not avoided:
+            if outcome == "crit":  # C2-10
+                self.events += 1  # StatusChanged
+                self.out(target, "unconscious" if arm.nonlethal else "dead")
+            else:
+                amount = self.damage(arm, outcome, value, cherry)
+                if half:
+                    amount = dmg.half_of(amount)
+                me.dealt += amount
+                self.wound(target, amount)
+                if cherry is not None:
+                    self.events += 1  # CherryTaken
+        elif outcome in _MISSES:
+            self.failure_effects(me, target, arm, outcome)
+        settings = self.settings
+        if first_trigger:
+            rank = settings.violence_first_shot_at if kind == "firearm" else settings.violence_first_weapon_attack
+            self.madness(target, rank)
+        if target.status == "dead":
+            self.madness(me, settings.violence_kill)
+            for ally in self.fighters:
+                if ally is not target and ally is not me and ally.side == target.side and ally.status == "active":
+                    self.madness(ally, settings.violence_ally_killed)
+        self.end_turn()
+
+    def damage(self, arm: _Arm, outcome: str, value: int, cherry: str | None) -> int:
+        """C2-7, C2-9, C2-12 and the damage cherries (C2-23, C2-30); `value` as read."""
+        if arm.kind == "firearm":
+            return dmg.firearm_amount(value, arm.cap)
+        bonus = arm.bonus
+        if outcome == "matched_success" and bonus >= 6:
+            base = dmg.firearm_style_amount(value, bonus)
+        else:
+            tens, ones = divmod(value % 100, 10)
+            base = dmg.digit_sum_amount(face_value(tens) + face_value(ones), bonus)
+        if cherry == "big_hurt" and bonus < 6:
+            return dmg.firearm_style_amount(value, bonus)
+        if cherry == "more_hurt":
+            return base + face_value(self.dice.d10())
+        if cherry == "new_damage":
+            new_tens, new_ones = self.dice.two_d10()
+            if bonus >= 6:
+                return dmg.firearm_style_amount(percentile_value(new_tens, new_ones), bonus)
+            return dmg.digit_sum_amount(face_value(new_tens) + face_value(new_ones), bonus)
+        return base
+
+    def failure_effects(self, me: _Fighter, target: _Fighter, arm: _Arm, outcome: str) -> None:
+        """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
+        if outcome == "fumble":
+            self.events += 1  # WeaponJammed or WoundsInflicted
+            if arm.kind == "firearm":
+                me.jammed = me.jammed | {arm.name}
+            else:
+                self.wound(me, 20 + arm.bonus)
+            return
+        if outcome == "matched_failure" and arm.kind == "melee" and arm.bonus:
+            self.events += 1  # WoundsInflicted
+            self.wound(me, arm.bonus)
+        if arm.knife and target.status != "dead":
+            self.events += 1  # WoundsInflicted
+            me.dealt += 1
+            self.wound(target, 1)
+
+    def wound(self, f: _Fighter, amount: int) -> None:
+        """The wound and its status (C2-31, C2-32); the caller counts the wounding event."""
+        f.wounds -= amount
+        f.taken += amount
+        if amount > PERMANENT_OVER:
+            self.events += 1  # PermanentDamage
+        if f.status == "dead":
+            return
+        if f.wounds <= self.settings.dead_at:
+            self.events += 1  # StatusChanged
+            self.out(f, "dead")
+        elif f.wounds <= self.settings.incapacitated_at and f.status == "active":
+            self.events += 1  # StatusChanged
+            self.out(f, "incapacitated")
+
+    def out(self, f: _Fighter, status: str) -> None:
+        f.status = status
+        f.dodging = f.continued_dodge = False
+
+    def madness(self, f: _Fighter, rank: int) -> None:
+        """M2-2 … M2-4 for a violence check the fight raises (M2-8); a failure's reaction is not
+        modelled here."""
+        if rank <= 0 or f.status != "active":
+            return
+        self.events += 1  # MadnessCheckResolved
+        if f.hardened >= rank:
+            return
+        if f.failed >= MAX_FAILED:
+            raise Unsupported("an automatic madness failure")
+        outcome, _ = self.roll(f.t.mind, f.t.mind.base, "as_rolled")
+        if outcome not in SUCCESSES:
+            raise Unsupported("a failed madness check")
+        self.events += 2  # CheckRolled, NotchMarked
+        f.hardened += 1

@@ -1,0 +1,67 @@
+"""What a batch keeps of one fight: who won, after how many rounds, how each combatant ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.simulate.fight import FightRun, Prepared
+from engine.state.sheet import METERS
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantEnd:
+    """One combatant at the end of a fight; notches are those gained in it."""
+
+    id: str
+    side: str
+    status: str
+    frozen: bool
+    taken: int
+    dealt: int
+    hardened: int
+    failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class FightOutcome:
+    """A fight as the batch report counts it (the same whichever path fought it)."""
+
+    winner: str | None
+    rounds: int
+    events: int
+    refusals: int
+    combatants: tuple[CombatantEnd, ...]
+
+    def score(self, side: str) -> tuple[int, int]:
+        """How `side` did: (won 1 / draw 0 / lost −1, minus the wounds it took)."""
+        outcome = 0 if self.winner is None else (1 if self.winner == side else -1)
+        return outcome, -sum(c.taken for c in self.combatants if c.side == side)
+
+
+def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
+    """The outcome of a fight the event-sourced engine fought."""
+    state = run.state
+    start = {c.id: c.meters for c in prep.state.combatants}
+    ends = []
+    for c in state.combatants:
+        before = start[c.id]
+        ends.append(
+            CombatantEnd(
+                id=c.id,
+                side=c.side,
+                status=c.status,
+                frozen=c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze",
+                taken=sum(i.amount for i in c.injuries),
+                dealt=run.dealt.get(c.id, 0),
+                hardened=sum(c.meters.of(m).hardened - before.of(m).hardened for m in METERS),
+                failed=sum(c.meters.of(m).failed - before.of(m).failed for m in METERS),
+            )
+        )
+    result = state.fight.result
+    return FightOutcome(
+        winner=result.winner if result is not None else None,
+        rounds=state.fight.round,
+        events=run.event_count,
+        refusals=run.refusals,
+        combatants=tuple(ends),
+    )
