@@ -94,7 +94,8 @@ def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> Ch
         fight, fast = fights.outcome(derive_seed(seed, i))
         tally.add(fight)
         tally.fast_path += fast
-        picks.add(fight.score(side), i, seed)
+        if keep:
+            picks.add(fight.score(side), i, seed)
     return ChunkResult(tally=tally, picks=picks)
 
 

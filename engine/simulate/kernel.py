@@ -26,7 +26,7 @@ from engine.dice.checks import SUCCESSES, Prefer, major_outcome, takes_flip
 from engine.dice.percentile import face_value, percentile_value
 from engine.dice.source import SeededDice
 from engine.rules.ua2.combat import damage as dmg
-from engine.rules.ua2.combat.aftermath import PERMANENT_OVER
+from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, PERMANENT_OVER
 from engine.rules.ua2.combat.dodge import dodge_effect
 from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_shift
 from engine.settings import Settings
@@ -34,7 +34,7 @@ from engine.simulate.fight import STEPS_PER_ROUND, Prepared, run_fight
 from engine.simulate.outcome import CombatantEnd, FightOutcome
 from engine.state.encounter import Combatant, Encounter
 from engine.state.fight import Fighter
-from engine.state.sheet import MAX_FAILED, Sheet
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Sheet
 from engine.state.weapons import FISTS, Weapon
 from engine.tactics.choose import mode_fits, threat
 from engine.tactics.rules import TacticRule
@@ -181,7 +181,9 @@ def _fraction(me: _Fighter) -> float:
 class _Template:
     """What every fight starts a combatant with, and what never changes in a fight."""
 
-    def __init__(self, c: Combatant, f: Fighter, profile_rules: tuple[TacticRule, ...], at_range: bool) -> None:
+    def __init__(
+        self, c: Combatant, f: Fighter, settings: Settings, profile_rules: tuple[TacticRule, ...], at_range: bool
+    ) -> None:
         self.id = c.id
         self.side = c.side
         self.sheet: Sheet = c.sheet
@@ -192,6 +194,8 @@ class _Template:
         self.hardened = c.meters.violence.hardened
         self.failed = c.meters.violence.failed
         self.mind = _Check(c.sheet.stats.mind, untrained=False, flip=False)  # M2-4: a Mind roll
+        self.neurosis = c.meters.violence.neurosis
+        self.reaction = f.default_reaction or settings.default_reaction  # M2-4, no person to choose
         self.arms = {w.name: _arm(c, w) for w in (*f.arsenal, FISTS)}
         self.arsenal = tuple(self.arms[w.name] for w in f.arsenal)
         self.in_hand = self.arms[(f.weapon() or FISTS).name]
@@ -240,6 +244,9 @@ class _Fighter:
         "hardened",
         "in_hand",
         "jammed",
+        "neurosis",
+        "reaction",
+        "reaction_source",
         "side",
         "status",
         "t",
@@ -266,6 +273,14 @@ class _Fighter:
         self.dodging = False
         self.continued_dodge = False
         self.dodged_last_round = False
+        self.neurosis = t.neurosis
+        self.reaction: str | None = None  # M2-4: kept until its source is gone
+        self.reaction_source = ""
+
+    @property
+    def able(self) -> bool:
+        """C2-33: active and not frozen (M2-7)."""
+        return self.status == "active" and self.reaction != "freeze"
 
 
 class Kernel:
@@ -277,7 +292,7 @@ class Kernel:
         profiles = prep.profiles
         fighters = {f.id: f for f in opened.fight.fighters}
         self.templates = [
-            _Template(c, fighters[c.id], profiles[c.id].rules, profiles[c.id].at_range) for c in opened.combatants
+            _Template(c, fighters[c.id], self.settings, profiles[c.id].rules, profiles[c.id].at_range) for c in opened.combatants
         ]
         self.cherry = {c.id: profiles[c.id].cherry for c in opened.combatants}
         index = {c.id: i for i, c in enumerate(opened.combatants)}
@@ -310,7 +325,7 @@ def compile_kernel(prep: Prepared) -> Kernel | None:
             return None  # tactics compare the name as written
         if f.prone or f.held_by or f.holding or f.conditions or f.monkey_dodge or f.no_match_benefits:
             return None
-        if f.extra_attack or f.suppressing or f.reinitiative is not None or f.default_reaction == "flee":
+        if f.extra_attack or f.suppressing or f.reinitiative is not None:
             return None
     return Kernel(prep, opened, opening.event_count, opening.refusals)
 
@@ -353,7 +368,7 @@ class _Fight:
                     id=f.t.id,
                     side=f.side,
                     status=f.status,
-                    frozen=False,
+                    frozen=f.status == "active" and f.reaction == "freeze",
                     taken=f.taken,
                     dealt=f.dealt,
                     hardened=f.hardened - f.t.hardened,
@@ -379,6 +394,8 @@ class _Fight:
 
     def select_target(self, me: _Fighter, selector: str) -> _Fighter | None:
         enemies = self.enemies(me)
+        if len(enemies) < 2 and selector != "random":  # a random pick draws even from one
+            return enemies[0] if enemies else None
         if not enemies:
             return None
         if selector == "weakest":
@@ -400,7 +417,7 @@ class _Fight:
         """C2-4: the declarations tactics make (focus, a continued dodge), slowest first."""
         declared: list[tuple[_Fighter, _Fighter | None, int]] = []
         for me in self.order:
-            if me.status != "active" or not me.t.declares:
+            if not me.able or not me.t.declares:
                 continue
             for compiled in me.t.rules:
                 if not (compiled.always or self.holds(compiled, me)):
@@ -439,7 +456,7 @@ class _Fight:
                 return True
             if weapon.name in me.jammed or (weapon.name != "fists" and me.drawn_round == self.round):
                 return False
-            if not mode_fits(rule, weapon.weapon):
+            if rule.mode != "strike" and not mode_fits(rule, weapon.weapon):
                 return False
             target = me.focus if me.focus is not None and me.focus.status == "active" else None
             if target is None:
@@ -505,17 +522,17 @@ class _Fight:
             f = order[i]
             if f.status != "active":
                 continue
-            self.events += 1  # TurnStarted, or TurnSkipped while dodging all round (C2-16)
-            if not f.continued_dodge:
+            self.events += 1  # TurnStarted, or TurnSkipped: frozen (M2-7), dodging all round (C2-16)
+            if f.reaction != "freeze" and not f.continued_dodge:
                 self.turn = i
                 return
         self.next_round()
 
     def next_round(self) -> None:
-        self.events += 1  # RoundStarted, or FightEnded at the round limit (C2-33)
         if self.round >= self.settings.max_rounds:
-            self.ended = True
+            self.end(None)  # C2-33: a draw at the round limit
             return
+        self.events += 1  # RoundStarted
         self.round += 1
         self.turn = -1  # declarations first
         for f in self.fighters:
@@ -524,13 +541,21 @@ class _Fight:
             f.focus = None
 
     def end_turn(self) -> None:
-        sides = {f.side for f in self.fighters if f.status == "active"}
-        if len(sides) <= 1:
-            self.events += 1  # FightEnded
-            self.winner = sides.pop() if sides else None
-            self.ended = True
+        """C2-33: the fight ends when at most one side can act; else the next turn."""
+        sides = {f.side for f in self.fighters if f.status == "active" and f.reaction != "freeze"}
+        if len(sides) > 1:
+            self.start_turn_from(self.turn + 1)
             return
-        self.start_turn_from(self.turn + 1)
+        if not sides:  # frozen fighters of one side alone still standing hold the field
+            standing = {f.side for f in self.fighters if f.status == "active"}
+            sides = standing if len(standing) == 1 else set()
+        self.end(sides.pop() if sides else None)
+
+    def end(self, winner: str | None) -> None:
+        self.events += 1  # FightEnded
+        self.winner = winner
+        self.ended = True
+        self.left(FIGHT_SOURCE)  # M2-4: reactions kept until the fight is over end with it
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -568,7 +593,7 @@ class _Fight:
 
         avoided = half = False
         hit = outcome in _HITS
-        if hit and target.dodging and target.status == "active":
+        if hit and target.dodging and target.able:
             dodge = target.t.dodge
             dodge_outcome, dodge_value = self.roll(dodge, dodge.base + self.shift(target), "high")
             effect = dodge_effect(dodge_outcome, dodge_value, value, target.t.dodge_skill)
@@ -596,12 +621,12 @@ class _Fight:
         settings = self.settings
         if first_trigger:
             rank = settings.violence_first_shot_at if kind == "firearm" else settings.violence_first_weapon_attack
-            self.madness(target, rank)
+            self.madness(target, rank, me.t.id)
         if target.status == "dead":
-            self.madness(me, settings.violence_kill)
+            self.madness(me, settings.violence_kill, FIGHT_SOURCE)
             for ally in self.fighters:
                 if ally is not target and ally is not me and ally.side == target.side and ally.status == "active":
-                    self.madness(ally, settings.violence_ally_killed)
+                    self.madness(ally, settings.violence_ally_killed, me.t.id)
         self.end_turn()
 
     def damage(self, arm: _Arm, outcome: str, value: int, cherry: str | None) -> int:
@@ -658,21 +683,42 @@ class _Fight:
             self.out(f, "incapacitated")
 
     def out(self, f: _Fighter, status: str) -> None:
+        """The fighter leaves the fight (the caller counts its StatusChanged)."""
         f.status = status
         f.dodging = f.continued_dodge = False
+        self.left(f.t.id)
 
-    def madness(self, f: _Fighter, rank: int) -> None:
-        """M2-2 … M2-4 for a violence check the fight raises (M2-8); a failure's reaction is not
-        modelled here."""
+    def left(self, source: str) -> None:
+        """M2-4: reactions kept for `source` end now that it is gone."""
+        key = source.strip().casefold()
+        for f in self.fighters:
+            if f.reaction is not None and f.reaction_source == key:
+                self.events += 1  # ReactionEnded
+                f.reaction = None
+
+    def madness(self, f: _Fighter, rank: int, source: str) -> None:
+        """M2-2 … M2-5 and M2-7 for a violence check the fight raises (M2-8)."""
         if rank <= 0 or f.status != "active":
             return
         self.events += 1  # MadnessCheckResolved
-        if f.hardened >= rank:
+        if f.hardened >= rank:  # M2-2
             return
-        if f.failed >= MAX_FAILED:
-            raise Unsupported("an automatic madness failure")
-        outcome, _ = self.roll(f.t.mind, f.t.mind.base, "as_rolled")
-        if outcome not in SUCCESSES:
-            raise Unsupported("a failed madness check")
-        self.events += 2  # CheckRolled, NotchMarked
-        f.hardened += 1
+        if f.failed < MAX_FAILED:  # else M2-3: an automatic failure, nothing rolled or marked
+            outcome, _ = self.roll(f.t.mind, f.t.mind.base, "as_rolled")
+            self.events += 2  # CheckRolled, NotchMarked
+            if outcome in SUCCESSES:
+                f.hardened = min(MAX_HARDENED, f.hardened + 1)
+                return
+            f.failed += 1
+            if f.failed == MAX_FAILED and not f.neurosis:  # M2-5
+                self.events += 1  # NeurosisMarked
+                f.neurosis = True
+        reaction = f.t.reaction
+        if reaction == "frenzy":
+            raise Unsupported("a frenzy")
+        self.events += 1  # ReactionTaken
+        f.reaction = reaction
+        f.reaction_source = source.strip().casefold()
+        if reaction == "flee":  # M2-7: leaves the fight
+            self.events += 1  # StatusChanged
+            self.out(f, "fled")
