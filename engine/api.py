@@ -112,9 +112,7 @@ def _spec(
     flip: bool,
 ) -> CheckSpec:
     named = tuple(s if isinstance(s, Shift) else Shift(f"shift #{i}", s) for i, s in enumerate(shifts, start=1))
-    return CheckSpec(
-        kind=kind, rating=rating, stat=stat, untrained=untrained, shifts=named, minimum=minimum, flip=flip
-    )
+    return CheckSpec(kind=kind, rating=rating, stat=stat, untrained=untrained, shifts=named, minimum=minimum, flip=flip)
 
 
 __all__ = [

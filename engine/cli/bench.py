@@ -48,9 +48,9 @@ def peak_rss_mib() -> dict[str, float]:
     return {"main": round(main / 2**20, 1), "workers": round(workers / 2**20, 1)}
 
 
-def _timed(loaded: Any, n: int, seed: int, workers: int) -> tuple[dict[str, Any], Any]:
+def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[dict[str, Any], Any]:
     started = time.perf_counter()
-    _, tally, _ = run_batch(loaded, n, seed, workers=workers)
+    _, tally, _ = run_batch(loaded, n, seed, workers=workers, fast=fast)
     seconds = max(time.perf_counter() - started, 1e-9)
     return {
         "workers": workers,
@@ -60,17 +60,19 @@ def _timed(loaded: Any, n: int, seed: int, workers: int) -> tuple[dict[str, Any]
     }, tally
 
 
-def measure(path: Path, n: int, seed: int, workers: int) -> dict[str, Any]:
-    """One scenario: the same batch on one worker, then on `workers`."""
+def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> dict[str, Any]:
+    """One scenario: the same batch on one worker, then on `workers`. Events are those the
+    event-sourced engine writes for these fights (the kernel counts them without building them)."""
     loaded = load_scenario(path)
-    one, tally_one = _timed(loaded, n, seed, 1)
-    many, tally_many = _timed(loaded, n, seed, workers)
+    one, tally_one = _timed(loaded, n, seed, 1, fast)
+    many, tally_many = _timed(loaded, n, seed, workers, fast)
     return {
         "scenario": loaded.scenario.title,
         "file": str(path),
         "fights": n,
         "events": tally_one.events,
         "events_per_fight": round(tally_one.events / n, 2),
+        "kernel_share": round(tally_one.fast_path / n, 4),
         "one_worker": one,
         "all_workers": many,
         "scaling": round(many["fights_per_s"] / one["fights_per_s"], 3),
@@ -89,9 +91,13 @@ def bench(
     log: Annotated[
         int, typer.Option("--log", min=0, max=5_000_000, help="Instead: time appends and folds on a log of N events.")
     ] = 0,
+    reference: Annotated[
+        bool, typer.Option("--reference", help="Time the event-sourced engine alone, without the fast kernel.")
+    ] = False,
     json: JsonOption = False,
 ) -> None:
-    """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
+    """Time batches on one worker and on all workers: fights/s, events/s, scaling, the share of
+    fights the fast kernel took, peak RSS.
     With --log N: command append latency on SQLite, fold throughput, opening an N-event session."""
     if log:
         from engine.session.logbench import log_benchmark
@@ -108,8 +114,9 @@ def bench(
     paths = list(scenarios) if scenarios else shipped_scenarios()
     if not paths:
         raise InvalidInput("no scenarios given", where="ua bench")
-    rows = [measure(path, n, seed, count) for path in paths]
+    rows = [measure(path, n, seed, count, fast=not reference) for path in paths]
     report = {
+        "engine": "reference" if reference else "kernel, else reference",
         "fights": n,
         "seed": seed,
         "workers": count,
@@ -128,16 +135,16 @@ def render(report: dict[str, Any]) -> None:
     w = report["workers"]
     console.print(
         f"[bold]ua bench[/bold] — {report['fights']:,} fights per scenario, seed {report['seed']}, "
-        f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']})"
+        f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']}); engine: {report['engine']}"
     )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("scenario")
+    table.add_column("scenario", no_wrap=True, min_width=22)
     for head in (
         "fights/s\n1 worker",
         f"fights/s\n{w} workers",
         "events/s\n1 worker",
-        f"events/s\n{w} workers",
         "scaling",
+        "fast\nkernel",
     ):
         table.add_column(head, justify="right")
     for row in report["scenarios"]:
@@ -147,8 +154,8 @@ def render(report: dict[str, Any]) -> None:
             f"{one['fights_per_s']:,.0f}",
             f"{many['fights_per_s']:,.0f}",
             f"{one['events_per_s']:,.0f}",
-            f"{many['events_per_s']:,.0f}",
             f"{row['scaling']:.2f}×",
+            f"{row['kernel_share']:.0%}",
         )
     console.print(table)
     different = [Path(r["file"]).stem for r in report["scenarios"] if not r["identical"]]

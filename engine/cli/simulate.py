@@ -48,6 +48,13 @@ def simulate(
     keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
     progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = None,
+    reference: Annotated[
+        bool,
+        typer.Option(
+            "--reference",
+            help="Fight every fight on the event-sourced engine, not the fast kernel (slower; the same report).",
+        ),
+    ] = False,
 ) -> None:
     """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost."""
     loaded = load_scenario(scenario)
@@ -57,7 +64,9 @@ def simulate(
         _require_matplotlib()
     show = sys.stderr.isatty() if progress is None else progress
     with _progress_bar(n, show) as advance:
-        prep, tally, picks = run_batch(loaded, n, batch_seed, workers=count, keep=keep, progress=advance)
+        prep, tally, picks = run_batch(
+            loaded, n, batch_seed, workers=count, keep=keep, progress=advance, fast=not reference
+        )
     report = summary(prep, tally, seed=batch_seed)
     if keep:
         report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)

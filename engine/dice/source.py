@@ -10,8 +10,8 @@ source (or refuses) when they run out.
 from __future__ import annotations
 
 import hashlib
-from functools import cache
 from collections.abc import Iterable
+from functools import cache
 from typing import Protocol
 
 from engine.dice.percentile import Percentile

@@ -113,7 +113,7 @@ def _worker_chunk(seed: int, start: int, stop: int, keep: int) -> ChunkResult:
 
 
 def chunks(n: int, workers: int) -> Iterator[tuple[int, int]]:
-    size = max(50, min(2_000, n // max(1, workers * 16)))
+    size = max(100, min(5_000, n // max(1, workers * 8)))
     for start in range(0, n, size):
         yield start, min(n, start + size)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.dice.checks import SUCCESSES, Prefer, major_outcome, takes_flip
+from engine.dice.checks import SUCCESSES, Outcome, Prefer, major_outcome, takes_flip
 from engine.dice.percentile import face_value, percentile_value
 from engine.dice.source import SeededDice
 from engine.rules.ua2.combat import damage as dmg
@@ -32,7 +32,7 @@ from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_sh
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, Prepared, run_fight
 from engine.simulate.outcome import CombatantEnd, FightOutcome
-from engine.state.encounter import Combatant, Encounter
+from engine.state.encounter import Combatant, Encounter, Status
 from engine.state.fight import Fighter
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Sheet
 from engine.state.weapons import FISTS, Weapon
@@ -58,10 +58,10 @@ class _Check:
     untrained: bool
     flip: bool
     cherries: bool = False  # C2-22: the obsession hand-to-hand skill earns cherries
-    tables: dict[tuple[int, Prefer], list[tuple[str, int]]] = field(default_factory=dict, compare=False)
+    tables: dict[tuple[int, Prefer], list[tuple[Outcome, int]]] = field(default_factory=dict, compare=False)
 
 
-def _outcomes(check: _Check, target: int, prefer: Prefer) -> list[tuple[str, int]]:
+def _outcomes(check: _Check, target: int, prefer: Prefer) -> list[tuple[Outcome, int]]:
     """Index 10·tens + ones → (outcome, value as read), the orientation taken as an automated
     actor takes it (C-11)."""
     table = []
@@ -233,10 +233,10 @@ class _Fighter:
     """A combatant's state during one kernel fight (mutable, thrown away after it)."""
 
     __slots__ = (
+        "continued_dodge",
         "dealt",
         "dodged_last_round",
         "dodging",
-        "continued_dodge",
         "drawn_round",
         "failed",
         "focus",
@@ -292,7 +292,8 @@ class Kernel:
         profiles = prep.profiles
         fighters = {f.id: f for f in opened.fight.fighters}
         self.templates = [
-            _Template(c, fighters[c.id], self.settings, profiles[c.id].rules, profiles[c.id].at_range) for c in opened.combatants
+            _Template(c, fighters[c.id], self.settings, profiles[c.id].rules, profiles[c.id].at_range)
+            for c in opened.combatants
         ]
         self.cherry = {c.id: profiles[c.id].cherry for c in opened.combatants}
         index = {c.id: i for i, c in enumerate(opened.combatants)}
@@ -559,7 +560,7 @@ class _Fight:
 
     # -- checks ------------------------------------------------------------------------------------
 
-    def roll(self, check: _Check, target: int, prefer: Prefer) -> tuple[str, int]:
+    def roll(self, check: _Check, target: int, prefer: Prefer) -> tuple[Outcome, int]:
         """A major check: (outcome, value as read) for the next two faces."""
         table = check.tables.get((target, prefer))
         if table is None:
@@ -682,7 +683,7 @@ class _Fight:
             self.events += 1  # StatusChanged
             self.out(f, "incapacitated")
 
-    def out(self, f: _Fighter, status: str) -> None:
+    def out(self, f: _Fighter, status: Status) -> None:
         """The fighter leaves the fight (the caller counts its StatusChanged)."""
         f.status = status
         f.dodging = f.continued_dodge = False
