@@ -30,11 +30,11 @@ from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, PERMANENT_OVER
 from engine.rules.ua2.combat.dodge import dodge_effect
 from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_shift
 from engine.settings import Settings
-from engine.simulate.fight import STEPS_PER_ROUND, Prepared, run_fight
+from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
 from engine.simulate.outcome import CombatantEnd, FightOutcome
 from engine.state.encounter import Combatant, Encounter, Status
 from engine.state.fight import Fighter
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Sheet
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METERS, Sheet
 from engine.state.weapons import FISTS, Weapon
 from engine.tactics.choose import mode_fits, threat
 from engine.tactics.rules import TacticRule
@@ -245,6 +245,7 @@ class _Fighter:
         "in_hand",
         "jammed",
         "neurosis",
+        "notches_before",
         "reaction",
         "reaction_source",
         "side",
@@ -276,6 +277,27 @@ class _Fighter:
         self.neurosis = t.neurosis
         self.reaction: str | None = None  # M2-4: kept until its source is gone
         self.reaction_source = ""
+        self.notches_before = (0, 0)  # (hardened, failed) gained in the opening, on any meter
+
+    def load(self, c: Combatant, f: Fighter, baseline: Combatant) -> None:
+        """Take the combatant as an opening fought on the reference engine left it."""
+        self.wounds = c.wounds
+        self.status = c.status
+        self.taken = sum(i.amount for i in c.injuries)
+        violence = c.meters.violence
+        self.hardened, self.failed, self.neurosis = violence.hardened, violence.failed, violence.neurosis
+        others = [m for m in METERS if m != "violence"]  # the kernel marks violence notches only
+        self.notches_before = (
+            sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
+            sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
+        )
+        if c.reaction is not None:
+            self.reaction = c.reaction.kind
+            self.reaction_source = c.reaction.source.strip().casefold()
+        self.in_hand = self.t.arms[(f.weapon() or FISTS).name]
+        self.drawn_round = f.drawn_round
+        self.jammed = frozenset(f.jammed)
+        self.triggered = frozenset(f.triggered)
 
     @property
     def able(self) -> bool:
@@ -284,51 +306,61 @@ class _Fighter:
 
 
 class Kernel:
-    """Fights of one prepared scenario on the fast path; `fight(seed)` or `Unsupported`."""
+    """Fights of one prepared scenario on the fast path; `fight(seed)` or `Unsupported`.
 
-    def __init__(self, prep: Prepared, opened: Encounter, opening_events: int, opening_refusals: int) -> None:
+    When the opening (scenario madness triggers, initiative) draws no dice it is the same for
+    every fight and is fought once, here; otherwise each fight's opening is fought on the
+    reference engine and the kernel takes over from the state it leaves."""
+
+    def __init__(self, prep: Prepared, fixed: FightRun | None) -> None:
         self.prep = prep
-        self.settings: Settings = opened.settings
+        start = fixed.state if fixed is not None else prep.state
+        self.settings: Settings = start.settings
         profiles = prep.profiles
-        fighters = {f.id: f for f in opened.fight.fighters}
+        fighters = {f.id: f for f in start.fight.fighters}
+        self.baseline = prep.state.combatants
         self.templates = [
             _Template(c, fighters[c.id], self.settings, profiles[c.id].rules, profiles[c.id].at_range)
-            for c in opened.combatants
+            for c in self.baseline  # static facts and meters before the fight, from the setup
         ]
-        self.cherry = {c.id: profiles[c.id].cherry for c in opened.combatants}
-        index = {c.id: i for i, c in enumerate(opened.combatants)}
-        self.order = [index[fid] for fid in opened.fight.order]
-        self.opening_events = opening_events
-        self.opening_refusals = opening_refusals
-        self.step_limit = STEPS_PER_ROUND * (self.settings.max_rounds + 1) * max(1, len(opened.combatants))
+        self.cherry = {c.id: profiles[c.id].cherry for c in start.combatants}
+        self.index = {c.id: i for i, c in enumerate(start.combatants)}
+        self.fixed = fixed
+        self.step_limit = STEPS_PER_ROUND * (self.settings.max_rounds + 1) * max(1, len(start.combatants))
 
     def fight(self, seed: int) -> FightOutcome:
         return _Fight(self, seed).run()
 
 
+def _modelled(state: Encounter, prep: Prepared) -> bool:
+    """Whether the kernel can take a fight over from this state: a round's declarations next,
+    no frenzy, grips, knock-downs, conditions, Second Helpings or suppressive fire."""
+    if state.fight.phase != "declare" or state.fight.round < 1:
+        return False
+    for c in state.combatants:
+        if (c.reaction is not None and c.reaction.kind == "frenzy") or c.id not in prep.profiles:
+            return False
+    for f in state.fight.fighters:
+        if f.in_hand != (f.weapon() or FISTS).name:
+            return False  # tactics compare the name as written
+        if f.prone or f.held_by or f.holding or f.conditions or f.monkey_dodge or f.no_match_benefits:
+            return False
+        if f.extra_attack or f.suppressing or f.reinitiative is not None:
+            return False
+    return True
+
+
 def compile_kernel(prep: Prepared) -> Kernel | None:
-    """A kernel for this scenario, or None when its fights must all go to the reference engine:
-    a what-if start, or an opening (scenario madness triggers, initiative) that draws dice —
-    then it would differ from fight to fight — or that leaves a state the kernel does not model."""
+    """A kernel for this scenario, or None when its fights must all go to the reference engine
+    (a what-if start mid-fight, or an opening that leaves a state the kernel does not model)."""
     if prep.state.fight.phase != "setup" or prep.state.ruleset != "ua2":
         return None
-    opening = run_fight(prep, 0, opening_only=True)
-    if opening.faces_drawn or opening.choices_drawn:
+    probe = run_fight(prep, 0, opening_only=True)
+    if probe.faces_drawn or probe.choices_drawn:
+        return Kernel(prep, None)  # the opening differs from fight to fight
+    if not _modelled(probe.state, prep) or any(c.reaction is not None for c in probe.state.combatants):
         return None
-    opened = opening.state
-    if opened.fight.phase != "declare" or opened.fight.round != 1:
-        return None
-    for c in opened.combatants:
-        if c.reaction is not None or c.id not in prep.profiles:
-            return None
-    for f in opened.fight.fighters:
-        if f.in_hand != (f.weapon() or FISTS).name:
-            return None  # tactics compare the name as written
-        if f.prone or f.held_by or f.holding or f.conditions or f.monkey_dodge or f.no_match_benefits:
-            return None
-        if f.extra_attack or f.suppressing or f.reinitiative is not None:
-            return None
-    return Kernel(prep, opened, opening.event_count, opening.refusals)
+    return Kernel(prep, probe)
 
 
 class _Fight:
@@ -337,14 +369,23 @@ class _Fight:
     def __init__(self, kernel: Kernel, seed: int) -> None:
         self.k = kernel
         self.settings = kernel.settings
-        self.dice = SeededDice(seed)
         self.fighters = [_Fighter(t) for t in kernel.templates]
-        self.order = [self.fighters[i] for i in kernel.order]
-        self.round = 1
-        self.turn = 0
-        self.events = kernel.opening_events
         self.winner: str | None = None
         self.ended = False
+        self.turn = 0
+        opening = kernel.fixed or run_fight(kernel.prep, seed, opening_only=True)
+        self.dice = SeededDice(seed, opening.faces_drawn, opening.choices_drawn)
+        self.events = opening.event_count
+        self.refusals = opening.refusals
+        state = opening.state
+        self.round = state.fight.round
+        self.order = [self.fighters[kernel.index[fid]] for fid in state.fight.order]
+        if kernel.fixed is None:
+            if not _modelled(state, kernel.prep):
+                raise Unsupported("the opening left a state the kernel does not model")
+            fighters = {f.id: f for f in state.fight.fighters}
+            for me, c, before in zip(self.fighters, state.combatants, kernel.baseline, strict=True):
+                me.load(c, fighters[c.id], before)
 
     # -- the loop (fight.run_fight) -------------------------------------------------------------
 
@@ -363,7 +404,7 @@ class _Fight:
             winner=self.winner,
             rounds=self.round,
             events=self.events,
-            refusals=self.k.opening_refusals,
+            refusals=self.refusals,
             combatants=tuple(
                 CombatantEnd(
                     id=f.t.id,
@@ -372,8 +413,8 @@ class _Fight:
                     frozen=f.status == "active" and f.reaction == "freeze",
                     taken=f.taken,
                     dealt=f.dealt,
-                    hardened=f.hardened - f.t.hardened,
-                    failed=f.failed - f.t.failed,
+                    hardened=f.hardened + f.notches_before[0] - f.t.hardened,
+                    failed=f.failed + f.notches_before[1] - f.t.failed,
                 )
                 for f in self.fighters
             ),
@@ -494,8 +535,11 @@ class _Fight:
             if not self.enemies(me):
                 return False
             raise Unsupported("suppressive fire")
-        if do in ("flee", "surrender"):
-            raise Unsupported(do)
+        if do == "flee" or do == "surrender":  # C2-33: out of the fight, not defeated
+            self.events += 1  # StatusChanged
+            self.out(me, "fled" if do == "flee" else "surrendered")
+            self.end_turn()
+            return True
         self.events += 1  # DidNothing
         self.end_turn()
         return True
