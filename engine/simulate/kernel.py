@@ -36,12 +36,12 @@ from engine.state.encounter import Combatant, Encounter, Status
 from engine.state.fight import Fighter
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METERS, Sheet
 from engine.state.weapons import FISTS, Weapon
-from engine.tactics.choose import mode_fits, threat
+from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, threat
 from engine.tactics.rules import TacticRule
 
 _HITS = frozenset({"crit", "matched_success", "success"})
 _MISSES = frozenset({"failure", "matched_failure", "fumble"})
-_DAMAGE_CHERRIES = frozenset({"more_hurt", "big_hurt", "new_damage"})
+_CHERRIES = frozenset({"more_hurt", "big_hurt", "new_damage", "knock_down"})
 
 
 class Unsupported(Exception):
@@ -130,7 +130,7 @@ def _rule(rule: TacticRule, at_range: bool) -> _Rule | None:
     """`tactics.choose.holds` as tests over a kernel fight, without those that cannot change in
     one; None when the rule can never hold in it (held, holding, prone never happen here)."""
     w = rule.when
-    if (w.at_range is not None and at_range != w.at_range) or w.held or w.holding or w.prone:
+    if (w.at_range is not None and at_range != w.at_range) or w.held or w.holding:
         return None
     tests: list[Test] = []
     if w.wounds_below is not None:
@@ -166,6 +166,9 @@ def _rule(rule: TacticRule, at_range: bool) -> _Rule | None:
     if w.reaction is not None:
         reaction = w.reaction
         tests.append(lambda fight, me: (me.reaction or "none") == reaction)
+    if w.prone is not None:
+        prone = w.prone
+        tests.append(lambda fight, me: me.prone == prone)
     if w.dodged_last_round is not None:
         dodged = w.dodged_last_round
         tests.append(lambda fight, me: me.dodged_last_round == dodged)
@@ -182,7 +185,13 @@ class _Template:
     """What every fight starts a combatant with, and what never changes in a fight."""
 
     def __init__(
-        self, c: Combatant, f: Fighter, settings: Settings, profile_rules: tuple[TacticRule, ...], at_range: bool
+        self,
+        c: Combatant,
+        f: Fighter,
+        baseline: Combatant,
+        settings: Settings,
+        profile_rules: tuple[TacticRule, ...],
+        at_range: bool,
     ) -> None:
         self.id = c.id
         self.side = c.side
@@ -193,6 +202,10 @@ class _Template:
         self.taken = sum(i.amount for i in c.injuries)
         self.hardened = c.meters.violence.hardened
         self.failed = c.meters.violence.failed
+        #: Violence notches before the fight (the setup's), and those gained on other meters since.
+        self.base_hardened = baseline.meters.violence.hardened
+        self.base_failed = baseline.meters.violence.failed
+        self.notches_before = _other_notches(c, baseline)
         self.mind = _Check(c.sheet.stats.mind, untrained=False, flip=False)  # M2-4: a Mind roll
         self.neurosis = c.meters.violence.neurosis
         self.reaction = f.default_reaction or settings.default_reaction  # M2-4, no person to choose
@@ -224,6 +237,16 @@ class _Template:
         return self.arms["fists"] if wanted == "fists" else None
 
 
+def _other_notches(c: Combatant, baseline: Combatant) -> tuple[int, int]:
+    """(hardened, failed) notches gained since `baseline` on the meters other than violence
+    (the kernel marks violence notches only, M2-8)."""
+    others = [m for m in METERS if m != "violence"]
+    return (
+        sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
+        sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
+    )
+
+
 def _check_of(c: Combatant, skill: str, stat: str) -> _Check:
     spec = skill_spec(c, skill, stat, [])
     return _Check(spec.base_rating, spec.untrained, spec.flip)
@@ -233,6 +256,7 @@ class _Fighter:
     """A combatant's state during one kernel fight (mutable, thrown away after it)."""
 
     __slots__ = (
+        "acted_round",
         "continued_dodge",
         "dealt",
         "dodged_last_round",
@@ -246,6 +270,7 @@ class _Fighter:
         "jammed",
         "neurosis",
         "notches_before",
+        "prone",
         "reaction",
         "reaction_source",
         "side",
@@ -277,7 +302,9 @@ class _Fighter:
         self.neurosis = t.neurosis
         self.reaction: str | None = None  # M2-4: kept until its source is gone
         self.reaction_source = ""
-        self.notches_before = (0, 0)  # (hardened, failed) gained in the opening, on any meter
+        self.notches_before = t.notches_before
+        self.prone = False
+        self.acted_round = -1
 
     def load(self, c: Combatant, f: Fighter, baseline: Combatant) -> None:
         """Take the combatant as an opening fought on the reference engine left it."""
@@ -286,18 +313,15 @@ class _Fighter:
         self.taken = sum(i.amount for i in c.injuries)
         violence = c.meters.violence
         self.hardened, self.failed, self.neurosis = violence.hardened, violence.failed, violence.neurosis
-        others = [m for m in METERS if m != "violence"]  # the kernel marks violence notches only
-        self.notches_before = (
-            sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
-            sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
-        )
+        self.notches_before = _other_notches(c, baseline)
         if c.reaction is not None:
             self.reaction = c.reaction.kind
-            self.reaction_source = c.reaction.source.strip().casefold()
+            self.reaction_source = c.reaction.source
         self.in_hand = self.t.arms[(f.weapon() or FISTS).name]
         self.drawn_round = f.drawn_round
         self.jammed = frozenset(f.jammed)
         self.triggered = frozenset(f.triggered)
+        self.acted_round = f.acted_round
 
     @property
     def able(self) -> bool:
@@ -320,8 +344,8 @@ class Kernel:
         fighters = {f.id: f for f in start.fight.fighters}
         self.baseline = prep.state.combatants
         self.templates = [
-            _Template(c, fighters[c.id], self.settings, profiles[c.id].rules, profiles[c.id].at_range)
-            for c in self.baseline  # static facts and meters before the fight, from the setup
+            _Template(c, fighters[c.id], before, self.settings, profiles[c.id].rules, profiles[c.id].at_range)
+            for c, before in zip(start.combatants, self.baseline, strict=True)
         ]
         self.cherry = {c.id: profiles[c.id].cherry for c in start.combatants}
         self.index = {c.id: i for i, c in enumerate(start.combatants)}
@@ -334,11 +358,11 @@ class Kernel:
 
 def _modelled(state: Encounter, prep: Prepared) -> bool:
     """Whether the kernel can take a fight over from this state: a round's declarations next,
-    no frenzy, grips, knock-downs, conditions, Second Helpings or suppressive fire."""
+    no grips, knock-downs, conditions, Second Helpings or suppressive fire."""
     if state.fight.phase != "declare" or state.fight.round < 1:
         return False
     for c in state.combatants:
-        if (c.reaction is not None and c.reaction.kind == "frenzy") or c.id not in prep.profiles:
+        if c.id not in prep.profiles:
             return False
     for f in state.fight.fighters:
         if f.in_hand != (f.weapon() or FISTS).name:
@@ -413,8 +437,8 @@ class _Fight:
                     frozen=f.status == "active" and f.reaction == "freeze",
                     taken=f.taken,
                     dealt=f.dealt,
-                    hardened=f.hardened + f.notches_before[0] - f.t.hardened,
-                    failed=f.failed + f.notches_before[1] - f.t.failed,
+                    hardened=f.hardened + f.notches_before[0] - f.t.base_hardened,
+                    failed=f.failed + f.notches_before[1] - f.t.base_failed,
                 )
                 for f in self.fighters
             ),
@@ -436,10 +460,15 @@ class _Fight:
 
     def select_target(self, me: _Fighter, selector: str) -> _Fighter | None:
         enemies = self.enemies(me)
-        if len(enemies) < 2 and selector != "random":  # a random pick draws even from one
-            return enemies[0] if enemies else None
         if not enemies:
             return None
+        if me.reaction == "frenzy":  # M2-7: only the source
+            source = me.reaction_source.casefold()
+            for c in enemies:
+                if c.t.id.casefold() == source:
+                    return c
+        if len(enemies) == 1 and selector != "random":  # a random pick draws even from one
+            return enemies[0]
         if selector == "weakest":
             return min(enemies, key=lambda c: c.wounds)
         if selector == "strongest":
@@ -461,7 +490,10 @@ class _Fight:
         for me in self.order:
             if not me.able or not me.t.declares:
                 continue
+            frenzied = me.reaction == "frenzy"
             for compiled in me.t.rules:
+                if frenzied and compiled.rule.do not in FRENZY_ACTIONS:
+                    continue  # M2-7: it would not act on this rule
                 if not (compiled.always or self.holds(compiled, me)):
                     continue
                 rule = compiled.rule
@@ -500,15 +532,15 @@ class _Fight:
                 return False
             if rule.mode != "strike" and not mode_fits(rule, weapon.weapon):
                 return False
-            target = me.focus if me.focus is not None and me.focus.status == "active" else None
-            if target is None:
-                target = self.select_target(me, rule.target)
+            target = self.attack_target(me, rule)
             if target is None:
                 return False
             if rule.mode != "strike" or rule.attacks > 1:
                 raise Unsupported(f"a {rule.mode} attack of {rule.attacks}")
             self.attack(me, target, weapon, rule.cherry or self.k.cherry[me.t.id])
             return True
+        if me.reaction == "frenzy" and do not in FRENZY_ACTIONS:
+            return False  # M2-7: a frenzied combatant attacks its source
         if do == "dodge":
             self.events += 1  # DodgeDeclared
             me.dodging = True
@@ -527,8 +559,15 @@ class _Fight:
             me.jammed = me.jammed - {weapon.name}
             self.end_turn()
             return True
-        if do in ("stand_up", "break_free", "squeeze"):
-            return False  # never prone, held or holding here
+        if do == "stand_up":
+            if not me.prone:
+                return False
+            self.events += 1  # StoodUp
+            me.prone = False
+            self.end_turn()
+            return True
+        if do in ("break_free", "squeeze"):
+            return False  # never held or holding here
         if do == "suppress":
             if weapon.kind != "firearm" or weapon.name in me.jammed or me.drawn_round == self.round:
                 return False
@@ -543,6 +582,16 @@ class _Fight:
         self.events += 1  # DidNothing
         self.end_turn()
         return True
+
+    def attack_target(self, me: _Fighter, rule: TacticRule) -> _Fighter | None:
+        if me.reaction == "frenzy":  # M2-7: only the source, when it is a combatant
+            index = self.k.index.get(me.reaction_source)
+            if index is not None:
+                source = self.fighters[index]
+                return source if source.status == "active" and source is not me else None
+        if me.focus is not None and me.focus.status == "active":  # keep to a declared focus (C2-5)
+            return me.focus
+        return self.select_target(me, rule.target)
 
     def draw_choice(self, me: _Fighter, named: str) -> _Arm | None:
         if named:
@@ -562,15 +611,23 @@ class _Fight:
     # -- rounds and turns (combat.turns) ---------------------------------------------------------
 
     def start_turn_from(self, index: int) -> None:
+        """The turn goes to the first fighter from `index` on who acts (combat.turns.skip_reason)."""
         order = self.order
+        round_ = self.round
         for i in range(index, len(order)):
             f = order[i]
             if f.status != "active":
                 continue
-            self.events += 1  # TurnStarted, or TurnSkipped: frozen (M2-7), dodging all round (C2-16)
-            if f.reaction != "freeze" and not f.continued_dodge:
-                self.turn = i
-                return
+            if f.reaction == "freeze" or (f.acted_round != round_ and f.continued_dodge):
+                self.events += 1  # TurnSkipped: frozen (M2-7), dodging all round (C2-16)
+                f.acted_round = round_
+                continue
+            if f.acted_round == round_:
+                continue  # acted before it was knocked down to the end (I2-6)
+            self.events += 1  # TurnStarted
+            f.acted_round = round_
+            self.turn = i
+            return
         self.next_round()
 
     def next_round(self) -> None:
@@ -638,7 +695,7 @@ class _Fight:
 
         avoided = half = False
         hit = outcome in _HITS
-        if hit and target.dodging and target.able:
+        if hit and target.dodging and target.able and target.reaction != "frenzy":
             dodge = target.t.dodge
             dodge_outcome, dodge_value = self.roll(dodge, dodge.base + self.shift(target), "high")
             effect = dodge_effect(dodge_outcome, dodge_value, value, target.t.dodge_skill)
@@ -646,7 +703,7 @@ class _Fight:
         cherry = None
         if outcome == "matched_success" and check.cherries and not avoided:
             cherry = cherry_named or self.settings.default_cherry
-            if cherry not in _DAMAGE_CHERRIES:
+            if cherry not in _CHERRIES:
                 raise Unsupported(f"the {cherry} cherry")
         self.events += 1  # AttackResolved
         if hit and not avoided:
@@ -661,6 +718,8 @@ class _Fight:
                 self.wound(target, amount)
                 if cherry is not None:
                     self.events += 1  # CherryTaken
+                    if cherry == "knock_down" and target.status != "dead":
+                        self.knock_down(me, target)
         elif outcome in _MISSES:
             self.failure_effects(me, target, arm, outcome)
         settings = self.settings
@@ -673,6 +732,15 @@ class _Fight:
                 if ally is not target and ally is not me and ally.side == target.side and ally.status == "active":
                     self.madness(ally, settings.violence_ally_killed, me.t.id)
         self.end_turn()
+
+    def knock_down(self, me: _Fighter, target: _Fighter) -> None:
+        """C2-29, I2-6: the target falls to the end of the order; the acting fighter keeps its
+        turn. (The next rounds keep this order: the fallen one ranks below everyone.)"""
+        self.events += 1  # KnockedDown
+        self.order.remove(target)
+        self.order.append(target)
+        self.turn = self.order.index(me)
+        target.prone = True
 
     def damage(self, arm: _Arm, outcome: str, value: int, cherry: str | None) -> int:
         """C2-7, C2-9, C2-12 and the damage cherries (C2-23, C2-30); `value` as read."""
@@ -737,7 +805,7 @@ class _Fight:
         """M2-4: reactions kept for `source` end now that it is gone."""
         key = source.strip().casefold()
         for f in self.fighters:
-            if f.reaction is not None and f.reaction_source == key:
+            if f.reaction is not None and f.reaction_source.strip().casefold() == key:
                 self.events += 1  # ReactionEnded
                 f.reaction = None
 
@@ -759,11 +827,9 @@ class _Fight:
                 self.events += 1  # NeurosisMarked
                 f.neurosis = True
         reaction = f.t.reaction
-        if reaction == "frenzy":
-            raise Unsupported("a frenzy")
         self.events += 1  # ReactionTaken
         f.reaction = reaction
-        f.reaction_source = source.strip().casefold()
+        f.reaction_source = source
         if reaction == "flee":  # M2-7: leaves the fight
             self.events += 1  # StatusChanged
             self.out(f, "fled")
