@@ -36,7 +36,7 @@ from engine.state.encounter import Combatant, Encounter, Status
 from engine.state.fight import Fighter
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METERS, Sheet
 from engine.state.weapons import FISTS, Weapon
-from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, threat
+from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, pick_target, threat
 from engine.tactics.rules import TacticRule
 
 _HITS = frozenset({"crit", "matched_success", "success"})
@@ -174,6 +174,14 @@ def _rule(rule: TacticRule, at_range: bool) -> _Rule | None:
         tests.append(lambda fight, me: me.dodged_last_round == dodged)
     chance = None if w.chance is None else round(w.chance * 1000)
     return _Rule(rule, tuple(tests), chance, always=not tests and chance is None)
+
+
+def _threat(c: _Fighter) -> int:
+    return c.in_hand.threat
+
+
+def _at_range(c: _Fighter) -> bool:
+    return c.t.at_range
 
 
 def _fraction(me: _Fighter) -> float:
@@ -469,20 +477,14 @@ class _Fight:
                     return c
         if len(enemies) == 1 and selector != "random":  # a random pick draws even from one
             return enemies[0]
-        if selector == "weakest":
-            return min(enemies, key=lambda c: c.wounds)
-        if selector == "strongest":
-            return max(enemies, key=lambda c: c.wounds)
-        if selector == "random":
-            return enemies[self.dice.choose(len(enemies))]
-        if selector == "most_dangerous":
-            return max(enemies, key=lambda c: c.in_hand.threat)
-        if selector == "focusing_on_me":
-            for c in enemies:
-                if c.focus is me:
-                    return c
-        close = [c for c in enemies if not c.t.at_range]
-        return (close or enemies)[0]
+        return pick_target(
+            enemies,
+            selector,
+            threat=_threat,
+            focusing_on_me=lambda c: c.focus is me,
+            at_range=_at_range,
+            choose=self.dice.choose,
+        )
 
     def declare(self) -> None:
         """C2-4: the declarations tactics make (focus, a continued dodge), slowest first."""

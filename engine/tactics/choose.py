@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 import msgspec
 
@@ -74,20 +75,50 @@ def select_target(
         forced = [c for c in enemies if c.id.casefold() == reaction.source.casefold()]
         if forced:
             return forced[0]
+    return pick_target(
+        enemies,
+        selector,
+        threat=lambda c: _threat(state, c),
+        focusing_on_me=lambda c: (focus := state.fighter(c.id).focus) is not None and focus.target == me.id,
+        at_range=lambda c: (p := profiles.get(c.id)) is not None and p.at_range,
+        choose=ai.choose,
+    )
+
+
+class _Enemy(Protocol):
+    @property
+    def wounds(self) -> int: ...
+
+
+E = TypeVar("E", bound=_Enemy)
+
+
+def pick_target(
+    enemies: Sequence[E],
+    selector: str,
+    *,
+    threat: Callable[[E], int],
+    focusing_on_me: Callable[[E], bool],
+    at_range: Callable[[E], bool],
+    choose: Callable[[int], int],
+) -> E:
+    """A target selector over enemies able to be attacked (at least one), in scenario order:
+    nearest: the first not at range, else the first; weakest/strongest: fewest/most wound
+    points (the first on a tie); random: an AI choice; most_dangerous: highest threat;
+    focusing_on_me: the first whose focus is on me, else nearest."""
     if selector == "weakest":
         return min(enemies, key=lambda c: c.wounds)
     if selector == "strongest":
         return max(enemies, key=lambda c: c.wounds)
     if selector == "random":
-        return enemies[ai.choose(len(enemies))]
+        return enemies[choose(len(enemies))]
     if selector == "most_dangerous":
-        return max(enemies, key=lambda c: _threat(state, c))
+        return max(enemies, key=threat)
     if selector == "focusing_on_me":
         for c in enemies:
-            focus = state.fighter(c.id).focus
-            if focus is not None and focus.target == me.id:
+            if focusing_on_me(c):
                 return c
-    close = [c for c in enemies if not (p := profiles.get(c.id)) or not p.at_range]
+    close = [c for c in enemies if not at_range(c)]
     return (close or enemies)[0]
 
 
