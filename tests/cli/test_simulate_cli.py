@@ -75,6 +75,17 @@ def test_same_seed_same_bytes_on_one_and_two_workers_and_across_runs(name: str) 
     assert code == 0 and other != outputs[0]
 
 
+@pytest.mark.parametrize("name", ["knife-vs-22", "bar-brawl"])
+def test_reference_gives_the_same_bytes_as_the_fast_kernel(name: str) -> None:
+    """`--reference` fights every fight on the event-sourced engine; the report is the same."""
+    args = ("simulate", scenario(name), "-n", "200", "--seed", "5", "--workers", "1", "--json")
+    fast_code, fast, err = run(*args)
+    assert fast_code == 0, err
+    slow_code, slow, err = run(*args, "--reference")
+    assert slow_code == 0, err
+    assert fast == slow
+
+
 def test_every_shipped_scenario_checks_and_simulates_from_the_cli() -> None:
     for path in SCENARIOS:
         code, out, err = run("scenario", "check", str(path))
