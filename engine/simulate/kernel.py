@@ -5,16 +5,20 @@ kernel fights the same fight with the same dice (the fight's dice stream, face b
 same order) and the same tactic choices (its AI stream), but keeps only what the batch report
 needs: statuses, wounds, notches, rounds, and how many events the reference would have written.
 
-It covers what scripted fights mostly do: strikes with fists, melee weapons and guns (C2-1,
-C2-7 … C2-14), dodges (C2-15, C2-16), focus (C2-5), draws and jams (C2-3), the damage cherries
-(C2-22, C2-23, C2-30), wounds and their shifts (C2-31, C2-32), the violence checks a fight raises
-(M2-8) while they end hardened (M2-2, M2-4), and the end of the fight (C2-33). Anything else —
-a failed madness check and its reaction, grips, knock-downs, conditions, other cherries, flight,
-surrender, suppressive fire, divided or special attacks, an opening that draws dice — raises
-`Unsupported`, and that fight is fought again on the reference engine. The rule arithmetic is the
-engine's own (outcome classes, orientation, damage, wound shifts, dodge effects, threat); only the
-order of play is written again here, on mutable numbers, and tests hold the two paths equal fight
-by fight.
+The opening (scenario madness triggers, initiative, an ambush's start) is fought on the reference
+engine — once for the batch when it draws no dice, else once per fight — and the kernel takes over
+from the state it leaves. It models strikes with fists, melee weapons and guns (C2-1, C2-7 …
+C2-14), dodges (C2-15, C2-16), focus (C2-5), draws, jams and standing up (C2-3), the ambush round
+(I2-3), the cherries More Hurt, Big Hurt, New Damage and Knock Down (C2-22, C2-23, C2-29, C2-30),
+wounds and their shifts (C2-31, C2-32), flight and surrender (C2-33), the violence checks a fight
+raises (M2-2 … M2-5, M2-8) with their reactions (M2-4, M2-7), and the end of the fight (C2-33).
+Anything else — grips, conditions, the other cherries, suppressive fire, divided or special
+attacks, a knock-down during an ambush — raises `Unsupported`, and that fight is fought again on
+the reference engine.
+
+The rule arithmetic is the engine's own (outcome classes and orientation, damage, wound shifts,
+dodge effects, target selection, threat); only the order of play is written again here, on
+mutable numbers, and tests hold the two paths equal fight by fight (tests/test_kernel.py).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, PERMANENT_OVER
 from engine.rules.ua2.combat.dodge import dodge_effect
 from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_shift
+from engine.rules.ua2.combat.turns import full_order
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
 from engine.simulate.outcome import CombatantEnd, FightOutcome
@@ -365,9 +370,11 @@ class Kernel:
 
 
 def _modelled(state: Encounter, prep: Prepared) -> bool:
-    """Whether the kernel can take a fight over from this state: a round's declarations next,
-    no grips, knock-downs, conditions, Second Helpings or suppressive fire."""
-    if state.fight.phase != "declare" or state.fight.round < 1:
+    """Whether the kernel can take a fight over from this state: a round's declarations next, or
+    an ambush under way (I2-3); no grips, knock-downs, conditions, Second Helpings or
+    suppressive fire."""
+    fight = state.fight
+    if not (fight.phase == "declare" and fight.round >= 1) and not (fight.phase == "ambush" and fight.current):
         return False
     for c in state.combatants:
         if c.id not in prep.profiles:
@@ -404,7 +411,6 @@ class _Fight:
         self.fighters = [_Fighter(t) for t in kernel.templates]
         self.winner: str | None = None
         self.ended = False
-        self.turn = 0
         opening = kernel.fixed or run_fight(kernel.prep, seed, opening_only=True)
         self.dice = SeededDice(seed, opening.faces_drawn, opening.choices_drawn)
         self.events = opening.event_count
@@ -412,6 +418,13 @@ class _Fight:
         state = opening.state
         self.round = state.fight.round
         self.order = [self.fighters[kernel.index[fid]] for fid in state.fight.order]
+        #: I2-3: during an ambush only the ambushers act; round 1 then takes everyone in order.
+        self.after_ambush: list[_Fighter] | None = None
+        if state.fight.phase == "ambush":
+            self.turn = state.fight.turn
+            self.after_ambush = [self.fighters[kernel.index[fid]] for fid in full_order(state)]
+        else:
+            self.turn = -1  # the round's declarations come first
         if kernel.fixed is None:
             if not _modelled(state, kernel.prep):
                 raise Unsupported("the opening left a state the kernel does not model")
@@ -422,8 +435,7 @@ class _Fight:
     # -- the loop (fight.run_fight) -------------------------------------------------------------
 
     def run(self) -> FightOutcome:
-        self.declare()
-        steps = 1
+        steps = 0
         while not self.ended:
             steps += 1
             if steps > self.k.step_limit:
@@ -638,6 +650,8 @@ class _Fight:
             return
         self.events += 1  # RoundStarted
         self.round += 1
+        if self.after_ambush is not None:
+            self.order, self.after_ambush = self.after_ambush, None
         self.turn = -1  # declarations first
         for f in self.fighters:
             f.dodged_last_round = f.dodging
@@ -738,6 +752,8 @@ class _Fight:
     def knock_down(self, me: _Fighter, target: _Fighter) -> None:
         """C2-29, I2-6: the target falls to the end of the order; the acting fighter keeps its
         turn. (The next rounds keep this order: the fallen one ranks below everyone.)"""
+        if self.after_ambush is not None:
+            raise Unsupported("a knock-down in an ambush")  # it changes the ranks of round 1
         self.events += 1  # KnockedDown
         self.order.remove(target)
         self.order.append(target)

@@ -88,11 +88,12 @@ def next_round(batch: Batch, dice: DiceSource | None = None) -> None:
         return
     if dice is not None:
         reinitiative(batch, dice)
-    order = _full_order(batch.state)
+    order = full_order(batch.state)
     batch.emit(ev.RoundStarted(round=state.fight.round + 1, order=order))
 
 
-def _full_order(state: Encounter) -> tuple[str, ...]:
+def full_order(state: Encounter) -> tuple[str, ...]:
+    """The order of a new round: successes first, higher first (I2-2), as ranked so far."""
     ranked = [(f.initiative.success, f.initiative.rank, f.id) for f in state.fight.fighters if f.initiative]
     by_rank = {fid: i for i, fid in enumerate(state.fight.order)}
     ranked.sort(key=lambda r: (not r[0], -r[1], by_rank.get(r[2], len(by_rank))))
