@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.dice.percentile import Percentile
-from engine.dice.source import SeededDice, TableDice, derive_seed, face, parse_faces
+from engine.dice.source import AI, SeededDice, TableDice, _mix64, derive_seed, face, parse_faces, stream_base
 from engine.errors import DiceError
 
 
@@ -57,6 +57,26 @@ def test_face_k_depends_only_on_seed_stream_and_k_d8() -> None:
     assert drawn == [face(42, "dice", k) for k in range(50)]
     b = SeededDice(42, position=30)
     assert [b.d10() for _ in range(20)] == drawn[30:]
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 500), st.integers(0, 30))
+def test_two_faces_at_once_are_the_next_two_faces_d8(seed: int, k: int, ai_draws: int) -> None:
+    """`two_d10` (the simulator's percentile roll) is faces k and k+1, as two `d10` calls."""
+    dice = SeededDice(seed, position=k, ai_position=ai_draws)
+    assert dice.two_d10() == (face(seed, "dice", k), face(seed, "dice", k + 1))
+    assert dice.position == k + 2 and dice.ai_position == ai_draws
+    assert dice.d10() == face(seed, "dice", k + 2)
+
+
+def test_ai_choices_come_from_their_own_stream_d8() -> None:
+    dice = SeededDice(7)
+    picks = [dice.choose(1000) for _ in range(20)]
+    assert picks == [face_of_ai(7, k) for k in range(20)] and dice.position == 0
+
+
+def face_of_ai(seed: int, k: int) -> int:
+    """Choice k of the AI stream over 1000 options: the stream's counter-based hash (D-8)."""
+    return _mix64(stream_base(seed, AI) ^ ((k * 0x9E3779B97F4A7C15) & (2**64 - 1))) % 1000
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 500), st.integers(0, 50))
