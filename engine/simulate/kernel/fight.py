@@ -1,47 +1,25 @@
-"""The fast path of a batch: a scripted fight fought on plain numbers, held equal to the engine.
-
-`fight.run_fight` — commands decided into events and folded into states — is the reference. The
-kernel fights the same fight with the same dice (the fight's dice stream, face by face, in the
-same order) and the same tactic choices (its AI stream), but keeps only what the batch report
-needs: statuses, wounds, notches, rounds, and how many events the reference would have written.
-
-The opening (scenario madness triggers, initiative, an ambush's start) is fought on the reference
-engine — once for the batch when it draws no dice, else once per fight — and the kernel takes over
-from the state it leaves. It models strikes with fists, melee weapons and guns (C2-1, C2-7 …
-C2-14), dodges (C2-15, C2-16), focus (C2-5), draws, jams and standing up (C2-3), the ambush round
-(I2-3), the cherries More Hurt, Big Hurt, New Damage and Knock Down (C2-22, C2-23, C2-29, C2-30),
-wounds and their shifts (C2-31, C2-32), flight and surrender (C2-33), the violence checks a fight
-raises (M2-2 … M2-5, M2-8) with their reactions (M2-4, M2-7), and the end of the fight (C2-33).
-Anything else — grips, conditions, the other cherries, suppressive fire, divided or special
-attacks, a knock-down during an ambush — raises `Unsupported`, and that fight is fought again on
-the reference engine.
-
-The rule arithmetic is the engine's own (outcome classes and orientation, damage, wound shifts,
-dodge effects, target selection, threat); only the order of play is written again here, on
-mutable numbers, and tests hold the two paths equal fight by fight (tests/test_kernel.py).
-"""
+"""The kernel's fight: the order of play of `fight.run_fight` on mutable numbers, counting the
+events the reference engine would write (see the package docstring)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from engine.dice.checks import SUCCESSES, Outcome, Prefer, major_outcome, takes_flip
+from engine.dice.checks import SUCCESSES, Outcome, Prefer
 from engine.dice.percentile import face_value, percentile_value
 from engine.dice.source import SeededDice
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, PERMANENT_OVER
 from engine.rules.ua2.combat.dodge import dodge_effect
-from engine.rules.ua2.combat.situation import attack_skill, skill_spec, wound_shift
+from engine.rules.ua2.combat.situation import wound_shift
 from engine.rules.ua2.combat.turns import full_order
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
+from engine.simulate.kernel.combatants import Arm, Check, FighterState, Template, outcomes
+from engine.simulate.kernel.tactics import Rule, at_range_of, in_hand_threat
 from engine.simulate.outcome import CombatantEnd, FightOutcome
-from engine.state.encounter import Combatant, Encounter, Status
-from engine.state.fight import Fighter
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METERS, Sheet
-from engine.state.weapons import FISTS, Weapon
-from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, pick_target, threat
+from engine.state.encounter import Encounter, Status
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED
+from engine.state.weapons import FISTS
+from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, pick_target
 from engine.tactics.rules import TacticRule
 
 _HITS = frozenset({"crit", "matched_success", "success"})
@@ -51,295 +29,6 @@ _CHERRIES = frozenset({"more_hurt", "big_hurt", "new_damage", "knock_down"})
 
 class Unsupported(Exception):
     """The fight reached a rule the kernel does not model: the reference engine fights it."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Check:
-    """A sheet's major check, short of shifts: base rating, untrained (C-7), flip-flop (C-9).
-    `tables` keeps, per (target, preference), the outcome and value read for each of the 100
-    rolls, computed once by the engine's own C-11/C-13 functions."""
-
-    base: int
-    untrained: bool
-    flip: bool
-    cherries: bool = False  # C2-22: the obsession hand-to-hand skill earns cherries
-    tables: dict[tuple[int, Prefer], list[tuple[Outcome, int]]] = field(default_factory=dict, compare=False)
-
-
-def _outcomes(check: _Check, target: int, prefer: Prefer) -> list[tuple[Outcome, int]]:
-    """Index 10·tens + ones → (outcome, value as read), the orientation taken as an automated
-    actor takes it (C-11)."""
-    table = []
-    for tens in range(10):
-        for ones in range(10):
-            value = percentile_value(tens, ones)
-            matched = tens == ones and value != 100
-            outcome = major_outcome(value, matched, target, untrained=check.untrained)
-            if check.flip:
-                flipped_value = percentile_value(ones, tens)
-                flipped = major_outcome(flipped_value, matched, target, untrained=check.untrained)
-                if takes_flip(outcome, flipped, value, flipped_value, prefer):
-                    outcome, value = flipped, flipped_value
-            table.append((outcome, value))
-    return table
-
-
-@dataclass(frozen=True, slots=True)
-class _Arm:
-    """A weapon as one wielder uses it: the facts the rules read, worked out once."""
-
-    weapon: Weapon
-    name: str
-    kind: str  # the AttackResolved weapon kind: firearm, melee or unarmed
-    bonus: int  # C2-7
-    cap: int | None  # C2-9
-    knife: bool  # C2-14: a penetrating melee weapon cuts on a failed attack
-    nonlethal: bool  # C2-10
-    check: _Check  # the attack check (C2-1)
-    threat: int  # how dangerous its wielder looks with it in hand (tactics)
-
-
-def _arm(c: Combatant, weapon: Weapon) -> _Arm:
-    skill, stat = attack_skill(c, weapon, "strike")
-    spec = skill_spec(c, skill, stat, [])
-    h2h = c.sheet.hand_to_hand
-    cherries = weapon.hand_to_hand and c.sheet.is_obsession(h2h) and spec.label.casefold() == h2h.casefold()
-    kind = "firearm" if weapon.kind == "firearm" else ("melee" if weapon.kind == "melee" else "unarmed")
-    return _Arm(
-        weapon=weapon,
-        name=weapon.name,
-        kind=kind,
-        bonus=weapon.bonus,
-        cap=weapon.cap,
-        knife=weapon.kind == "melee" and weapon.penetrating,
-        nonlethal=weapon.nonlethal,
-        check=_Check(spec.base_rating, spec.untrained, spec.flip, cherries),
-        threat=threat(c.sheet, weapon),
-    )
-
-
-Test = Callable[["_Fight", "_Fighter"], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    """A tactic rule with its conditions as quick tests; `chance` (C: an AI draw) comes last."""
-
-    rule: TacticRule
-    tests: tuple[Test, ...]
-    chance: int | None  # out of 1000
-    always: bool
-
-
-def _rule(rule: TacticRule, at_range: bool) -> _Rule | None:
-    """`tactics.choose.holds` as tests over a kernel fight, without those that cannot change in
-    one; None when the rule can never hold in it (held, holding, prone never happen here)."""
-    w = rule.when
-    if (w.at_range is not None and at_range != w.at_range) or w.held or w.holding:
-        return None
-    tests: list[Test] = []
-    if w.wounds_below is not None:
-        below = w.wounds_below
-        tests.append(lambda fight, me: _fraction(me) < below)
-    if w.wounds_at_least is not None:
-        least = w.wounds_at_least
-        tests.append(lambda fight, me: _fraction(me) >= least)
-    if w.enemies_at_least is not None:
-        most_few = w.enemies_at_least
-        tests.append(lambda fight, me: len(fight.enemies(me)) >= most_few)
-    if w.enemies_at_most is not None:
-        most_many = w.enemies_at_most
-        tests.append(lambda fight, me: len(fight.enemies(me)) <= most_many)
-    if w.allies_down is not None:
-        down = w.allies_down
-        tests.append(lambda fight, me: fight.allies_down(me) == down)
-    if w.armed is not None:
-        armed = w.armed
-        tests.append(lambda fight, me: (me.in_hand.name != "fists") == armed)
-    if w.holding_weapon is not None:
-        name = w.holding_weapon.casefold()
-        tests.append(lambda fight, me: me.in_hand.name.casefold() == name)
-    if w.jammed is not None:
-        jammed = w.jammed
-        tests.append(lambda fight, me: (me.in_hand.name in me.jammed) == jammed)
-    if w.round_at_least is not None:
-        first = w.round_at_least
-        tests.append(lambda fight, me: fight.round >= first)
-    if w.round_at_most is not None:
-        last = w.round_at_most
-        tests.append(lambda fight, me: fight.round <= last)
-    if w.reaction is not None:
-        reaction = w.reaction
-        tests.append(lambda fight, me: (me.reaction or "none") == reaction)
-    if w.prone is not None:
-        prone = w.prone
-        tests.append(lambda fight, me: me.prone == prone)
-    if w.dodged_last_round is not None:
-        dodged = w.dodged_last_round
-        tests.append(lambda fight, me: me.dodged_last_round == dodged)
-    chance = None if w.chance is None else round(w.chance * 1000)
-    return _Rule(rule, tuple(tests), chance, always=not tests and chance is None)
-
-
-def _threat(c: _Fighter) -> int:
-    return c.in_hand.threat
-
-
-def _at_range(c: _Fighter) -> bool:
-    return c.t.at_range
-
-
-def _fraction(me: _Fighter) -> float:
-    maximum = me.t.max_wounds
-    return me.wounds / maximum if maximum else 0.0
-
-
-class _Template:
-    """What every fight starts a combatant with, and what never changes in a fight."""
-
-    def __init__(
-        self,
-        c: Combatant,
-        f: Fighter,
-        baseline: Combatant,
-        settings: Settings,
-        profile_rules: tuple[TacticRule, ...],
-        at_range: bool,
-    ) -> None:
-        self.id = c.id
-        self.side = c.side
-        self.sheet: Sheet = c.sheet
-        self.max_wounds = c.max_wounds
-        self.wounds = c.wounds
-        self.status = c.status
-        self.taken = sum(i.amount for i in c.injuries)
-        self.hardened = c.meters.violence.hardened
-        self.failed = c.meters.violence.failed
-        #: Violence notches before the fight (the setup's), and those gained on other meters since.
-        self.base_hardened = baseline.meters.violence.hardened
-        self.base_failed = baseline.meters.violence.failed
-        self.notches_before = _other_notches(c, baseline)
-        self.mind = _Check(c.sheet.stats.mind, untrained=False, flip=False)  # M2-4: a Mind roll
-        self.neurosis = c.meters.violence.neurosis
-        self.reaction = f.default_reaction or settings.default_reaction  # M2-4, no person to choose
-        self.arms = {w.name: _arm(c, w) for w in (*f.arsenal, FISTS)}
-        self.arsenal = tuple(self.arms[w.name] for w in f.arsenal)
-        self.in_hand = self.arms[(f.weapon() or FISTS).name]
-        self.drawn_round = f.drawn_round
-        self.jammed = frozenset(f.jammed)
-        self.triggered = frozenset(f.triggered)
-        self.rules = tuple(r for rule in profile_rules if (r := _rule(rule, at_range)) is not None)
-        #: Whether a round's declarations can concern it: a focus or a kept dodge to declare, or
-        #: an AI draw made while its rules are looked at (C2-4).
-        self.declares = any(
-            r.chance is not None
-            or (r.rule.do == "attack" and r.rule.focus and r.rule.attacks == 1)
-            or (r.rule.do == "dodge" and r.rule.keep_dodging)
-            for r in self.rules
-        )
-        self.at_range = at_range
-        self.dodge = _check_of(c, "Dodge", "speed")
-        self.dodge_skill = c.sheet.rating("Dodge")
-        self.shifts: dict[int, int] = {}
-
-    def weapon(self, name: str) -> _Arm | None:
-        wanted = name.casefold()
-        for w in self.arsenal:
-            if w.name.casefold() == wanted:
-                return w
-        return self.arms["fists"] if wanted == "fists" else None
-
-
-def _other_notches(c: Combatant, baseline: Combatant) -> tuple[int, int]:
-    """(hardened, failed) notches gained since `baseline` on the meters other than violence
-    (the kernel marks violence notches only, M2-8)."""
-    others = [m for m in METERS if m != "violence"]
-    return (
-        sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
-        sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
-    )
-
-
-def _check_of(c: Combatant, skill: str, stat: str) -> _Check:
-    spec = skill_spec(c, skill, stat, [])
-    return _Check(spec.base_rating, spec.untrained, spec.flip)
-
-
-class _Fighter:
-    """A combatant's state during one kernel fight (mutable, thrown away after it)."""
-
-    __slots__ = (
-        "acted_round",
-        "continued_dodge",
-        "dealt",
-        "dodged_last_round",
-        "dodging",
-        "drawn_round",
-        "failed",
-        "focus",
-        "focus_amount",
-        "hardened",
-        "in_hand",
-        "jammed",
-        "neurosis",
-        "notches_before",
-        "prone",
-        "reaction",
-        "reaction_source",
-        "side",
-        "status",
-        "t",
-        "taken",
-        "triggered",
-        "wounds",
-    )
-
-    def __init__(self, t: _Template) -> None:
-        self.t = t
-        self.side = t.side
-        self.wounds = t.wounds
-        self.status = t.status
-        self.taken = t.taken
-        self.dealt = 0
-        self.hardened = t.hardened
-        self.failed = t.failed
-        self.in_hand = t.in_hand
-        self.drawn_round = t.drawn_round
-        self.jammed = t.jammed
-        self.triggered = t.triggered
-        self.focus: _Fighter | None = None
-        self.focus_amount = 0
-        self.dodging = False
-        self.continued_dodge = False
-        self.dodged_last_round = False
-        self.neurosis = t.neurosis
-        self.reaction: str | None = None  # M2-4: kept until its source is gone
-        self.reaction_source = ""
-        self.notches_before = t.notches_before
-        self.prone = False
-        self.acted_round = -1
-
-    def load(self, c: Combatant, f: Fighter, baseline: Combatant) -> None:
-        """Take the combatant as an opening fought on the reference engine left it."""
-        self.wounds = c.wounds
-        self.status = c.status
-        self.taken = sum(i.amount for i in c.injuries)
-        violence = c.meters.violence
-        self.hardened, self.failed, self.neurosis = violence.hardened, violence.failed, violence.neurosis
-        self.notches_before = _other_notches(c, baseline)
-        if c.reaction is not None:
-            self.reaction = c.reaction.kind
-            self.reaction_source = c.reaction.source
-        self.in_hand = self.t.arms[(f.weapon() or FISTS).name]
-        self.drawn_round = f.drawn_round
-        self.jammed = frozenset(f.jammed)
-        self.triggered = frozenset(f.triggered)
-        self.acted_round = f.acted_round
-
-    @property
-    def able(self) -> bool:
-        """C2-33: active and not frozen (M2-7)."""
-        return self.status == "active" and self.reaction != "freeze"
 
 
 class Kernel:
@@ -357,7 +46,7 @@ class Kernel:
         fighters = {f.id: f for f in start.fight.fighters}
         self.baseline = prep.state.combatants
         self.templates = [
-            _Template(c, fighters[c.id], before, self.settings, profiles[c.id].rules, profiles[c.id].at_range)
+            Template(c, fighters[c.id], before, self.settings, profiles[c.id].rules, profiles[c.id].at_range)
             for c, before in zip(start.combatants, self.baseline, strict=True)
         ]
         self.cherry = {c.id: profiles[c.id].cherry for c in start.combatants}
@@ -408,7 +97,7 @@ class _Fight:
     def __init__(self, kernel: Kernel, seed: int) -> None:
         self.k = kernel
         self.settings = kernel.settings
-        self.fighters = [_Fighter(t) for t in kernel.templates]
+        self.fighters = [FighterState(t) for t in kernel.templates]
         self.winner: str | None = None
         self.ended = False
         opening = kernel.fixed or run_fight(kernel.prep, seed, opening_only=True)
@@ -419,7 +108,7 @@ class _Fight:
         self.round = state.fight.round
         self.order = [self.fighters[kernel.index[fid]] for fid in state.fight.order]
         #: I2-3: during an ambush only the ambushers act; round 1 then takes everyone in order.
-        self.after_ambush: list[_Fighter] | None = None
+        self.after_ambush: list[FighterState] | None = None
         if state.fight.phase == "ambush":
             self.turn = state.fight.turn
             self.after_ambush = [self.fighters[kernel.index[fid]] for fid in full_order(state)]
@@ -466,19 +155,19 @@ class _Fight:
 
     # -- tactics (tactics.choose) ----------------------------------------------------------------
 
-    def enemies(self, me: _Fighter) -> list[_Fighter]:
+    def enemies(self, me: FighterState) -> list[FighterState]:
         return [c for c in self.fighters if c.side != me.side and c.status == "active"]
 
-    def holds(self, rule: _Rule, me: _Fighter) -> bool:
+    def holds(self, rule: Rule, me: FighterState) -> bool:
         for test in rule.tests:
             if not test(self, me):
                 return False
         return rule.chance is None or self.dice.choose(1000) < rule.chance
 
-    def allies_down(self, me: _Fighter) -> bool:
+    def allies_down(self, me: FighterState) -> bool:
         return any(c.side == me.side and c is not me and c.status != "active" for c in self.fighters)
 
-    def select_target(self, me: _Fighter, selector: str) -> _Fighter | None:
+    def select_target(self, me: FighterState, selector: str) -> FighterState | None:
         enemies = self.enemies(me)
         if not enemies:
             return None
@@ -492,15 +181,15 @@ class _Fight:
         return pick_target(
             enemies,
             selector,
-            threat=_threat,
+            threat=in_hand_threat,
             focusing_on_me=lambda c: c.focus is me,
-            at_range=_at_range,
+            at_range=at_range_of,
             choose=self.dice.choose,
         )
 
     def declare(self) -> None:
         """C2-4: the declarations tactics make (focus, a continued dodge), slowest first."""
-        declared: list[tuple[_Fighter, _Fighter | None, int]] = []
+        declared: list[tuple[FighterState, FighterState | None, int]] = []
         for me in self.order:
             if not me.able or not me.t.declares:
                 continue
@@ -526,15 +215,15 @@ class _Fight:
                 me.dodging = me.continued_dodge = True
         self.start_turn_from(0)
 
-    def act(self, me: _Fighter) -> None:
+    def act(self, me: FighterState) -> None:
         """The first rule whose conditions hold and whose action applies (choose_command)."""
         for compiled in me.t.rules:
-            if (compiled.always or self.holds(compiled, me)) and self.try_rule(compiled.rule, me):
+            if (compiled.always or self.holds(compiled, me)) and self.trycompile_rule(compiled.rule, me):
                 return
         self.events += 1  # DidNothing
         self.end_turn()
 
-    def try_rule(self, rule: TacticRule, me: _Fighter) -> bool:
+    def trycompile_rule(self, rule: TacticRule, me: FighterState) -> bool:
         """Carry out the rule's action and return True, or False when it cannot apply now."""
         weapon = me.in_hand
         do = rule.do
@@ -597,7 +286,7 @@ class _Fight:
         self.end_turn()
         return True
 
-    def attack_target(self, me: _Fighter, rule: TacticRule) -> _Fighter | None:
+    def attack_target(self, me: FighterState, rule: TacticRule) -> FighterState | None:
         if me.reaction == "frenzy":  # M2-7: only the source, when it is a combatant
             index = self.k.index.get(me.reaction_source)
             if index is not None:
@@ -607,7 +296,7 @@ class _Fight:
             return me.focus
         return self.select_target(me, rule.target)
 
-    def draw_choice(self, me: _Fighter, named: str) -> _Arm | None:
+    def draw_choice(self, me: FighterState, named: str) -> Arm | None:
         if named:
             w = me.t.weapon(named)
             return w if w is not None and w.name != me.in_hand.name else None
@@ -616,7 +305,7 @@ class _Fight:
                 return w
         return None
 
-    def draw(self, me: _Fighter, weapon: _Arm) -> None:
+    def draw(self, me: FighterState, weapon: Arm) -> None:
         self.events += 1  # WeaponDrawn
         me.in_hand = weapon
         me.drawn_round = self.round
@@ -677,15 +366,15 @@ class _Fight:
 
     # -- checks ------------------------------------------------------------------------------------
 
-    def roll(self, check: _Check, target: int, prefer: Prefer) -> tuple[Outcome, int]:
+    def roll(self, check: Check, target: int, prefer: Prefer) -> tuple[Outcome, int]:
         """A major check: (outcome, value as read) for the next two faces."""
         table = check.tables.get((target, prefer))
         if table is None:
-            table = check.tables[(target, prefer)] = _outcomes(check, target, prefer)
+            table = check.tables[(target, prefer)] = outcomes(check, target, prefer)
         tens, ones = self.dice.two_d10()
         return table[10 * tens + ones]
 
-    def shift(self, f: _Fighter) -> int:
+    def shift(self, f: FighterState) -> int:
         """C2-31: the wound shift on every roll."""
         t = f.t
         found = t.shifts.get(f.wounds)
@@ -695,7 +384,7 @@ class _Fight:
 
     # -- attacks (combat.attack) -----------------------------------------------------------------
 
-    def attack(self, me: _Fighter, target: _Fighter, arm: _Arm, cherry_named: str | None) -> None:
+    def attack(self, me: FighterState, target: FighterState, arm: Arm, cherry_named: str | None) -> None:
         check = arm.check
         aim = check.base + self.shift(me)
         if me.focus is target:
@@ -749,7 +438,7 @@ class _Fight:
                     self.madness(ally, settings.violence_ally_killed, me.t.id)
         self.end_turn()
 
-    def knock_down(self, me: _Fighter, target: _Fighter) -> None:
+    def knock_down(self, me: FighterState, target: FighterState) -> None:
         """C2-29, I2-6: the target falls to the end of the order; the acting fighter keeps its
         turn. (The next rounds keep this order: the fallen one ranks below everyone.)"""
         if self.after_ambush is not None:
@@ -760,7 +449,7 @@ class _Fight:
         self.turn = self.order.index(me)
         target.prone = True
 
-    def damage(self, arm: _Arm, outcome: str, value: int, cherry: str | None) -> int:
+    def damage(self, arm: Arm, outcome: str, value: int, cherry: str | None) -> int:
         """C2-7, C2-9, C2-12 and the damage cherries (C2-23, C2-30); `value` as read."""
         if arm.kind == "firearm":
             return dmg.firearm_amount(value, arm.cap)
@@ -781,7 +470,7 @@ class _Fight:
             return dmg.digit_sum_amount(face_value(new_tens) + face_value(new_ones), bonus)
         return base
 
-    def failure_effects(self, me: _Fighter, target: _Fighter, arm: _Arm, outcome: str) -> None:
+    def failure_effects(self, me: FighterState, target: FighterState, arm: Arm, outcome: str) -> None:
         """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
         if outcome == "fumble":
             self.events += 1  # WeaponJammed or WoundsInflicted
@@ -798,7 +487,7 @@ class _Fight:
             me.dealt += 1
             self.wound(target, 1)
 
-    def wound(self, f: _Fighter, amount: int) -> None:
+    def wound(self, f: FighterState, amount: int) -> None:
         """The wound and its status (C2-31, C2-32); the caller counts the wounding event."""
         f.wounds -= amount
         f.taken += amount
@@ -813,7 +502,7 @@ class _Fight:
             self.events += 1  # StatusChanged
             self.out(f, "incapacitated")
 
-    def out(self, f: _Fighter, status: Status) -> None:
+    def out(self, f: FighterState, status: Status) -> None:
         """The fighter leaves the fight (the caller counts its StatusChanged)."""
         f.status = status
         f.dodging = f.continued_dodge = False
@@ -827,7 +516,7 @@ class _Fight:
                 self.events += 1  # ReactionEnded
                 f.reaction = None
 
-    def madness(self, f: _Fighter, rank: int, source: str) -> None:
+    def madness(self, f: FighterState, rank: int, source: str) -> None:
         """M2-2 … M2-5 and M2-7 for a violence check the fight raises (M2-8)."""
         if rank <= 0 or f.status != "active":
             return

@@ -1,0 +1,88 @@
+"""Tactic rules compiled for the kernel: `tactics.choose.holds` as quick tests over a fight."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.tactics.rules import TacticRule
+
+if TYPE_CHECKING:
+    from engine.simulate.kernel.combatants import FighterState
+    from engine.simulate.kernel.fight import _Fight
+
+Test = Callable[["_Fight", "FighterState"], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A tactic rule with its conditions as quick tests; `chance`, an AI draw, is taken last."""
+
+    rule: TacticRule
+    tests: tuple[Test, ...]
+    chance: int | None  # out of 1000
+    always: bool
+
+
+def compile_rule(rule: TacticRule, at_range: bool) -> Rule | None:
+    """`tactics.choose.holds` as tests over a kernel fight, without those that cannot change in
+    one; None when the rule can never hold in it (held, holding, prone never happen here)."""
+    w = rule.when
+    if (w.at_range is not None and at_range != w.at_range) or w.held or w.holding:
+        return None
+    tests: list[Test] = []
+    if w.wounds_below is not None:
+        below = w.wounds_below
+        tests.append(lambda fight, me: wound_fraction(me) < below)
+    if w.wounds_at_least is not None:
+        least = w.wounds_at_least
+        tests.append(lambda fight, me: wound_fraction(me) >= least)
+    if w.enemies_at_least is not None:
+        most_few = w.enemies_at_least
+        tests.append(lambda fight, me: len(fight.enemies(me)) >= most_few)
+    if w.enemies_at_most is not None:
+        most_many = w.enemies_at_most
+        tests.append(lambda fight, me: len(fight.enemies(me)) <= most_many)
+    if w.allies_down is not None:
+        down = w.allies_down
+        tests.append(lambda fight, me: fight.allies_down(me) == down)
+    if w.armed is not None:
+        armed = w.armed
+        tests.append(lambda fight, me: (me.in_hand.name != "fists") == armed)
+    if w.holding_weapon is not None:
+        name = w.holding_weapon.casefold()
+        tests.append(lambda fight, me: me.in_hand.name.casefold() == name)
+    if w.jammed is not None:
+        jammed = w.jammed
+        tests.append(lambda fight, me: (me.in_hand.name in me.jammed) == jammed)
+    if w.round_at_least is not None:
+        first = w.round_at_least
+        tests.append(lambda fight, me: fight.round >= first)
+    if w.round_at_most is not None:
+        last = w.round_at_most
+        tests.append(lambda fight, me: fight.round <= last)
+    if w.reaction is not None:
+        reaction = w.reaction
+        tests.append(lambda fight, me: (me.reaction or "none") == reaction)
+    if w.prone is not None:
+        prone = w.prone
+        tests.append(lambda fight, me: me.prone == prone)
+    if w.dodged_last_round is not None:
+        dodged = w.dodged_last_round
+        tests.append(lambda fight, me: me.dodged_last_round == dodged)
+    chance = None if w.chance is None else round(w.chance * 1000)
+    return Rule(rule, tuple(tests), chance, always=not tests and chance is None)
+
+
+def in_hand_threat(c: FighterState) -> int:
+    return c.in_hand.threat
+
+
+def at_range_of(c: FighterState) -> bool:
+    return c.t.at_range
+
+
+def wound_fraction(me: FighterState) -> float:
+    maximum = me.t.max_wounds
+    return me.wounds / maximum if maximum else 0.0
