@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.simulate.fight import FightRun, Prepared
 from engine.state.sheet import METERS
 
 
-@dataclass(frozen=True, slots=True)
-class CombatantEnd:
+class CombatantEnd(NamedTuple):
     """One combatant at the end of a fight; notches are those gained in it."""
 
     id: str
@@ -22,9 +21,9 @@ class CombatantEnd:
     failed: int
 
 
-@dataclass(frozen=True, slots=True)
-class FightOutcome:
-    """A fight as the batch report counts it (the same whichever path fought it)."""
+class FightOutcome(NamedTuple):
+    """A fight as the batch report counts it (the same whichever path fought it). Named tuples:
+    a batch makes one per fight, and they are the cheapest immutable records to build."""
 
     winner: str | None
     rounds: int

@@ -218,12 +218,12 @@ class _Fight:
     def act(self, me: FighterState) -> None:
         """The first rule whose conditions hold and whose action applies (choose_command)."""
         for compiled in me.t.rules:
-            if (compiled.always or self.holds(compiled, me)) and self.trycompile_rule(compiled.rule, me):
+            if (compiled.always or self.holds(compiled, me)) and self.try_rule(compiled.rule, me):
                 return
         self.events += 1  # DidNothing
         self.end_turn()
 
-    def trycompile_rule(self, rule: TacticRule, me: FighterState) -> bool:
+    def try_rule(self, rule: TacticRule, me: FighterState) -> bool:
         """Carry out the rule's action and return True, or False when it cannot apply now."""
         weapon = me.in_hand
         do = rule.do
