@@ -121,7 +121,7 @@ class Template:
         #: Whether a round's declarations can concern it: a focus or a kept dodge to declare, or
         #: an AI draw made while its rules are looked at (C2-4).
         self.declares = any(
-            r.chance is not None
+            r.chance
             or (r.rule.do == "attack" and r.rule.focus and r.rule.attacks == 1)
             or (r.rule.do == "dodge" and r.rule.keep_dodging)
             for r in self.rules

@@ -14,7 +14,7 @@ from engine.rules.ua2.combat.turns import full_order
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
 from engine.simulate.kernel.combatants import Arm, Check, FighterState, Template, outcomes
-from engine.simulate.kernel.tactics import Rule, at_range_of, in_hand_threat
+from engine.simulate.kernel.tactics import at_range_of, in_hand_threat
 from engine.simulate.outcome import CombatantEnd, FightOutcome
 from engine.state.encounter import Encounter, Status
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED
@@ -158,12 +158,6 @@ class _Fight:
     def enemies(self, me: FighterState) -> list[FighterState]:
         return [c for c in self.fighters if c.side != me.side and c.status == "active"]
 
-    def holds(self, rule: Rule, me: FighterState) -> bool:
-        for test in rule.tests:
-            if not test(self, me):
-                return False
-        return rule.chance is None or self.dice.choose(1000) < rule.chance
-
     def allies_down(self, me: FighterState) -> bool:
         return any(c.side == me.side and c is not me and c.status != "active" for c in self.fighters)
 
@@ -197,7 +191,8 @@ class _Fight:
             for compiled in me.t.rules:
                 if frenzied and compiled.rule.do not in FRENZY_ACTIONS:
                     continue  # M2-7: it would not act on this rule
-                if not (compiled.always or self.holds(compiled, me)):
+                holds = compiled.holds
+                if holds is not None and not holds(self, me):
                     continue
                 rule = compiled.rule
                 if rule.do == "attack" and rule.focus and rule.attacks == 1:
@@ -218,7 +213,8 @@ class _Fight:
     def act(self, me: FighterState) -> None:
         """The first rule whose conditions hold and whose action applies (choose_command)."""
         for compiled in me.t.rules:
-            if (compiled.always or self.holds(compiled, me)) and self.try_rule(compiled.rule, me):
+            holds = compiled.holds
+            if (holds is None or holds(self, me)) and self.try_rule(compiled.rule, me):
                 return
         self.events += 1  # DidNothing
         self.end_turn()

@@ -17,12 +17,12 @@ Test = Callable[["_Fight", "FighterState"], bool]
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A tactic rule with its conditions as quick tests; `chance`, an AI draw, is taken last."""
+    """A tactic rule and its conditions as one test (None: it always holds); `chance`, an AI
+    draw, is taken last, only when every other condition holds."""
 
     rule: TacticRule
-    tests: tuple[Test, ...]
-    chance: int | None  # out of 1000
-    always: bool
+    holds: Test | None
+    chance: bool
 
 
 def compile_rule(rule: TacticRule, at_range: bool) -> Rule | None:
@@ -71,8 +71,20 @@ def compile_rule(rule: TacticRule, at_range: bool) -> Rule | None:
     if w.dodged_last_round is not None:
         dodged = w.dodged_last_round
         tests.append(lambda fight, me: me.dodged_last_round == dodged)
-    chance = None if w.chance is None else round(w.chance * 1000)
-    return Rule(rule, tuple(tests), chance, always=not tests and chance is None)
+    if w.chance is not None:
+        out_of_1000 = round(w.chance * 1000)
+        tests.append(lambda fight, me: fight.dice.choose(1000) < out_of_1000)
+    return Rule(rule, _all_of(tests), chance=w.chance is not None)
+
+
+def _all_of(tests: list[Test]) -> Test | None:
+    if len(tests) < 2:
+        return tests[0] if tests else None
+
+    def every(fight: _Fight, me: FighterState) -> bool:
+        return all(test(fight, me) for test in tests)  # in order, lazily: chance last
+
+    return every
 
 
 def in_hand_threat(c: FighterState) -> int:
