@@ -413,3 +413,20 @@ def test_a_batch_whose_kernel_refuses_some_fights_reports_the_reference_numbers(
     assert fast.fast_path == n - odd
     assert msgspec.structs.replace(fast, fast_path=0) == slow
     assert msgspec.json.encode(summary(prep, fast, seed=seed)) == msgspec.json.encode(summary(prep, slow, seed=seed))
+
+
+@pytest.mark.parametrize("name", ["the-thing-in-the-cellar", "bar-brawl", "ambush"])
+def test_openings_found_by_their_faces_are_the_openings_the_engine_fights(name: str) -> None:
+    """An opening that draws dice (scenario madness checks M2-8, initiative rolls and ties I2-1 …
+    I2-4, an ambush I2-3) is a function of the faces it reads: the kernel keeps each distinct one
+    and finds it again by the fight's faces; what it finds is what the engine fights for that seed."""
+    prep = prepare(load_scenario(ROOT / "scenarios" / f"{name}.toml"))
+    kernel = compile_kernel(prep)
+    assert kernel is not None and kernel.fixed is None
+    for seed in SEEDS:
+        kernel.opening(seed)
+    assert kernel.kept > 0
+    if name == "the-thing-in-the-cellar":
+        assert kernel.kept <= 100  # its opening reads two faces (a Mind roll): at most 100 openings
+    for seed in (*SEEDS, *(derive_seed(4, i) for i in range(50))):
+        assert kernel.opening(seed) == kernel.opening_of(run_fight(prep, seed, opening_only=True))

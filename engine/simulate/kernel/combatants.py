@@ -4,13 +4,14 @@ read, what never changes in a fight (`Template`) and what one fight changes (`Fi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.dice.checks import Outcome, Prefer, major_outcome, takes_flip
 from engine.dice.percentile import percentile_value
 from engine.rules.ua2.combat.situation import attack_skill, skill_spec
 from engine.settings import Settings
 from engine.simulate.kernel.tactics import compile_rule
-from engine.state.encounter import Combatant
+from engine.state.encounter import Combatant, Status
 from engine.state.fight import Fighter
 from engine.state.sheet import METERS, Sheet
 from engine.state.weapons import FISTS, Weapon
@@ -84,7 +85,7 @@ def arm_of(c: Combatant, weapon: Weapon) -> Arm:
 
 
 class Template:
-    """What every fight starts a combatant with, and what never changes in a fight."""
+    """What never changes about a combatant in a fight (and its notches before the fight)."""
 
     def __init__(
         self,
@@ -99,24 +100,13 @@ class Template:
         self.side = c.side
         self.sheet: Sheet = c.sheet
         self.max_wounds = c.max_wounds
-        self.wounds = c.wounds
-        self.status = c.status
-        self.taken = sum(i.amount for i in c.injuries)
-        self.hardened = c.meters.violence.hardened
-        self.failed = c.meters.violence.failed
-        #: Violence notches before the fight (the setup's), and those gained on other meters since.
+        #: Violence notches before the fight (the setup's: outcomes count notches gained).
         self.base_hardened = baseline.meters.violence.hardened
         self.base_failed = baseline.meters.violence.failed
-        self.notches_before = other_notches(c, baseline)
         self.mind = Check(c.sheet.stats.mind, untrained=False, flip=False)  # M2-4: a Mind roll
-        self.neurosis = c.meters.violence.neurosis
         self.reaction = f.default_reaction or settings.default_reaction  # M2-4, no person to choose
         self.arms = {w.name: arm_of(c, w) for w in (*f.arsenal, FISTS)}
         self.arsenal = tuple(self.arms[w.name] for w in f.arsenal)
-        self.in_hand = self.arms[(f.weapon() or FISTS).name]
-        self.drawn_round = f.drawn_round
-        self.jammed = frozenset(f.jammed)
-        self.triggered = frozenset(f.triggered)
         self.rules = tuple(r for rule in profile_rules if (r := compile_rule(rule, at_range)) is not None)
         #: Whether a round's declarations can concern it: a focus or a kept dodge to declare, or
         #: an AI draw made while its rules are looked at (C2-4).
@@ -139,13 +129,48 @@ class Template:
         return self.arms["fists"] if wanted == "fists" else None
 
 
-def other_notches(c: Combatant, baseline: Combatant) -> tuple[int, int]:
-    """(hardened, failed) notches gained since `baseline` on the meters other than violence
-    (the kernel marks violence notches only, M2-8)."""
+class Start(NamedTuple):
+    """A combatant as the opening left it, where the kernel takes over."""
+
+    wounds: int
+    status: Status
+    taken: int
+    hardened: int  # violence
+    failed: int
+    neurosis: bool
+    #: (hardened, failed) notches gained in the opening on the other meters (the kernel marks
+    #: violence notches only, M2-8).
+    notches_before: tuple[int, int]
+    reaction: str | None
+    reaction_source: str
+    in_hand: Arm
+    drawn_round: int
+    jammed: frozenset[str]
+    triggered: frozenset[str]
+    acted_round: int
+
+
+def start_of(t: Template, c: Combatant, f: Fighter, baseline: Combatant) -> Start:
+    violence = c.meters.violence
     others = [m for m in METERS if m != "violence"]
-    return (
-        sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
-        sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
+    return Start(
+        wounds=c.wounds,
+        status=c.status,
+        taken=sum(i.amount for i in c.injuries),
+        hardened=violence.hardened,
+        failed=violence.failed,
+        neurosis=violence.neurosis,
+        notches_before=(
+            sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
+            sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
+        ),
+        reaction=None if c.reaction is None else c.reaction.kind,
+        reaction_source="" if c.reaction is None else c.reaction.source,
+        in_hand=t.arms[(f.weapon() or FISTS).name],
+        drawn_round=f.drawn_round,
+        jammed=frozenset(f.jammed),
+        triggered=frozenset(f.triggered),
+        acted_round=f.acted_round,
     )
 
 
@@ -183,47 +208,32 @@ class FighterState:
         "wounds",
     )
 
-    def __init__(self, t: Template) -> None:
+    def __init__(self, t: Template, start: Start) -> None:
         self.t = t
         self.side = t.side
-        self.wounds = t.wounds
-        self.status = t.status
-        self.taken = t.taken
+        (
+            self.wounds,
+            self.status,
+            self.taken,
+            self.hardened,
+            self.failed,
+            self.neurosis,
+            self.notches_before,
+            self.reaction,  # M2-4: kept until its source is gone
+            self.reaction_source,
+            self.in_hand,
+            self.drawn_round,
+            self.jammed,
+            self.triggered,
+            self.acted_round,
+        ) = start
         self.dealt = 0
-        self.hardened = t.hardened
-        self.failed = t.failed
-        self.in_hand = t.in_hand
-        self.drawn_round = t.drawn_round
-        self.jammed = t.jammed
-        self.triggered = t.triggered
         self.focus: FighterState | None = None
         self.focus_amount = 0
         self.dodging = False
         self.continued_dodge = False
         self.dodged_last_round = False
-        self.neurosis = t.neurosis
-        self.reaction: str | None = None  # M2-4: kept until its source is gone
-        self.reaction_source = ""
-        self.notches_before = t.notches_before
         self.prone = False
-        self.acted_round = -1
-
-    def load(self, c: Combatant, f: Fighter, baseline: Combatant) -> None:
-        """Take the combatant as an opening fought on the reference engine left it."""
-        self.wounds = c.wounds
-        self.status = c.status
-        self.taken = sum(i.amount for i in c.injuries)
-        violence = c.meters.violence
-        self.hardened, self.failed, self.neurosis = violence.hardened, violence.failed, violence.neurosis
-        self.notches_before = other_notches(c, baseline)
-        if c.reaction is not None:
-            self.reaction = c.reaction.kind
-            self.reaction_source = c.reaction.source
-        self.in_hand = self.t.arms[(f.weapon() or FISTS).name]
-        self.drawn_round = f.drawn_round
-        self.jammed = frozenset(f.jammed)
-        self.triggered = frozenset(f.triggered)
-        self.acted_round = f.acted_round
 
     @property
     def able(self) -> bool:

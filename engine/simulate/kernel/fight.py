@@ -3,6 +3,8 @@ events the reference engine would write (see the package docstring)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.dice.checks import SUCCESSES, Outcome, Prefer
 from engine.dice.percentile import face_value, percentile_value
 from engine.dice.source import SeededDice
@@ -13,7 +15,7 @@ from engine.rules.ua2.combat.situation import wound_shift
 from engine.rules.ua2.combat.turns import full_order
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
-from engine.simulate.kernel.combatants import Arm, Check, FighterState, Template, outcomes
+from engine.simulate.kernel.combatants import Arm, Check, FighterState, Start, Template, outcomes, start_of
 from engine.simulate.kernel.tactics import at_range_of, in_hand_threat
 from engine.simulate.outcome import CombatantEnd, FightOutcome
 from engine.state.encounter import Encounter, Status
@@ -31,12 +33,32 @@ class Unsupported(Exception):
     """The fight reached a rule the kernel does not model: the reference engine fights it."""
 
 
+class Opening(NamedTuple):
+    """What the kernel takes over from an opening fought on the engine (triggers, initiative,
+    an ambush's start): the events and dice it used, the order, and each combatant's `Start`."""
+
+    events: int
+    refusals: int
+    faces: int
+    choices: int
+    round: int
+    order: tuple[int, ...]
+    turn: int  # −1: the round's declarations come next
+    after_ambush: tuple[int, ...] | None  # I2-3: round 1's order after an ambush
+    starts: tuple[Start, ...] | None  # None: the opening is not one the kernel models
+
+
+#: Distinct openings kept per batch (each a few hundred bytes); past it, openings are fought anew.
+MAX_OPENINGS = 20_000
+
+
 class Kernel:
     """Fights of one prepared scenario on the fast path; `fight(seed)` or `Unsupported`.
 
-    When the opening (scenario madness triggers, initiative) draws no dice it is the same for
-    every fight and is fought once, here; otherwise each fight's opening is fought on the
-    reference engine and the kernel takes over from the state it leaves."""
+    The opening is fought on the reference engine. When it draws no dice it is the same for every
+    fight and is fought once. Otherwise it is a pure function of the faces it reads, so each
+    distinct opening is fought once and kept in a tree keyed by those faces, then found again by
+    reading the fight's faces down the tree."""
 
     def __init__(self, prep: Prepared, fixed: FightRun | None) -> None:
         self.prep = prep
@@ -51,11 +73,67 @@ class Kernel:
         ]
         self.cherry = {c.id: profiles[c.id].cherry for c in start.combatants}
         self.index = {c.id: i for i, c in enumerate(start.combatants)}
-        self.fixed = fixed
         self.step_limit = STEPS_PER_ROUND * (self.settings.max_rounds + 1) * max(1, len(start.combatants))
+        self.fixed = self.opening_of(fixed) if fixed is not None else None
+        self.openings: dict[int, object] = {}  # face → subtree, or the Opening at a leaf
+        self.kept = 0
 
     def fight(self, seed: int) -> FightOutcome:
-        return _Fight(self, seed).run()
+        opening = self.fixed or self.opening(seed)
+        if opening.starts is None:
+            raise Unsupported("the opening left a state the kernel does not model")
+        return _Fight(self, seed, opening).run()
+
+    def opening(self, seed: int) -> Opening:
+        """This fight's opening: found by its faces, else fought on the engine (and kept)."""
+        dice = SeededDice(seed)
+        node: object = self.openings
+        while isinstance(node, dict) and node:
+            node = node.get(dice.d10(), {})
+        if isinstance(node, Opening):
+            return node
+        run = run_fight(self.prep, seed, opening_only=True)
+        opening = self.opening_of(run)
+        if not run.choices_drawn and self.kept < MAX_OPENINGS:
+            self.keep(seed, run.faces_drawn, opening)
+        return opening
+
+    def keep(self, seed: int, faces: int, opening: Opening) -> None:
+        dice = SeededDice(seed)
+        node = self.openings
+        for k in range(faces):
+            face = dice.d10()
+            if k == faces - 1:
+                node[face] = opening
+            else:
+                child = node.setdefault(face, {})
+                assert isinstance(child, dict)
+                node = child
+        self.kept += 1
+
+    def opening_of(self, run: FightRun) -> Opening:
+        state = run.state
+        fight = state.fight
+        index = self.index
+        starts = None
+        if _modelled(state, self.prep):
+            fighters = {f.id: f for f in fight.fighters}
+            starts = tuple(
+                start_of(t, c, fighters[c.id], before)
+                for t, c, before in zip(self.templates, state.combatants, self.baseline, strict=True)
+            )
+        ambush = fight.phase == "ambush"
+        return Opening(
+            events=run.event_count,
+            refusals=run.refusals,
+            faces=run.faces_drawn,
+            choices=run.choices_drawn,
+            round=fight.round,
+            order=tuple(index[fid] for fid in fight.order),
+            turn=fight.turn if ambush else -1,
+            after_ambush=tuple(index[fid] for fid in full_order(state)) if ambush else None,
+            starts=starts,
+        )
 
 
 def _modelled(state: Encounter, prep: Prepared) -> bool:
@@ -86,7 +164,7 @@ def compile_kernel(prep: Prepared) -> Kernel | None:
     probe = run_fight(prep, 0, opening_only=True)
     if probe.faces_drawn or probe.choices_drawn:
         return Kernel(prep, None)  # the opening differs from fight to fight
-    if not _modelled(probe.state, prep) or any(c.reaction is not None for c in probe.state.combatants):
+    if not _modelled(probe.state, prep):
         return None
     return Kernel(prep, probe)
 
@@ -94,32 +172,21 @@ def compile_kernel(prep: Prepared) -> Kernel | None:
 class _Fight:
     """One fight on the fast path. Event counts follow what the reference engine emits."""
 
-    def __init__(self, kernel: Kernel, seed: int) -> None:
+    def __init__(self, kernel: Kernel, seed: int, opening: Opening) -> None:
+        assert opening.starts is not None
         self.k = kernel
         self.settings = kernel.settings
-        self.fighters = [FighterState(t) for t in kernel.templates]
+        fighters = self.fighters = [FighterState(t, s) for t, s in zip(kernel.templates, opening.starts, strict=True)]
         self.winner: str | None = None
         self.ended = False
-        opening = kernel.fixed or run_fight(kernel.prep, seed, opening_only=True)
-        self.dice = SeededDice(seed, opening.faces_drawn, opening.choices_drawn)
-        self.events = opening.event_count
+        self.dice = SeededDice(seed, opening.faces, opening.choices)
+        self.events = opening.events
         self.refusals = opening.refusals
-        state = opening.state
-        self.round = state.fight.round
-        self.order = [self.fighters[kernel.index[fid]] for fid in state.fight.order]
+        self.round = opening.round
+        self.turn = opening.turn
+        self.order = [fighters[i] for i in opening.order]
         #: I2-3: during an ambush only the ambushers act; round 1 then takes everyone in order.
-        self.after_ambush: list[FighterState] | None = None
-        if state.fight.phase == "ambush":
-            self.turn = state.fight.turn
-            self.after_ambush = [self.fighters[kernel.index[fid]] for fid in full_order(state)]
-        else:
-            self.turn = -1  # the round's declarations come first
-        if kernel.fixed is None:
-            if not _modelled(state, kernel.prep):
-                raise Unsupported("the opening left a state the kernel does not model")
-            fighters = {f.id: f for f in state.fight.fighters}
-            for me, c, before in zip(self.fighters, state.combatants, kernel.baseline, strict=True):
-                me.load(c, fighters[c.id], before)
+        self.after_ambush = None if opening.after_ambush is None else [fighters[i] for i in opening.after_ambush]
 
     # -- the loop (fight.run_fight) -------------------------------------------------------------
 
