@@ -6,8 +6,9 @@ same order) and the same tactic choices (its AI stream), but keeps only what the
 needs: statuses, wounds, notches, rounds, and how many events the reference would have written.
 
 The opening (scenario madness triggers, initiative, an ambush's start) is fought on the reference
-engine — once for the batch when it draws no dice, else once per fight — and the kernel takes over
-from the state it leaves. It models strikes with fists, melee weapons and guns (C2-1, C2-7 …
+engine and the kernel takes over from the state it leaves. An opening is a pure function of the
+faces it reads, so each distinct one is fought once per batch (once in all when it reads none) and
+found again by reading a fight's faces down a tree of those kept. It models strikes with fists, melee weapons and guns (C2-1, C2-7 …
 C2-14), dodges (C2-15, C2-16), focus (C2-5), draws, jams and standing up (C2-3), the ambush round
 (I2-3), the cherries More Hurt, Big Hurt, New Damage and Knock Down (C2-22, C2-23, C2-29, C2-30),
 wounds and their shifts (C2-31, C2-32), flight and surrender (C2-33), the violence checks a fight
