@@ -48,8 +48,9 @@ class Opening(NamedTuple):
     starts: tuple[Start, ...] | None  # None: the opening is not one the kernel models
 
 
-#: Distinct openings kept per batch (each a few hundred bytes); past it, openings are fought anew.
-MAX_OPENINGS = 20_000
+#: Distinct openings kept per worker (about 4 KB each with six combatants: memory stays bounded);
+#: past it, the others are fought on the engine each time.
+MAX_OPENINGS = 2_000
 
 
 class Kernel:
