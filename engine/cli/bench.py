@@ -83,7 +83,7 @@ def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> d
 
 def bench(
     scenarios: ScenariosArg = None,
-    n: Annotated[int, typer.Option("-n", "--fights", help="Fights per scenario and worker count.")] = 5_000,
+    n: Annotated[int, typer.Option("-n", "--fights", help="Fights per scenario and worker count.")] = 20_000,
     seed: Annotated[int, typer.Option("--seed", help="Batch seed (the same batch is timed both ways).")] = 1,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="The 'all workers' count (default: every core).")
