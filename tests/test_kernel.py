@@ -298,10 +298,10 @@ def _combatant(draw: st.DrawFn, id_: str, side: str, name: str) -> dict[str, Any
 
 @st.composite
 def _scenarios(draw: st.DrawFn) -> dict[str, Any]:
-    """1v1 up to 2v2 (distinct sheets, so that few initiatives tie and draw dice, I2-4), with a
+    """1v1 up to 3v2 (distinct sheets, so that fewer initiatives tie and draw dice, I2-4), with a
     round limit (C2-33), a default cherry (C2-22), violence ranks (M2-8), a default reaction
-    (M2-4) and sometimes other wound lines (C2-31)."""
-    sizes = draw(st.tuples(st.integers(1, 2), st.integers(1, 2)))
+    (M2-4), sometimes other wound lines (C2-31) and madness triggers before the fight (M2-8)."""
+    sizes = draw(st.tuples(st.integers(1, 3), st.integers(1, 2)))
     names = iter(draw(st.permutations(sorted(SHEETS))))
     combatants = [
         draw(_combatant(f"{side}{i}", side, next(names)))
@@ -317,7 +317,24 @@ def _scenarios(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         options["incapacitated_at"] = draw(st.sampled_from([0, 5, 10]))
         options["dead_at"] = draw(st.sampled_from([0, -10]))
-    return {"title": "random", "settings": options, "combatants": combatants}
+    scenario = {"title": "random", "settings": options, "combatants": combatants}
+    triggers = draw(st.lists(_trigger([c["id"] for c in combatants]), max_size=2))
+    if triggers:
+        scenario["triggers"] = triggers
+    return scenario
+
+
+@st.composite
+def _trigger(draw: st.DrawFn, ids: list[str]) -> dict[str, Any]:
+    """A scenario madness check before the fight (M2-8) for all, a side or one combatant, whose
+    reaction lasts until its source — a combatant, named in any case, or a thing — is gone (M2-4)."""
+    source = draw(st.sampled_from(["the horror", *ids, *(i.upper() for i in ids)]))
+    return {
+        "meter": draw(st.sampled_from(["violence", "unnatural", "helplessness"])),
+        "rank": draw(st.integers(1, 10)),
+        "who": draw(st.sampled_from(["all", "a", "b", *ids])),
+        "source": source,
+    }
 
 
 @settings(max_examples=60)
@@ -325,10 +342,11 @@ def _scenarios(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_kernel_and_the_reference_agree_on_random_scenarios(
     folder: Path, scenario: dict[str, Any], base: int
 ) -> None:
-    """Random 1v1 … 2v2 scenarios: shipped sheets, catalog weapons, presets and custom rules
+    """Random 1v1 … 3v2 scenarios: shipped sheets, catalog weapons, presets and custom rules
     (conditions, selectors, focus C2-5, dodges C2-15/C2-16, draws C2-3), cherries (C2-22),
-    round limits (C2-33), wound lines (C2-31), violence ranks and notches (M2-2 … M2-8). Each
-    fight the kernel takes, of four seeds derive(base, i), equals the reference."""
+    round limits (C2-33), wound lines (C2-31), violence ranks and notches (M2-2 … M2-8),
+    triggers before the fight. Each fight the kernel takes, of four seeds derive(base, i),
+    equals the reference."""
     path = _write(folder, "random", scenario)
     prep = prepare(load_scenario(path))
     kernel = compile_kernel(prep)
@@ -430,3 +448,31 @@ def test_openings_found_by_their_faces_are_the_openings_the_engine_fights(name: 
         assert kernel.kept <= 100  # its opening reads two faces (a Mind roll): at most 100 openings
     for seed in (*SEEDS, *(derive_seed(4, i) for i in range(50))):
         assert kernel.opening(seed) == kernel.opening_of(run_fight(prep, seed, opening_only=True))
+
+
+def test_a_fighter_frozen_before_the_fight_and_knocked_down_goes_to_the_engine(folder: Path) -> None:
+    """Froz fails a scenario madness check before initiative (M2-4, M2-7: frozen, so no place in
+    the order, I2-1) and is still a target; a Knock Down (C2-29) would put it in the order, which
+    the kernel leaves to the engine: the batch runs, and every fight equals the reference."""
+    brawler = {**SHEETS["brawler"]}
+    scenario = {
+        "title": "frozen at start",
+        "triggers": [{"meter": "violence", "rank": 9, "who": "Froz", "source": "the horror"}],
+        "settings": {"max_rounds": 10},
+        "combatants": [
+            {"id": "Tom", "side": "a", "character": brawler, "cherry": "knock_down", "tactics": [{"do": "attack"}]},
+            {"id": "Froz", "side": "b", "character": _plain("Froz", 20), "reaction": "freeze", "tactics": "aggressive"},
+            {"id": "Oth", "side": "b", "character": _plain("Oth", 10), "tactics": "aggressive"},
+        ],
+    }
+    scenario["combatants"][1]["character"]["stats"]["mind"] = 1
+    prep = prepare(load_scenario(_write(folder, "frozen-at-start", scenario)))
+    kernel = compile_kernel(prep)
+    assert kernel is not None
+    fights = Fights(prep)
+    taken = 0
+    for seed in SEEDS[:40]:
+        outcome, fast = fights.outcome(seed)
+        assert outcome == _reference(prep, seed)
+        taken += fast
+    assert 0 < taken < 40  # the kernel takes the fights without that knock-down

@@ -16,7 +16,7 @@ from engine.commands.combat import CherryName
 from engine.scenario.files import FileError, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import Settings
-from engine.state.sheet import MeterName, Sheet
+from engine.state.sheet import MAX_RANK, MeterName, Sheet
 from engine.state.weapons import Weapon
 from engine.tactics.rules import PRESETS, TacticRule
 
@@ -155,6 +155,10 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     return LoadedScenario(path=name, scenario=scenario, fighters=tuple(fighters))
 
 
+#: M2-8: the settings that name the rank of a violence check a fight raises.
+VIOLENCE_TRIGGERS = tuple(f for f in Settings.__struct_fields__ if f.startswith("violence_"))
+
+
 def _check_settings(name: str, settings: Settings) -> None:
     if not 1 <= settings.max_rounds <= 10_000:
         raise FileError(
@@ -163,6 +167,15 @@ def _check_settings(name: str, settings: Settings) -> None:
             json_path="$.settings.max_rounds",
             hint="every fight needs an end (C2-33)",
         )
+    for field in VIOLENCE_TRIGGERS:
+        rank = getattr(settings, field)
+        if not 0 <= rank <= MAX_RANK:
+            raise FileError(
+                name,
+                f"{field} must be a madness rank 1–10, or 0 for no check, got {rank}",
+                json_path=f"$.settings.{field}",
+                hint="M2-1 ranks run 1–10; M2-8 raises these checks",
+            )
 
 
 def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:

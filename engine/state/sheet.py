@@ -13,6 +13,8 @@ PassionKind = Literal["rage", "fear", "noble"]
 PassionMode = Literal["reroll", "flip"]
 METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
 MAX_HARDENED = 10  # S2-7
+#: M2-1: a madness check's rank.
+MIN_RANK, MAX_RANK = 1, 10
 MAX_FAILED = 5  # S2-7
 
 StatValue = Annotated[int, msgspec.Meta(ge=1, le=99)]

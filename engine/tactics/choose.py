@@ -161,14 +161,23 @@ def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSourc
 _ALWAYS = When()
 
 
-def draw_choice(f: Fighter, named: str) -> str | None:
-    """The weapon a `draw` rule takes: the one it names, else the first not in hand."""
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+W = TypeVar("W", bound=_Named)
+
+
+def draw_choice(arsenal: Sequence[W], in_hand: str, named: str, find: Callable[[str], W | None]) -> W | None:
+    """The weapon a `draw` rule takes: the one it names (looked up by `find`), else the first
+    carried that is not in hand."""
     if named:
-        w = f.weapon(named)
-        return w.name if w is not None and w.name != f.in_hand else None
-    for w in f.arsenal:
-        if w.name != "fists" and w.name != f.in_hand:
-            return w.name
+        w = find(named)
+        return w if w is not None and w.name != in_hand else None
+    for w in arsenal:
+        if w.name != "fists" and w.name != in_hand:
+            return w
     return None
 
 
@@ -237,8 +246,8 @@ def _command_for(
         field = tuple(c.id for c in _enemies(state, me))
         return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
     if rule.do == "draw":
-        choice = None if gripped else draw_choice(f, rule.weapon)
-        return Draw(actor=actor, weapon=choice) if choice else None
+        choice = None if gripped else draw_choice(f.arsenal, f.in_hand, rule.weapon, f.weapon)
+        return Draw(actor=actor, weapon=choice.name) if choice else None
     if rule.do == "clear_jam":
         return ClearJam(actor=actor) if weapon is not None and weapon.name in f.jammed else None
     if rule.do == "stand_up":

@@ -344,6 +344,12 @@ MALFORMED: list[tuple[str, str, str, str]] = [
     ("bad YAML", "s.yaml", "title: [unclosed\ncombatants: {\n", "line"),
     ("bad JSON", "s.json", '{"title": "x",, }', "line 1"),
     ("max_rounds = 0", "s.toml", BASE + "[settings]\nmax_rounds = 0\n", "$.settings.max_rounds"),
+    (
+        "a violence rank past 10",
+        "s.toml",
+        BASE + "[settings]\nviolence_kill = 11\n",
+        "$.settings.violence_kill",
+    ),
 ]
 
 

@@ -30,11 +30,9 @@ from engine.rules.common import require_started
 from engine.rules.decide import handles
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.state.encounter import Combatant, Encounter, Reaction
-from engine.state.sheet import MAX_FAILED, METERS, MeterName, PassionKind, PassionMode
+from engine.state.sheet import MAX_FAILED, MAX_RANK, METERS, MIN_RANK, MeterName, PassionKind, PassionMode
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
-#: M2-1: a madness check's rank.
-MIN_RANK, MAX_RANK = 1, 10
 
 
 def _combatant(state: Encounter, actor_id: str) -> Combatant:

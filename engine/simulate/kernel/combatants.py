@@ -22,8 +22,8 @@ from engine.tactics.rules import TacticRule
 @dataclass(frozen=True, slots=True)
 class Check:
     """A sheet's major check, short of shifts: base rating, untrained (C-7), flip-flop (C-9).
-    `tables` keeps, per (target, preference), the outcome and value read for each of the 100
-    rolls, computed once by the engine's own C-11/C-13 functions."""
+    `tables` is a cache: per (target, preference), the outcome and value read for each of the
+    100 rolls, filled as fights need them by the engine's own C-11/C-13 functions."""
 
     base: int
     untrained: bool
@@ -85,7 +85,8 @@ def arm_of(c: Combatant, weapon: Weapon) -> Arm:
 
 
 class Template:
-    """What never changes about a combatant in a fight (and its notches before the fight)."""
+    """What never changes about a combatant in a fight (and its notches before the fight), and
+    `shifts`, a cache of its wound shift (C2-31) by wound points."""
 
     def __init__(
         self,
@@ -211,22 +212,20 @@ class FighterState:
     def __init__(self, t: Template, start: Start) -> None:
         self.t = t
         self.side = t.side
-        (
-            self.wounds,
-            self.status,
-            self.taken,
-            self.hardened,
-            self.failed,
-            self.neurosis,
-            self.notches_before,
-            self.reaction,  # M2-4: kept until its source is gone
-            self.reaction_source,
-            self.in_hand,
-            self.drawn_round,
-            self.jammed,
-            self.triggered,
-            self.acted_round,
-        ) = start
+        self.wounds = start.wounds
+        self.status = start.status
+        self.taken = start.taken
+        self.hardened = start.hardened
+        self.failed = start.failed
+        self.neurosis = start.neurosis
+        self.notches_before = start.notches_before
+        self.reaction = start.reaction  # M2-4: kept until its source is gone
+        self.reaction_source = start.reaction_source
+        self.in_hand = start.in_hand
+        self.drawn_round = start.drawn_round
+        self.jammed = start.jammed
+        self.triggered = start.triggered
+        self.acted_round = start.acted_round
         self.dealt = 0
         self.focus: FighterState | None = None
         self.focus_amount = 0

@@ -10,22 +10,20 @@ from engine.dice.percentile import face_value, percentile_value
 from engine.dice.source import SeededDice
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, PERMANENT_OVER
+from engine.rules.ua2.combat.attack import HITS
 from engine.rules.ua2.combat.dodge import dodge_effect
 from engine.rules.ua2.combat.situation import wound_shift
 from engine.rules.ua2.combat.turns import full_order
 from engine.settings import Settings
 from engine.simulate.fight import STEPS_PER_ROUND, FightRun, Prepared, run_fight
 from engine.simulate.kernel.combatants import Arm, Check, FighterState, Start, Template, outcomes, start_of
-from engine.simulate.kernel.tactics import at_range_of, in_hand_threat
 from engine.simulate.outcome import CombatantEnd, FightOutcome
 from engine.state.encounter import Encounter, Status
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, MAX_RANK
 from engine.state.weapons import FISTS
-from engine.tactics.choose import FRENZY_ACTIONS, mode_fits, pick_target
+from engine.tactics.choose import FRENZY_ACTIONS, draw_choice, mode_fits, pick_target
 from engine.tactics.rules import TacticRule
 
-_HITS = frozenset({"crit", "matched_success", "success"})
-_MISSES = frozenset({"failure", "matched_failure", "fumble"})
 _CHERRIES = frozenset({"more_hurt", "big_hurt", "new_damage", "knock_down"})
 
 
@@ -47,6 +45,10 @@ class Opening(NamedTuple):
     after_ambush: tuple[int, ...] | None  # I2-3: round 1's order after an ambush
     starts: tuple[Start, ...] | None  # None: the opening is not one the kernel models
 
+
+#: The openings kept: the next face read → the subtree of openings that read it, or the one that
+#: ends with it (no opening's faces are the start of another's: it stops reading where it ends).
+_Tree = dict[int, "_Tree | Opening"]
 
 #: Distinct openings kept per worker (about 4 KB each with six combatants: memory stays bounded);
 #: past it, the others are fought on the engine each time.
@@ -76,11 +78,11 @@ class Kernel:
         self.index = {c.id: i for i, c in enumerate(start.combatants)}
         self.step_limit = STEPS_PER_ROUND * (self.settings.max_rounds + 1) * max(1, len(start.combatants))
         self.fixed = self.opening_of(fixed) if fixed is not None else None
-        self.openings: dict[int, object] = {}  # face → subtree, or the Opening at a leaf
+        self.openings: _Tree = {}
         self.kept = 0
 
     def fight(self, seed: int) -> FightOutcome:
-        opening = self.fixed or self.opening(seed)
+        opening = self.fixed if self.fixed is not None else self.opening(seed)
         if opening.starts is None:
             raise Unsupported("the opening left a state the kernel does not model")
         return _Fight(self, seed, opening).run()
@@ -88,14 +90,15 @@ class Kernel:
     def opening(self, seed: int) -> Opening:
         """This fight's opening: found by its faces, else fought on the engine (and kept)."""
         dice = SeededDice(seed)
-        node: object = self.openings
+        node: _Tree | Opening = self.openings
         while isinstance(node, dict) and node:
             node = node.get(dice.d10(), {})
         if isinstance(node, Opening):
             return node
         run = run_fight(self.prep, seed, opening_only=True)
         opening = self.opening_of(run)
-        if not run.choices_drawn and self.kept < MAX_OPENINGS:
+        # Kept only when every face it read counts: a refused command's faces are read again.
+        if not run.choices_drawn and not run.refusals and self.kept < MAX_OPENINGS:
             self.keep(seed, run.faces_drawn, opening)
         return opening
 
@@ -108,7 +111,7 @@ class Kernel:
                 node[face] = opening
             else:
                 child = node.setdefault(face, {})
-                assert isinstance(child, dict)
+                assert isinstance(child, dict)  # openings are prefix-free: a leaf ends every path
                 node = child
         self.kept += 1
 
@@ -139,8 +142,8 @@ class Kernel:
 
 def _modelled(state: Encounter, prep: Prepared) -> bool:
     """Whether the kernel can take a fight over from this state: a round's declarations next, or
-    an ambush under way (I2-3); no grips, knock-downs, conditions, Second Helpings or
-    suppressive fire."""
+    an ambush under way (I2-3); tactics for every combatant; no grips, knock-downs, conditions,
+    Second Helpings or suppressive fire."""
     fight = state.fight
     if not (fight.phase == "declare" and fight.round >= 1) and not (fight.phase == "ambush" and fight.current):
         return False
@@ -168,6 +171,14 @@ def compile_kernel(prep: Prepared) -> Kernel | None:
     if not _modelled(probe.state, prep):
         return None
     return Kernel(prep, probe)
+
+
+def in_hand_threat(c: FighterState) -> int:
+    return c.in_hand.threat
+
+
+def at_range_of(c: FighterState) -> bool:
+    return c.t.at_range
 
 
 class _Fight:
@@ -250,7 +261,8 @@ class _Fight:
         )
 
     def declare(self) -> None:
-        """C2-4: the declarations tactics make (focus, a continued dodge), slowest first."""
+        """C2-4: the declarations tactics make (focus, a continued dodge), slowest first —
+        `tactics.choose.declarations` and the Declare rule, on this fight's numbers."""
         declared: list[tuple[FighterState, FighterState | None, int]] = []
         for me in self.order:
             if not me.able or not me.t.declares:
@@ -361,13 +373,7 @@ class _Fight:
         return self.select_target(me, rule.target)
 
     def draw_choice(self, me: FighterState, named: str) -> Arm | None:
-        if named:
-            w = me.t.weapon(named)
-            return w if w is not None and w.name != me.in_hand.name else None
-        for w in me.t.arsenal:
-            if w.name != "fists" and w.name != me.in_hand.name:
-                return w
-        return None
+        return draw_choice(me.t.arsenal, me.in_hand.name, named, me.t.weapon)
 
     def draw(self, me: FighterState, weapon: Arm) -> None:
         self.events += 1  # WeaponDrawn
@@ -463,7 +469,7 @@ class _Fight:
             target.triggered = target.triggered | {trigger}
 
         avoided = half = False
-        hit = outcome in _HITS
+        hit = outcome in HITS
         if hit and target.dodging and target.able and target.reaction != "frenzy":
             dodge = target.t.dodge
             dodge_outcome, dodge_value = self.roll(dodge, dodge.base + self.shift(target), "high")
@@ -489,13 +495,13 @@ class _Fight:
                     self.events += 1  # CherryTaken
                     if cherry == "knock_down" and target.status != "dead":
                         self.knock_down(me, target)
-        elif outcome in _MISSES:
+        elif not hit:
             self.failure_effects(me, target, arm, outcome)
         settings = self.settings
         if first_trigger:
             rank = settings.violence_first_shot_at if kind == "firearm" else settings.violence_first_weapon_attack
             self.madness(target, rank, me.t.id)
-        if target.status == "dead":
+        if target.status == "dead":  # never helpless here (M2-8): targets are active and none held
             self.madness(me, settings.violence_kill, FIGHT_SOURCE)
             for ally in self.fighters:
                 if ally is not target and ally is not me and ally.side == target.side and ally.status == "active":
@@ -507,6 +513,8 @@ class _Fight:
         turn. (The next rounds keep this order: the fallen one ranks below everyone.)"""
         if self.after_ambush is not None:
             raise Unsupported("a knock-down in an ambush")  # it changes the ranks of round 1
+        if target not in self.order:  # no initiative (frozen before the fight began, M2-7)
+            raise Unsupported("a knock-down of a fighter with no place in the order")
         self.events += 1  # KnockedDown
         self.order.remove(target)
         self.order.append(target)
@@ -584,6 +592,8 @@ class _Fight:
         """M2-2 … M2-5 and M2-7 for a violence check the fight raises (M2-8)."""
         if rank <= 0 or f.status != "active":
             return
+        if rank > MAX_RANK:
+            raise Unsupported(f"a violence check of rank {rank}")  # the engine refuses the action
         self.events += 1  # MadnessCheckResolved
         if f.hardened >= rank:  # M2-2
             return

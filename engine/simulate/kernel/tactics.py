@@ -39,11 +39,11 @@ def compile_rule(rule: TacticRule, at_range: bool) -> Rule | None:
         least = w.wounds_at_least
         tests.append(lambda fight, me: wound_fraction(me) >= least)
     if w.enemies_at_least is not None:
-        most_few = w.enemies_at_least
-        tests.append(lambda fight, me: len(fight.enemies(me)) >= most_few)
+        at_least = w.enemies_at_least
+        tests.append(lambda fight, me: len(fight.enemies(me)) >= at_least)
     if w.enemies_at_most is not None:
-        most_many = w.enemies_at_most
-        tests.append(lambda fight, me: len(fight.enemies(me)) <= most_many)
+        at_most = w.enemies_at_most
+        tests.append(lambda fight, me: len(fight.enemies(me)) <= at_most)
     if w.allies_down is not None:
         down = w.allies_down
         tests.append(lambda fight, me: fight.allies_down(me) == down)
@@ -85,14 +85,6 @@ def _all_of(tests: list[Test]) -> Test | None:
         return all(test(fight, me) for test in tests)  # in order, lazily: chance last
 
     return every
-
-
-def in_hand_threat(c: FighterState) -> int:
-    return c.in_hand.threat
-
-
-def at_range_of(c: FighterState) -> bool:
-    return c.t.at_range
 
 
 def wound_fraction(me: FighterState) -> float:

@@ -42,6 +42,8 @@ MAX_ATTACKS_PER_ROUND = 3  # C2-8
 DISARM_MINIMUM = 30  # C2-19
 THROW_PERSON_MINIMUM = 30  # C2-21
 HELD_SHIFT = 10  # C2-27
+#: C2-1: the outcomes of an attack roll that hit (a major check has no weak success).
+HITS = frozenset({"crit", "matched_success", "success"})
 
 
 @dataclass(frozen=True)
@@ -325,7 +327,7 @@ def strike(
     was_alive = target_c.status != "dead"
 
     dodge = None
-    if outcome in ("crit", "matched_success", "success"):
+    if outcome in HITS:
         dodge = dodge_outcome(state, target, result, dice)
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None
@@ -333,7 +335,7 @@ def strike(
         cherry = command.cherry or state.settings.default_cherry  # C2-22
 
     hit: ev.Hit | None = None
-    if outcome in ("crit", "matched_success", "success") and not avoided:
+    if outcome in HITS and not avoided:
         if plan.mode == "disarm":
             note = _join(note, "disarmed (C2-19)")
         elif outcome == "crit":
@@ -438,7 +440,7 @@ def _special_effects(
     """Crits (C2-10), disarms (C2-19), throws (C2-21) on a successful attack."""
     attacker = plan.attacker.id
     weapon = plan.weapon
-    if outcome not in ("crit", "matched_success", "success"):
+    if outcome not in HITS:
         return
     if plan.mode == "disarm":
         target_fighter = batch.state.fighter(target)
