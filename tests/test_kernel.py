@@ -70,18 +70,25 @@ def _reference(prep: Prepared, seed: int) -> FightOutcome:
     return outcome_of(prep, run_fight(prep, seed))
 
 
-def _held_equal(prep: Prepared, kernel: Kernel, seeds: tuple[int, ...], where: str = "") -> int:
-    """Every fight of `seeds` the kernel takes equals the reference; returns how many it took."""
-    fought = 0
+def _taken(prep: Prepared, kernel: Kernel, seeds: tuple[int, ...]) -> list[tuple[int, FightOutcome, FightOutcome]]:
+    """(seed, kernel outcome, reference outcome) for each fight of `seeds` the kernel takes."""
+    pairs = []
     for seed in seeds:
         try:
             fast = kernel.fight(seed)
         except Unsupported:
             continue
-        fought += 1
-        slow = _reference(prep, seed)
-        assert fast == slow, f"kernel ≠ reference for seed {seed}{where}:\nkernel    {fast}\nreference {slow}"
-    return fought
+        pairs.append((seed, fast, _reference(prep, seed)))
+    return pairs
+
+
+def _unequal(pairs: list[tuple[int, FightOutcome, FightOutcome]], where: str = "") -> list[str]:
+    """The fights whose kernel outcome is not the reference's, told for a failing assertion."""
+    return [
+        f"kernel ≠ reference for seed {seed}{where}:\nkernel    {fast}\nreference {slow}"
+        for seed, fast, slow in pairs
+        if fast != slow
+    ]
 
 
 def _write(folder: Path, name: str, scenario: dict[str, Any]) -> Path:
@@ -114,7 +121,9 @@ def test_the_kernel_and_the_reference_give_the_same_outcome_on_shipped_scenarios
         for seed in SEEDS[:5]:
             assert fights.outcome(seed) == (_reference(prep, seed), False)
         return
-    fought = _held_equal(prep, kernel, SEEDS, f" of {path.stem}")
+    pairs = _taken(prep, kernel, SEEDS)
+    assert _unequal(pairs, f" of {path.stem}") == []
+    fought = len(pairs)
     assert fought > 0, f"{path.stem}: the kernel refused every fight"
     if path.stem in NEVER_UNSUPPORTED:
         assert fought == len(SEEDS), f"{path.stem}: the kernel refused {len(SEEDS) - fought} fights"
@@ -168,7 +177,9 @@ def test_the_kernel_fights_a_two_on_one_with_focus_dodges_and_chance_rules(tmp_p
     prep = prepare(load_scenario(_write(tmp_path, "two-on-one", scenario)))
     kernel = compile_kernel(prep)
     assert kernel is not None
-    assert _held_equal(prep, kernel, SEEDS[:60], " of two-on-one") == 60
+    pairs = _taken(prep, kernel, SEEDS[:60])
+    assert _unequal(pairs, " of two-on-one") == []
+    assert len(pairs) == 60
 
 
 def _plain(name: str, initiative: int, **extra: Any) -> dict[str, Any]:
@@ -199,7 +210,9 @@ def test_a_combatant_out_before_the_first_round_stays_out(tmp_path: Path) -> Non
     assert [c.status for c in opened.combatants] == ["active", "active", "incapacitated"]
     kernel = compile_kernel(prep)
     assert kernel is not None
-    assert _held_equal(prep, kernel, SEEDS[:10], " of down-already") > 0
+    pairs = _taken(prep, kernel, SEEDS[:10])
+    assert _unequal(pairs, " of down-already") == []
+    assert pairs
 
 
 # --- random small scenarios ------------------------------------------------------------------------
@@ -354,8 +367,9 @@ def test_the_kernel_and_the_reference_agree_on_random_scenarios(
         event("not compiled")
         return
     seeds = tuple(derive_seed(base, i) for i in range(FIGHTS_PER_EXAMPLE))
-    fought = _held_equal(prep, kernel, seeds, f" of this scenario:\n{path.read_text()}")
-    event(f"kernel fought {fought}/{FIGHTS_PER_EXAMPLE}")
+    pairs = _taken(prep, kernel, seeds)
+    assert _unequal(pairs, f" of this scenario:\n{path.read_text()}") == []
+    event(f"kernel fought {len(pairs)}/{FIGHTS_PER_EXAMPLE}")
 
 
 # --- batches and the fall-back --------------------------------------------------------------------
