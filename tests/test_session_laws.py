@@ -64,18 +64,7 @@ def setup_commands(scenario: LoadedScenario, seed: int) -> list[CommandBase]:
     """What `ua session new NAME --scenario FILE --seed SEED` executes."""
     return [
         StartEncounter(title=scenario.scenario.title, seed=seed, settings=scenario.settings),
-        *(
-            AddCombatant(
-                id=f.id,
-                side=f.side,
-                sheet=f.sheet,
-                weapons=f.arsenal,
-                in_hand=f.in_hand,
-                ambusher=f.ambusher,
-                reaction=f.reaction,
-            )
-            for f in scenario.fighters
-        ),
+        *(f.joins() for f in scenario.fighters),
     ]
 
 

@@ -175,18 +175,7 @@ def new(
                 scenario=str(scenario.resolve()),
             )
         )
-        commands += [
-            AddCombatant(
-                id=f.id,
-                side=f.side,
-                sheet=f.sheet,
-                weapons=f.arsenal,
-                in_hand=f.in_hand,
-                ambusher=f.ambusher,
-                reaction=f.reaction,
-            )
-            for f in loaded.fighters
-        ]
+        commands += [f.joins() for f in loaded.fighters]
     else:
         from engine.scenario.sheets import load_sheet
 

@@ -13,6 +13,7 @@ import msgspec
 
 from engine.catalog import weapon_catalog
 from engine.commands.combat import CherryName
+from engine.commands.setup import AddCombatant
 from engine.scenario.files import FileError, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import Settings
@@ -75,6 +76,18 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     reaction: Literal["flee", "freeze", "frenzy"] | None
     rules: tuple[TacticRule, ...]
     cherry: CherryName | None
+
+    def joins(self) -> AddCombatant:
+        """The command that adds this combatant to an encounter."""
+        return AddCombatant(
+            id=self.id,
+            side=self.side,
+            sheet=self.sheet,
+            weapons=self.arsenal,
+            in_hand=self.in_hand,
+            ambusher=self.ambusher,
+            reaction=self.reaction,
+        )
 
 
 class LoadedScenario(msgspec.Struct, frozen=True, kw_only=True):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 import engine.rules.ua2  # noqa: F401  (registers the rules)
-from engine.commands import AddCombatant, BeginFight, MadnessCheck, StartEncounter
+from engine.commands import BeginFight, MadnessCheck, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import RecordingDice, SeededDice
@@ -45,18 +45,7 @@ def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
     commands: list[CommandBase] = [
         StartEncounter(ruleset=loaded.scenario.ruleset, title=loaded.scenario.title, settings=loaded.settings)
     ]
-    for f in loaded.fighters:
-        commands.append(
-            AddCombatant(
-                id=f.id,
-                side=f.side,
-                sheet=f.sheet,
-                weapons=f.arsenal,
-                in_hand=f.in_hand,
-                ambusher=f.ambusher,
-                reaction=f.reaction,
-            )
-        )
+    commands += [f.joins() for f in loaded.fighters]
     for command in commands:
         events, state = decide_and_fold(state, command, no_dice)
         setup.extend(events)
