@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 
-import engine.rules.ua2  # noqa: F401  (registers the rules with decide)
 from engine.commands import *  # noqa: F403  (every command type)
 from engine.commands import Command
 from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, classify, resolve, roll_check

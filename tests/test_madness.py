@@ -36,6 +36,7 @@ from engine.events.base import EventBase
 from engine.events.combat import StatusChanged
 from engine.rules.decide import decide
 from engine.rules.ua2.madness import madness_check_events
+from engine.rules.ua2.table import Table
 from engine.session import LiveEncounter, load_state
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Encounter, Reaction
@@ -210,7 +211,7 @@ def test_the_default_reaction_is_a_setting_m2_4() -> None:
 def test_the_combatants_own_default_comes_before_the_setting_m2_4() -> None:
     state = session().state
     state = msgspec.structs.replace(state, fight=Fight(fighters=(Fighter(id="vic", default_reaction="flee"),)))
-    events = madness_check_events(state, "vic", "violence", 2, "gunfire", TableDice((7, 2)))
+    events = madness_check_events(Table(state), "vic", "violence", 2, "gunfire", TableDice((7, 2)))
     taken = only(events, ReactionTaken)
     assert (taken.reaction, taken.chosen_by) == ("flee", "combatant_default")
 
@@ -323,7 +324,7 @@ def test_a_bad_meter_or_rank_is_refused_m2_1(meter: str, rank: int, reason: str)
 def test_combat_raises_a_violence_check_through_the_pure_function_m2_8() -> None:
     state = session().state
     cause = "attacked with a weapon for the first time (attack by Mara, command #7)"
-    events = madness_check_events(state, "vic", "violence", 1, cause, TableDice((7, 2)), source="mara")
+    events = madness_check_events(Table(state), "vic", "violence", 1, cause, TableDice((7, 2)), source="mara")
     assert only(events, NotchMarked).cause == cause
     assert only(events, ReactionTaken).source == "mara"
     assert state == session().state  # nothing changed: the caller folds the events
@@ -349,7 +350,7 @@ def test_a_check_at_rank_within_hardened_never_draws_a_die_m2_2(meter: str, held
     rank = data.draw(st.integers(1, held.hardened))
     live = session(msgspec.structs.replace(sheet(), meters=Meters().with_meter(meter, held)))
     for dice in (NoDice(), TableDice(())):
-        events = madness_check_events(live.state, "vic", meter, rank, "a trigger", dice)
+        events = madness_check_events(Table(live.state), "vic", meter, rank, "a trigger", dice)
         assert [type(e) for e in events] == [MadnessCheckResolved]
 
 

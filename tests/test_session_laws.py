@@ -43,7 +43,7 @@ from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded, CommandUndone
 from engine.reducers import fold
-from engine.rules.ua2.combat.turns import acting_now
+from engine.rules.ua2 import RULESET
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.session.history import command_entries, effective_fold
 from engine.session.live import Amendment, LiveEncounter, import_log, load_state, stored_events
@@ -129,10 +129,10 @@ def commands_for(
         legal.append(
             st.builds(Declare, declarations=st.lists(declaration, max_size=2, unique_by=lambda d: d.id).map(tuple))
         )
-    elif fight.phase in ("ambush", "acting") and acting_now(state) is None:
+    elif fight.phase in ("ambush", "acting") and RULESET.acting_now(state) is None:
         legal.append(st.just(Declare()))  # a madness check put the last fighter of the round out of action
     elif fight.phase in ("ambush", "acting"):
-        actor = str(acting_now(state))
+        actor = str(RULESET.acting_now(state))
         others = [i for i in ids if i != actor] or ids
         fighter = state.fighter(actor)
         weapons = [w.name for w in fighter.arsenal if w.name != fighter.in_hand] or ["fists"]
@@ -257,7 +257,7 @@ class SessionLaws(RuleBasedStateMachine):
     @rule(data=st.data())
     def mistaken_command(self, data: st.DataObject) -> None:
         """A command typed by mistake is refused and changes nothing (or is legal and counts)."""
-        current = acting_now(self.state)
+        current = RULESET.acting_now(self.state)
         others = [c.id for c in self.state.combatants if c.id != current]
         if self.state.fight.phase == "acting" and current is not None and others and data.draw(st.booleans()):
             actor = data.draw(st.sampled_from(others), label="out of turn")

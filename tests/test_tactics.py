@@ -20,6 +20,7 @@ from engine.events.commands import CommandRecorded
 from engine.events.madness import ReactionTaken
 from engine.reducers import fold
 from engine.rules.decide import decide
+from engine.rules.ua2.table import Table
 from engine.scenario.scenario import load_scenario
 from engine.simulate.fight import prepare, run_fight
 from engine.state.encounter import Encounter, ReactionState
@@ -97,10 +98,10 @@ class Setup:
         self.state = self.state.replace_fighter(msgspec.structs.replace(self.state.fighter(who), **changes))
 
     def choose(self, who: str) -> Any:
-        return choose_command(self.state, who, self.profiles, self.ai)
+        return choose_command(Table(self.state), who, self.profiles, self.ai)
 
     def declare(self) -> Declare:
-        return declarations(self.state, self.profiles, self.ai)
+        return declarations(Table(self.state), self.profiles, self.ai)
 
 
 # --- presets ----------------------------------------------------------------------------------
@@ -377,9 +378,8 @@ def test_conditions_on_weapons_allies_position_and_reaction(tmp_path: Path) -> N
     )
 
     def ok(**when: Any) -> bool:
-        me = s.state.combatant("Ann")
-        assert me is not None
-        return holds(When(**when), s.state, me, s.state.fighter("Ann"), s.ai, at_range=s.profiles["Ann"].at_range)
+        t = Table(s.state)
+        return holds(When(**when), t, t.by_id["Ann"], s.ai, at_range=s.profiles["Ann"].at_range)
 
     assert ok() and ok(armed=True) and not ok(armed=False)
     assert ok(holding_weapon="Knife") and not ok(holding_weapon=".22 pistol")
@@ -397,17 +397,16 @@ def test_conditions_on_weapons_allies_position_and_reaction(tmp_path: Path) -> N
 
 def test_chance_draws_from_the_ai_stream_only_and_only_when_the_rest_holds(tmp_path: Path) -> None:
     s = Setup(tmp_path, [fighter("Ann", "a"), fighter("Bo", "b")])
-    me = s.state.combatant("Ann")
-    assert me is not None
-    f = s.state.fighter("Ann")
+    t = Table(s.state)
+    me = t.by_id["Ann"]
     ai = SeededDice(5)
-    assert not holds(When(chance=1.0, armed=True), s.state, me, f, ai)
+    assert not holds(When(chance=1.0, armed=True), t, me, ai)
     assert (ai.position, ai.ai_position) == (0, 0)
-    results = [holds(When(chance=0.25), s.state, me, f, ai) for _ in range(2000)]
+    results = [holds(When(chance=0.25), t, me, ai) for _ in range(2000)]
     assert (ai.position, ai.ai_position) == (0, 2000)
     assert 400 <= sum(results) <= 600
-    assert not any(holds(When(chance=0.0), s.state, me, f, ai) for _ in range(200))
-    assert all(holds(When(chance=1.0), s.state, me, f, ai) for _ in range(200))
+    assert not any(holds(When(chance=0.0), t, me, ai) for _ in range(200))
+    assert all(holds(When(chance=1.0), t, me, ai) for _ in range(200))
 
 
 def test_random_targets_come_from_the_ai_stream(tmp_path: Path) -> None:
@@ -424,9 +423,9 @@ def test_random_targets_come_from_the_ai_stream(tmp_path: Path) -> None:
     assert targets == {"Bo", "Cy", "Di"}
     assert s.ai.position == 0 and s.ai.ai_position == 60
     again = SeededDice(7)
-    first = [choose_command(s.state, "Ann", s.profiles, again) for _ in range(5)]
+    first = [choose_command(Table(s.state), "Ann", s.profiles, again) for _ in range(5)]
     replay = SeededDice(7)
-    assert first == [choose_command(s.state, "Ann", s.profiles, replay) for _ in range(5)]
+    assert first == [choose_command(Table(s.state), "Ann", s.profiles, replay) for _ in range(5)]
     assert len({c.target for c in first if isinstance(c, Attack)}) > 1
 
 

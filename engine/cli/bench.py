@@ -61,8 +61,8 @@ def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[di
 
 
 def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> dict[str, Any]:
-    """One scenario: the same batch on one worker, then on `workers`. Events are those the
-    event-sourced engine writes for these fights (the kernel counts them without building them)."""
+    """One scenario: the same batch on one worker, then on `workers`. Events are those a log of
+    these fights holds (a batch applies and counts them without building them)."""
     loaded = load_scenario(path)
     one, tally_one = _timed(loaded, n, seed, 1, fast)
     many, tally_many = _timed(loaded, n, seed, workers, fast)
@@ -72,7 +72,6 @@ def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> d
         "fights": n,
         "events": tally_one.events,
         "events_per_fight": round(tally_one.events / n, 2),
-        "kernel_share": round(tally_one.fast_path / n, 4),
         "one_worker": one,
         "all_workers": many,
         "scaling": round(many["fights_per_s"] / one["fights_per_s"], 3),
@@ -92,12 +91,11 @@ def bench(
         int, typer.Option("--log", min=0, max=5_000_000, help="Instead: time appends and folds on a log of N events.")
     ] = 0,
     reference: Annotated[
-        bool, typer.Option("--reference", help="Time the event-sourced engine alone, without the fast kernel.")
+        bool, typer.Option("--reference", help="Build every event, as a log of each fight would hold it.")
     ] = False,
     json: JsonOption = False,
 ) -> None:
-    """Time batches on one worker and on all workers: fights/s, events/s, scaling, the share of
-    fights the fast kernel took, peak RSS.
+    """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
     With --log N: command append latency on SQLite, fold throughput, opening an N-event session."""
     if log:
         from engine.session.logbench import log_benchmark
@@ -116,7 +114,7 @@ def bench(
         raise InvalidInput("no scenarios given", where="ua bench")
     rows = [measure(path, n, seed, count, fast=not reference) for path in paths]
     report = {
-        "engine": "reference" if reference else "kernel, else reference",
+        "engine": "recording every event" if reference else "counting",
         "fights": n,
         "seed": seed,
         "workers": count,
@@ -144,7 +142,6 @@ def render(report: dict[str, Any]) -> None:
         f"fights/s\n{w} workers",
         "events/s\n1 worker",
         "scaling",
-        "fast\nkernel",
     ):
         table.add_column(head, justify="right")
     for row in report["scenarios"]:
@@ -155,7 +152,6 @@ def render(report: dict[str, Any]) -> None:
             f"{many['fights_per_s']:,.0f}",
             f"{one['events_per_s']:,.0f}",
             f"{row['scaling']:.2f}×",
-            f"{row['kernel_share']:.0%}",
         )
     console.print(table)
     different = [Path(r["file"]).stem for r in report["scenarios"] if not r["identical"]]

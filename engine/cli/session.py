@@ -58,7 +58,7 @@ from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, InvalidInput, NotFound, Refused
-from engine.rules.ua2.combat.turns import acting_now
+from engine.rules.registry import ruleset_of
 from engine.session.audit import narrate
 from engine.session.live import LiveEncounter, import_log
 from engine.state.encounter import Reaction
@@ -118,7 +118,7 @@ def act(db: Path, name: str, command: CommandBase, *, amend: int | None = None, 
             f"session {name!r} changed while this command ran; nothing was written", hint="re-run the command"
         ) from None
     if json:
-        emit_json({"events": events_json(events, first), "turn": acting_now(session.state)})
+        emit_json({"events": events_json(events, first), "turn": ruleset_of(session.state).acting_now(session.state)})
     else:
         render_events(events, first)
 
@@ -425,7 +425,7 @@ def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -
     elif fight.phase in ("ambush", "acting"):
         # a madness check (or the like) may have put the fighter whose turn it was out of action:
         # the turn has passed on; if it passed to the next round, its declarations come first
-        actor = acting_now(session.state)
+        actor = ruleset_of(session.state).acting_now(session.state)
         command = Declare() if actor is None else DoNothing(actor=actor)
     else:
         raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)

@@ -52,7 +52,7 @@ def simulate(
         bool,
         typer.Option(
             "--reference",
-            help="Fight every fight on the event-sourced engine, not the fast kernel (slower; the same report).",
+            help="Build every event of every fight, as its log would hold it (slower; the same report).",
         ),
     ] = False,
 ) -> None:

@@ -12,8 +12,8 @@ from rich.table import Table
 from engine.cli.common import console
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
+from engine.rules.registry import ruleset_of
 from engine.rules.ua2.combat.situation import wound_shift
-from engine.rules.ua2.combat.turns import acting_now
 from engine.session.audit import Line
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
@@ -22,7 +22,7 @@ from engine.state.sheet import METERS
 def state_json(state: Encounter) -> dict[str, Any]:
     """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
     data: dict[str, Any] = msgspec.to_builtins(state)
-    data["turn"] = acting_now(state)
+    data["turn"] = ruleset_of(state).acting_now(state)
     for c, out in zip(state.combatants, data["combatants"], strict=True):
         out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
     return data
@@ -33,7 +33,7 @@ def render_state(state: Encounter, *, title: str = "") -> None:
     head = f"[bold]{escape(title or state.title or 'encounter')}[/bold] — {fight.phase}"
     if fight.phase not in ("setup",):
         head += f", round {fight.round}"
-    actor = acting_now(state)
+    actor = ruleset_of(state).acting_now(state)
     if actor:
         head += f", {escape(actor)} to act"
     if fight.result is not None:

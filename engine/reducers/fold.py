@@ -1,63 +1,67 @@
-"""The fold: `apply` one event, `fold` a log; an unknown type or a gap is a named error."""
+"""The fold: a log of events folded into its ruleset's state, on one working table.
+
+Each ruleset brings its appliers (what each fact does to its table); folding thaws a table once,
+applies every event through them and freezes the result, so a long log is folded without
+building a new immutable state per event. An unknown type or a gap is a named error (law 6).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable, Iterator
+from itertools import chain
+from typing import Any
 
-import msgspec
-
-from engine.errors import CorruptLog, EngineError, OutOfOrder, UnknownEventType
+from engine.errors import OutOfOrder
 from engine.events.base import EventBase
-from engine.state.encounter import Encounter
+from engine.events.setup import EncounterStarted
+from engine.rules.registry import DEFAULT, find_ruleset
+from engine.rules.ruleset import Ruleset, apply_one
 
-E = TypeVar("E", bound=EventBase)
-Reducer = Callable[[Encounter, Any], Encounter]
-
-REDUCERS: dict[type[EventBase], Reducer] = {}
-
-
-def reducer(
-    event_type: type[E],
-) -> Callable[[Callable[[Encounter, E], Encounter]], Callable[[Encounter, E], Encounter]]:
-    """Register the reducer of one event type."""
-
-    def register(fn: Callable[[Encounter, E], Encounter]) -> Callable[[Encounter, E], Encounter]:
-        REDUCERS[event_type] = fn
-        return fn
-
-    return register
+Record = tuple[int, EventBase]
 
 
-def apply(state: Encounter, event: EventBase) -> Encounter:
-    """Apply one event and advance the version by one."""
-    fn = REDUCERS.get(type(event))
-    if fn is None:
-        raise UnknownEventType(f"no reducer for event type {type(event).__name__}")
-    return msgspec.structs.replace(fn(state, event), version=state.version + 1)
+def _ruleset(state: Any, first: EventBase | None) -> Ruleset[Any, Any]:
+    if state is not None:
+        return find_ruleset(state.ruleset)
+    return find_ruleset(first.ruleset if isinstance(first, EncounterStarted) else DEFAULT)
 
 
-def fold(events: Iterable[EventBase], state: Encounter | None = None) -> Encounter:
+def fold(events: Iterable[EventBase], state: Any = None) -> Any:
     """`fold(reduce, events)` from an empty encounter (or from `state`)."""
-    current = Encounter() if state is None else state
-    for event in events:
-        current = apply(current, event)
-    return current
+    stream = iter(events)
+    first = next(stream, None)
+    ruleset = _ruleset(state, first)
+    return ruleset.fold(stream if first is None else chain((first,), stream), state)
 
 
-def fold_positions(records: Iterable[tuple[int, EventBase]], state: Encounter | None = None) -> Encounter:
+def apply(state: Any, event: EventBase) -> Any:
+    """One event applied to a stored state (a new state, one version on)."""
+    return fold((event,), state)
+
+
+def peek(records: Iterable[Record]) -> tuple[Record | None, Iterator[Record]]:
+    """The first record (None for an empty log) and an iterator over all of them."""
+    stream = iter(records)
+    first = next(stream, None)
+    return first, stream if first is None else chain((first,), stream)
+
+
+def table_for(state: Any, first: EventBase | None) -> tuple[Ruleset[Any, Any], Any]:
+    """The ruleset of a log (its state's, else its first event's) and a table to fold it on."""
+    ruleset = _ruleset(state, first)
+    return ruleset, ruleset.thaw(state)
+
+
+def fold_positions(records: Iterable[Record], state: Any = None) -> Any:
     """Fold (position, event) pairs, checking each position is exactly version + 1 (law 6)."""
-    current = Encounter() if state is None else state
-    for position, event in records:
-        if position != current.version + 1:
+    first, stream = peek(records)
+    ruleset, table = table_for(state, first[1] if first is not None else None)
+    appliers = ruleset.appliers
+    for position, event in stream:
+        if position != table.version + 1:
             raise OutOfOrder(
-                f"event at position {position} does not follow version {current.version}",
+                f"event at position {position} does not follow version {table.version}",
                 hint="the log has a gap or is out of order",
             )
-        try:
-            current = apply(current, event)
-        except EngineError:
-            raise
-        except Exception as exc:  # a reducer must never raise on a decided event (law 6)
-            raise CorruptLog(f"event at position {position} ({type(event).__name__}) does not fold: {exc}") from exc
-    return current
+        apply_one(appliers, table, event, where=position)
+    return table.freeze()

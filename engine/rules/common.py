@@ -1,36 +1,39 @@
-"""Rules every ruleset shares: starting an encounter, adding combatants, rulings, checks."""
+"""Rules every ruleset shares: starting an encounter, rulings, plain checks (C-*). They ask of a
+working table only its version and its combatants by id."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-from engine.catalog import find_weapon
-from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
+from engine.commands.setup import RollCheck, Ruling, StartEncounter
 from engine.dice.checks import roll_check
 from engine.dice.source import DiceSource
-from engine.errors import NotFound, Refused
-from engine.events.base import EventBase
+from engine.errors import Refused
 from engine.events.checks import CheckRolled
-from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
-from engine.rules.decide import handles
-from engine.state.encounter import Encounter
-from engine.state.weapons import FISTS
-
-RULESETS = ("ua2", "ua3")
+from engine.events.setup import EncounterStarted, GmRuling
+from engine.rules.sink import Sink
 
 
-def require_started(state: Encounter) -> None:
-    if state.version == 0:
+class AnyTable(Protocol):
+    """What the shared rules read of a ruleset's working table."""
+
+    version: int
+
+    @property
+    def by_id(self) -> Mapping[str, Any]: ...
+
+
+def require_started(t: AnyTable) -> None:
+    if t.version == 0:
         raise Refused("the encounter has not started", hint="start it first")
 
 
-@handles(StartEncounter)
-def start(state: Encounter, command: StartEncounter, dice: DiceSource) -> Sequence[EventBase]:
-    if state.version != 0:
+def start(sink: Sink[Any], command: StartEncounter, dice: DiceSource) -> None:
+    """The first event of every encounter (the ruleset was checked against the registry)."""
+    if sink.table.version != 0:
         raise Refused("the encounter has already started")
-    if command.ruleset not in RULESETS:
-        raise Refused(f"unknown ruleset {command.ruleset!r}", hint="use ua2 or ua3")
-    return [
+    sink.emit(
         EncounterStarted(
             ruleset=command.ruleset,
             title=command.title,
@@ -38,52 +41,20 @@ def start(state: Encounter, command: StartEncounter, dice: DiceSource) -> Sequen
             settings=command.settings,
             scenario=command.scenario,
         )
-    ]
+    )
 
 
-@handles(AddCombatant)
-def add_combatant(state: Encounter, command: AddCombatant, dice: DiceSource) -> Sequence[EventBase]:
-    require_started(state)
-    if not command.id.strip():
-        raise Refused("a combatant needs a non-empty id")
-    if state.combatant(command.id) is not None:
-        raise Refused(f"{command.id} is already in the encounter", hint="give each combatant a unique id")
-    try:
-        arsenal = command.weapons or tuple(find_weapon(name) for name in command.sheet.weapons)
-    except NotFound as exc:
-        raise Refused(exc.message, hint=exc.hint) from None
-    in_hand = command.in_hand or FISTS.name
-    known = {w.name.casefold(): w.name for w in (FISTS, *arsenal)}
-    if in_hand.casefold() not in known:
-        raise Refused(
-            f"{command.id} does not carry a {in_hand}",
-            hint=f"carried: {', '.join(sorted(known.values()))}",
-        )
-    return [
-        CombatantJoined(
-            id=command.id,
-            side=command.side,
-            sheet=command.sheet,
-            arsenal=arsenal,
-            in_hand=known[in_hand.casefold()],
-            ambusher=command.ambusher,
-            reaction=command.reaction,
-        )
-    ]
-
-
-@handles(Ruling)
-def ruling(state: Encounter, command: Ruling, dice: DiceSource) -> Sequence[EventBase]:
-    require_started(state)
+def ruling(sink: Sink[Any], command: Ruling, dice: DiceSource) -> None:
+    require_started(sink.table)
     if not command.note.strip():
         raise Refused("a ruling needs a note saying what was ruled")
-    return [GmRuling(note=command.note, about=command.about)]
+    sink.emit(GmRuling(note=command.note, about=command.about))
 
 
-@handles(RollCheck)
-def check(state: Encounter, command: RollCheck, dice: DiceSource) -> Sequence[EventBase]:
-    require_started(state)
-    if command.actor and state.combatant(command.actor) is None:
+def check(sink: Sink[Any], command: RollCheck, dice: DiceSource) -> None:
+    t = sink.table
+    require_started(t)
+    if command.actor and command.actor not in t.by_id:
         raise Refused(f"no combatant {command.actor!r} in this encounter")
     spec = command.spec
     if command.flipped is not None and not spec.flip:
@@ -92,4 +63,4 @@ def check(state: Encounter, command: RollCheck, dice: DiceSource) -> Sequence[Ev
             hint="only obsession or passion rolls flip (C-9, C-10)",
         )
     result = roll_check(spec, dice, flipped=command.flipped)
-    return [CheckRolled(actor=command.actor, result=result, purpose=command.purpose)]
+    sink.emit(CheckRolled(actor=command.actor, result=result, purpose=command.purpose))

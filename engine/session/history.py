@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.errors import CorruptLog, EngineError, OutOfOrder
+from engine.errors import OutOfOrder
 from engine.events.base import EventBase
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
-from engine.reducers.fold import apply
-from engine.state.encounter import Encounter
+from engine.reducers.fold import table_for
+from engine.rules.ruleset import apply_one
 
 Record = tuple[int, EventBase]
 
@@ -41,15 +42,15 @@ def excluded(records: Iterable[Record]) -> tuple[set[int], dict[int, int], dict[
     return set(undone) | set(superseded), undone, superseded
 
 
-def effective_fold(
-    records: Sequence[Record], state: Encounter | None = None, *, also_skip: Iterable[int] = ()
-) -> Encounter:
+def effective_fold(records: Sequence[Record], state: Any = None, *, also_skip: Iterable[int] = ()) -> Any:
     """Fold a session log, skipping markers and every event of a command that does not count
     (and of the commands in `also_skip`). Positions must run 1, 2, 3, … (law 6: a log that
     does not fold names the position)."""
     skip, _, _ = excluded(records)
     skip |= set(also_skip)
-    current = Encounter() if state is None else state
+    first = next((e for _, e in records if not isinstance(e, MARKERS) and e.command not in skip), None)
+    ruleset, table = table_for(state, first)
+    appliers = ruleset.appliers
     expected = 1
     for position, event in records:
         if position != expected:
@@ -57,13 +58,8 @@ def effective_fold(
         expected += 1
         if isinstance(event, MARKERS) or event.command in skip:
             continue
-        try:
-            current = apply(current, event)
-        except EngineError:
-            raise
-        except Exception as exc:
-            raise CorruptLog(f"event at position {position} ({type(event).__name__}) does not fold: {exc}") from exc
-    return current
+        apply_one(appliers, table, event, where=position)
+    return table.freeze()
 
 
 def command_entries(records: Sequence[Record]) -> list[CommandEntry]:

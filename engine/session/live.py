@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import msgspec
 
-import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
@@ -43,7 +42,8 @@ def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Ite
 
 def load_state(store: EventStore, stream: str) -> Encounter:
     """Fold a stored stream, undo and amend included (law 2)."""
-    return effective_fold(list(stored_events(store, stream)))
+    state: Encounter = effective_fold(list(stored_events(store, stream)))
+    return state
 
 
 def import_log(store: EventStore, stream: str, records: Sequence[Record]) -> int:
@@ -281,7 +281,8 @@ class LiveEncounter:
 
     def state_at(self, position: int) -> Encounter:
         """The state as it was right after event `position` (markers up to there included)."""
-        return effective_fold(self.records[:position])
+        state: Encounter = effective_fold(self.records[:position])
+        return state
 
 
 def _summary(record: CommandRecorded) -> str:

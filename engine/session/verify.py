@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import msgspec
 
-import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.dice.source import TableDice
 from engine.errors import EngineError
 from engine.events.commands import MARKERS, CommandRecorded

@@ -16,7 +16,6 @@ from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.fight import Prepared, prepare, run_fight
-from engine.simulate.kernel import Unsupported, compile_kernel
 from engine.simulate.outcome import FightOutcome, outcome_of
 from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
@@ -69,21 +68,17 @@ class ChunkResult(msgspec.Struct, kw_only=True):
 
 
 class Fights:
-    """The fights of one prepared scenario: each on the fast kernel when it can take it, else —
-    or with `fast=False` — on the event-sourced engine. Both give the same outcome."""
+    """The fights of one prepared scenario. Each is fought with a counting sink (its facts applied
+    and counted, no event built); with `fast=False`, with a recording sink that builds every
+    event as the log would hold it (the reference check: the numbers are the same)."""
 
     def __init__(self, prep: Prepared, *, fast: bool = True) -> None:
         self.prep = prep
-        self.kernel = compile_kernel(prep) if fast else None
+        self.record = not fast
 
-    def outcome(self, seed: int) -> tuple[FightOutcome, bool]:
-        """The fight of `seed`, and whether the kernel fought it."""
-        if self.kernel is not None:
-            try:
-                return self.kernel.fight(seed), True
-            except Unsupported:
-                pass
-        return outcome_of(self.prep, run_fight(self.prep, seed)), False
+    def outcome(self, seed: int) -> FightOutcome:
+        """The fight of `seed`."""
+        return outcome_of(self.prep, run_fight(self.prep, seed, record=self.record))
 
 
 def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
@@ -91,9 +86,8 @@ def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> Ch
     picks = Picks(size=keep)
     side = fights.prep.scenario.sides[0]
     for i in range(start, stop):
-        fight, fast = fights.outcome(derive_seed(seed, i))
+        fight = fights.outcome(derive_seed(seed, i))
         tally.add(fight)
-        tally.fast_path += fast
         if keep:
             picks.add(fight.score(side), i, seed)
     return ChunkResult(tally=tally, picks=picks)
@@ -147,8 +141,8 @@ def run_batch(
     fast: bool = True,
 ) -> tuple[Prepared, Tally, Picks]:
     """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
-    `progress(done)` after each chunk. `fast=False` fights every fight on the event-sourced
-    engine (the reference) instead of the kernel; the numbers are the same."""
+    `progress(done)` after each chunk. `fast=False` builds every event of every fight (the
+    reference check); the numbers are the same."""
     check_size(n, workers)
     prep = prepare(loaded, start)
     tally = Tally()

@@ -1,12 +1,17 @@
-"""One scripted fight: setup from a scenario, then tactics → decide → fold until it ends."""
+"""One scripted fight: setup from a scenario, then tactics → rules → sink until it ends.
+
+The fight runs on one working table with the ruleset's own rules: with `keep_log` a recording
+sink keeps every event as a session would write it (a replay, `ua fight`); without, a counting
+sink applies and counts the same facts and keeps none (a batch). Both are the same rules code.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
-import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.commands import BeginFight, MadnessCheck, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import Declare, DoNothing
@@ -15,8 +20,10 @@ from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.combat import AttackResolved, WoundsInflicted
 from engine.events.commands import CommandRecorded
-from engine.reducers.fold import apply
 from engine.rules.decide import decide_and_fold
+from engine.rules.registry import find_ruleset
+from engine.rules.ruleset import Ruleset
+from engine.rules.ua2.table import Table
 from engine.scenario.scenario import LoadedScenario
 from engine.state.encounter import Encounter
 from engine.tactics import Profile, choose_command, declarations
@@ -25,15 +32,23 @@ from engine.tactics import Profile, choose_command, declarations
 STEPS_PER_ROUND = 64
 
 
+class RefusalChangedTable(AssertionError):
+    """A rule refused a command after applying some of its facts: a bug in that rule (a refused
+    command must change nothing), caught here rather than folded into a wrong fight."""
+
+
 @dataclass(frozen=True)
 class Prepared:
-    """What every fight of a batch shares: the scenario, the setup events, the folded setup."""
+    """What every fight of a batch shares: the scenario, the setup events, the folded setup (also
+    as a working table, copied for each fight), the tactics and the madness triggers."""
 
     scenario: LoadedScenario
     setup: tuple[EventBase, ...]
     state: Encounter
     profiles: dict[str, Profile]
     triggers: tuple[MadnessCheck, ...]
+    ruleset: Ruleset[Any, Any]
+    table: Table
 
 
 def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
@@ -58,15 +73,25 @@ def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
                 triggers.append(MadnessCheck(actor=f.id, meter=t.meter, rank=t.rank, source=t.source or cause))
     if start is not None:
         state = start
-    return Prepared(scenario=loaded, setup=tuple(setup), state=state, profiles=profiles, triggers=tuple(triggers))
+    ruleset = find_ruleset(state.ruleset)
+    return Prepared(
+        scenario=loaded,
+        setup=tuple(setup),
+        state=state,
+        profiles=profiles,
+        triggers=tuple(triggers),
+        ruleset=ruleset,
+        table=ruleset.thaw(state),
+    )
 
 
 @dataclass
 class FightRun:
-    """A finished fight: its final state, its log (when kept) and what the tallies need."""
+    """A finished fight: its working table (frozen into `state` on demand), its log (when kept)
+    and what the tallies need."""
 
     seed: int
-    state: Encounter
+    table: Table
     events: list[EventBase] = field(default_factory=list)
     event_count: int = 0
     refusals: int = 0
@@ -75,93 +100,137 @@ class FightRun:
     faces_drawn: int = 0
     choices_drawn: int = 0
 
+    @property
+    def state(self) -> Encounter:
+        return self.table.freeze()
 
-def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False, opening_only: bool = False) -> FightRun:
-    """Fight one fight with the dice of `seed`; tactics draw only from the AI stream.
-    `opening_only` stops once the fight has begun (scenario madness triggers, initiative)."""
-    dice = SeededDice(seed)
-    started = prep.setup[0]
-    state = msgspec.structs.replace(prep.state, seed=seed)
-    run = FightRun(seed=seed, state=state, dealt={f.id: 0 for f in prep.scenario.fighters})
-    if keep_log:
-        run.events.append(msgspec.structs.replace(started, seed=seed))
-        run.events.extend(prep.setup[1:])
-    run.event_count = len(prep.setup)
 
-    def step(command: CommandBase) -> None:
-        nonlocal state
-        start = dice.position
-        try:
-            events, after = recorded(command) if keep_log else decide_and_fold(state, command, dice)
-        except Refused:
-            dice.position = start  # a refused command draws nothing (as in a live session)
-            raise
-        actor = state.fight.current
-        for e in events:
-            if isinstance(e, AttackResolved) and e.hit is not None:
-                run.dealt[e.attacker] = run.dealt.get(e.attacker, 0) + e.hit.amount
-            elif isinstance(e, WoundsInflicted) and actor is not None and e.target != actor:
-                run.dealt[actor] = run.dealt.get(actor, 0) + e.amount
-        state = after
-        run.event_count += len(events)
+class _Fight:
+    """The fight loop of `run_fight`: each command decided on the table, its facts to the sink."""
+
+    def __init__(self, prep: Prepared, seed: int, keep_log: bool, record: bool) -> None:
+        self.prep = prep
+        self.dice = SeededDice(seed)
+        table = prep.table.clone()
+        table.seed = seed
+        self.run = FightRun(seed=seed, table=table, dealt={f.id: 0 for f in prep.scenario.fighters})
+        self.keep_log = keep_log
+        self.sink = prep.ruleset.sink(
+            table,
+            record=keep_log or record,
+            watchers={AttackResolved: self._hit, WoundsInflicted: self._wounds},
+        )
+        self.actor: str | None = None
         if keep_log:
-            run.events.extend(events)
+            started = msgspec.structs.replace(prep.setup[0], seed=seed)
+            self.run.events = [started, *prep.setup[1:]]
 
-    def recorded(command: CommandBase) -> tuple[list[EventBase], Encounter]:
-        """The command's events after its record, as a live session writes them (so it re-decides),
-        and the state after them."""
-        start = dice.position
-        recording = RecordingDice(dice)
-        events, after = decide_and_fold(state, command, recording)
+    def _hit(self, e: AttackResolved) -> None:
+        if e.hit is not None:
+            self.run.dealt[e.attacker] = self.run.dealt.get(e.attacker, 0) + e.hit.amount
+
+    def _wounds(self, e: WoundsInflicted) -> None:
+        actor = self.actor
+        if actor is not None and e.target != actor:
+            self.run.dealt[actor] = self.run.dealt.get(actor, 0) + e.amount
+
+    def step(self, command: CommandBase) -> None:
+        """Decide one command; a refused one draws nothing and changes nothing (as in a session)."""
+        sink, dice = self.sink, self.dice
+        start, count = dice.position, sink.count
+        mark = len(sink.events) if sink.events is not None else 0
+        self.actor = sink.table.current
+        recording = RecordingDice(dice) if self.keep_log else None
+        try:
+            self.prep.ruleset.handle(sink, command, recording or dice)
+        except Refused:
+            dice.position = start
+            if sink.count != count:
+                raise RefusalChangedTable(f"{type(command).__name__} was refused after changing the table") from None
+            raise
+        if recording is not None:
+            self._record(command, recording, start, mark)
+
+    def _record(self, command: CommandBase, recording: RecordingDice, start: int, mark: int) -> None:
+        """As a live session writes it: the command's record first, then its events, all marked
+        with its number (so the log re-decides)."""
+        run, sink = self.run, self.sink
         run.commands += 1
         record = CommandRecorded(
             id=run.commands,
             issued=command,  # type: ignore[arg-type]
             dice_used=tuple(recording.faces),
             seeded_from=start,
-            seeded_count=dice.position - start,
+            seeded_count=self.dice.position - start,
             command=run.commands,
         )
-        return [record, *(msgspec.structs.replace(e, command=record.id) for e in events)], apply(after, record)
+        events = sink.recorded
+        decided = [msgspec.structs.replace(e, command=record.id) for e in events[mark:]]
+        sink.emit(record)
+        events[mark:] = [record, *decided]
 
-    if state.fight.phase == "setup":  # a what-if run starts mid-fight instead (`ua session fork`)
-        for trigger in prep.triggers:
+    def opening(self) -> bool:
+        """Scenario madness triggers, then initiative (I2-1…I2-4); False when the fight cannot
+        begin. A what-if run starts mid-fight instead (`ua session fork`)."""
+        if self.run.table.phase != "setup":
+            return True
+        for trigger in self.prep.triggers:
             try:
-                step(trigger)
+                self.step(trigger)
             except Refused:
-                run.refusals += 1
+                self.run.refusals += 1
         try:
-            step(BeginFight())
+            self.step(BeginFight())
         except Refused:
-            run.refusals += 1
-            return _finished(run, state, dice)
-    if opening_only:
-        return _finished(run, state, dice)
-    limit = STEPS_PER_ROUND * (state.settings.max_rounds + 1) * max(1, len(state.combatants))
-    for _ in range(limit):
-        fight = state.fight
-        if fight.phase == "ended":
-            break
-        if fight.phase == "declare":
-            command: CommandBase = declarations(state, prep.profiles, dice)
-        else:
-            actor = fight.current
-            assert actor is not None
-            command = choose_command(state, actor, prep.profiles, dice)
-        try:
-            step(command)
-        except Refused:
-            run.refusals += 1
-            if fight.phase == "declare":
-                step(Declare())  # nothing declared
+            self.run.refusals += 1
+            return False
+        return True
+
+    def rounds(self) -> None:
+        table, profiles, dice = self.run.table, self.prep.profiles, self.dice
+        limit = STEPS_PER_ROUND * (table.settings.max_rounds + 1) * max(1, len(table.rows))
+        for _ in range(limit):
+            phase = table.phase
+            if phase == "ended":
+                break
+            actor = table.current
+            if phase == "declare":
+                command: CommandBase = declarations(table, profiles, dice)
             else:
-                assert fight.current is not None
-                step(DoNothing(actor=fight.current))
-    return _finished(run, state, dice)
+                assert actor is not None
+                command = choose_command(table, actor, profiles, dice)
+            try:
+                self.step(command)
+            except Refused:
+                self.run.refusals += 1
+                if phase == "declare":
+                    self.step(Declare())  # nothing declared
+                else:
+                    assert actor is not None
+                    self.step(DoNothing(actor=actor))
+
+    def finished(self) -> FightRun:
+        run = self.run
+        run.event_count = len(self.prep.setup) + self.sink.count
+        if self.keep_log:
+            run.events.extend(self.sink.recorded)
+        run.faces_drawn = self.dice.position
+        run.choices_drawn = self.dice.ai_position
+        return run
 
 
-def _finished(run: FightRun, state: Encounter, dice: SeededDice) -> FightRun:
-    run.state = state
-    run.faces_drawn = dice.position
-    run.choices_drawn = dice.ai_position
-    return run
+def run_fight(
+    prep: Prepared, seed: int, *, keep_log: bool = False, record: bool = False, opening_only: bool = False
+) -> FightRun:
+    """Fight one fight with the dice of `seed`; tactics draw only from the AI stream.
+
+    `keep_log` keeps the whole log as a session writes it (command records included); `record`
+    builds every event without keeping a log (the reference check of a batch); neither: the
+    facts are applied and counted only. `opening_only` stops once the fight has begun (scenario
+    madness triggers, initiative)."""
+    fight = _Fight(prep, seed, keep_log, record)
+    if fight.opening() and not opening_only:
+        fight.rounds()
+    return fight.finished()
+
+

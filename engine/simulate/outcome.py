@@ -22,7 +22,7 @@ class CombatantEnd(NamedTuple):
 
 
 class FightOutcome(NamedTuple):
-    """A fight as the batch report counts it (the same whichever path fought it). Named tuples:
+    """A fight as the batch report counts it (the same whichever sink fought it). Named tuples:
     a batch makes one per fight, and they are the cheapest immutable records to build."""
 
     winner: str | None
@@ -38,11 +38,11 @@ class FightOutcome(NamedTuple):
 
 
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
-    """The outcome of a fight the event-sourced engine fought."""
-    state = run.state
+    """The outcome of a fight, read off its working table."""
+    table = run.table
     start = {c.id: c.meters for c in prep.state.combatants}
     ends = []
-    for c in state.combatants:
+    for c in table.rows:
         before = start[c.id]
         ends.append(
             CombatantEnd(
@@ -56,10 +56,10 @@ def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
                 failed=sum(c.meters.of(m).failed - before.of(m).failed for m in METERS),
             )
         )
-    result = state.fight.result
+    result = table.result
     return FightOutcome(
         winner=result.winner if result is not None else None,
-        rounds=state.fight.round,
+        rounds=table.round,
         events=run.event_count,
         refusals=run.refusals,
         combatants=tuple(ends),

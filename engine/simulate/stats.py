@@ -35,8 +35,6 @@ class Tally(msgspec.Struct, kw_only=True):
     endings: dict[str, int] = msgspec.field(default_factory=dict)
     events: int = 0
     refusals: int = 0
-    #: Fights the kernel fought (the rest went to the event-sourced engine); not in the report.
-    fast_path: int = 0
 
     def add(self, fight: FightOutcome) -> None:
         self.fights += 1
@@ -63,7 +61,6 @@ class Tally(msgspec.Struct, kw_only=True):
         self.draws += other.draws
         self.events += other.events
         self.refusals += other.refusals
-        self.fast_path += other.fast_path
         _add_counts(self.wins, other.wins)
         _add_counts(self.rounds, other.rounds)
         _add_counts(self.endings, other.endings)

@@ -25,8 +25,7 @@ from engine.commands.combat import (
     Surrender,
 )
 from engine.dice.source import DiceSource
-from engine.state.encounter import Combatant, Encounter
-from engine.state.fight import Fighter
+from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 from engine.tactics.rules import TacticRule, When
@@ -40,16 +39,16 @@ class Profile(msgspec.Struct, frozen=True, kw_only=True):
     at_range: bool = False
 
 
-def _enemies(state: Encounter, me: Combatant) -> list[Combatant]:
-    return [c for c in state.combatants if c.side != me.side and c.status == "active"]
+def _enemies(t: Table, me: Row) -> list[Row]:
+    return [c for c in t.rows if c.side != me.side and c.status == "active"]
 
 
-def _allies_down(state: Encounter, me: Combatant) -> bool:
-    return any(c.side == me.side and c.id != me.id and c.status != "active" for c in state.combatants)
+def _allies_down(t: Table, me: Row) -> bool:
+    return any(c.side == me.side and c.id != me.id and c.status != "active" for c in t.rows)
 
 
-def _threat(state: Encounter, c: Combatant) -> int:
-    return threat(c.sheet, state.fighter(c.id).weapon())
+def _threat(c: Row) -> int:
+    return threat(c.sheet, c.weapon())
 
 
 def threat(sheet: Sheet, weapon: Weapon | None) -> int:
@@ -61,13 +60,11 @@ def threat(sheet: Sheet, weapon: Weapon | None) -> int:
     return sheet.rating(sheet.hand_to_hand) * (11 + weapon.bonus)
 
 
-def select_target(
-    state: Encounter, me: Combatant, selector: str, profiles: Mapping[str, Profile], ai: DiceSource
-) -> Combatant | None:
+def select_target(t: Table, me: Row, selector: str, profiles: Mapping[str, Profile], ai: DiceSource) -> Row | None:
     """nearest: the first enemy (scenario order) not at range, else the first; weakest/strongest:
     fewest/most wound points; random: from the AI stream; most_dangerous: highest threat;
     focusing_on_me: an enemy whose focus is on me, else nearest."""
-    enemies = _enemies(state, me)
+    enemies = _enemies(t, me)
     if not enemies:
         return None
     reaction = me.reaction
@@ -78,8 +75,8 @@ def select_target(
     return pick_target(
         enemies,
         selector,
-        threat=lambda c: _threat(state, c),
-        focusing_on_me=lambda c: (focus := state.fighter(c.id).focus) is not None and focus.target == me.id,
+        threat=_threat,
+        focusing_on_me=lambda c: (focus := c.focus) is not None and focus.target == me.id,
         at_range=lambda c: (p := profiles.get(c.id)) is not None and p.at_range,
         choose=ai.choose,
     )
@@ -122,7 +119,7 @@ def pick_target(
     return (close or enemies)[0]
 
 
-def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSource, *, at_range: bool = False) -> bool:
+def holds(when: When, t: Table, me: Row, ai: DiceSource, *, at_range: bool = False) -> bool:
     """Every condition given in `when` holds (checked lazily; `chance` draws from the AI stream, last)."""
     if when == _ALWAYS:
         return True
@@ -134,19 +131,20 @@ def holds(when: When, state: Encounter, me: Combatant, f: Fighter, ai: DiceSourc
     if when.wounds_at_least is not None and not fraction >= when.wounds_at_least:
         return False
     if when.enemies_at_least is not None or when.enemies_at_most is not None:
-        enemies = len(_enemies(state, me))
+        enemies = len(_enemies(t, me))
         if when.enemies_at_least is not None and enemies < when.enemies_at_least:
             return False
         if when.enemies_at_most is not None and enemies > when.enemies_at_most:
             return False
+    f = me
     weapon = f.weapon()
     checks = (
-        when.allies_down is None or _allies_down(state, me) == when.allies_down,
+        when.allies_down is None or _allies_down(t, me) == when.allies_down,
         when.armed is None or (f.in_hand != "fists") == when.armed,
         when.holding_weapon is None or f.in_hand.casefold() == when.holding_weapon.casefold(),
         when.jammed is None or (weapon is not None and weapon.name in f.jammed) == when.jammed,
-        when.round_at_least is None or state.fight.round >= when.round_at_least,
-        when.round_at_most is None or state.fight.round <= when.round_at_most,
+        when.round_at_least is None or t.round >= when.round_at_least,
+        when.round_at_most is None or t.round <= when.round_at_most,
         when.reaction is None or (me.reaction.kind if me.reaction else "none") == when.reaction,
         when.held is None or bool(f.held_by) == when.held,
         when.holding is None or bool(f.holding) == when.holding,
@@ -181,7 +179,7 @@ def draw_choice(arsenal: Sequence[W], in_hand: str, named: str, find: Callable[[
     return None
 
 
-def _frenzied(me: Combatant) -> bool:
+def _frenzied(me: Row) -> bool:
     return me.reaction is not None and me.reaction.kind == "frenzy"
 
 
@@ -201,15 +199,15 @@ def mode_fits(rule: TacticRule, weapon: Weapon) -> bool:
 
 def _command_for(
     rule: TacticRule,
-    state: Encounter,
-    me: Combatant,
-    f: Fighter,
+    t: Table,
+    me: Row,
     profile: Profile,
     profiles: Mapping[str, Profile],
     ai: DiceSource,
 ) -> CommandBase | None:
     """The command a rule asks for, or None when it cannot apply now (the next rule is tried)."""
     actor = me.id
+    f = me
     weapon = f.weapon()
     frenzied = _frenzied(me)
     if rule.do == "attack":
@@ -219,14 +217,14 @@ def _command_for(
             return Draw(actor=actor, weapon=w.name)
         if weapon is None or weapon.name in f.jammed:
             return None
-        if weapon.name != "fists" and f.drawn_round == state.fight.round:
+        if weapon.name != "fists" and f.drawn_round == t.round:
             return None
         if not mode_fits(rule, weapon):
             return None
-        target = _attack_target(state, me, f, rule, profiles, ai)
+        target = _attack_target(t, me, rule, profiles, ai)
         if target is None:
             return None
-        if rule.mode == "disarm" and state.fighter(target.id).in_hand == "fists":
+        if rule.mode == "disarm" and target.in_hand == "fists":
             return None  # C2-19: nothing to take
         cherry = rule.cherry or profile.cherry
         if rule.attacks > 1 and not f.extra_attack:  # a Second Helping is one attack (C2-30)
@@ -241,9 +239,9 @@ def _command_for(
     if rule.do == "suppress":
         if weapon is None or weapon.kind != "firearm" or weapon.name in f.jammed or gripped:
             return None
-        if f.drawn_round == state.fight.round:
+        if f.drawn_round == t.round:
             return None  # C2-3: drawn this round
-        field = tuple(c.id for c in _enemies(state, me))
+        field = tuple(c.id for c in _enemies(t, me))
         return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
     if rule.do == "draw":
         choice = None if gripped else draw_choice(f.arsenal, f.in_hand, rule.weapon, f.weapon)
@@ -263,56 +261,52 @@ def _command_for(
     return DoNothing(actor=actor)
 
 
-def _attack_target(
-    state: Encounter, me: Combatant, f: Fighter, rule: TacticRule, profiles: Mapping[str, Profile], ai: DiceSource
-) -> Combatant | None:
+def _attack_target(t: Table, me: Row, rule: TacticRule, profiles: Mapping[str, Profile], ai: DiceSource) -> Row | None:
     if me.reaction is not None and me.reaction.kind == "frenzy":
         # M2-7: only the source, whatever the rule's selector or a focus declared before says
         # (the focus may predate the frenzy); a source that is not a combatant forces nothing.
-        source = state.combatant(me.reaction.source)
+        source = t.by_id.get(me.reaction.source)
         if source is not None:
             return source if source.status == "active" and source.id != me.id else None
-    if f.focus is not None:  # keep to the declared focus while its target stands (C2-5)
-        focused = state.combatant(f.focus.target)
+    if me.focus is not None:  # keep to the declared focus while its target stands (C2-5)
+        focused = t.by_id.get(me.focus.target)
         if focused is not None and focused.status == "active":
             return focused
-    return select_target(state, me, rule.target, profiles, ai)
+    return select_target(t, me, rule.target, profiles, ai)
 
 
-def choose_command(state: Encounter, actor: str, profiles: Mapping[str, Profile], ai: DiceSource) -> CommandBase:
+def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: DiceSource) -> CommandBase:
     """The first applicable rule's command; held → break free, holding → squeeze, else nothing."""
-    me = state.combatant(actor)
-    assert me is not None
-    f = state.fighter(actor)
+    me = t.by_id[actor]
     profile = profiles[actor]
     for rule in profile.rules:
-        if holds(rule.when, state, me, f, ai, at_range=profile.at_range):
-            command = _command_for(rule, state, me, f, profile, profiles, ai)
+        if holds(rule.when, t, me, ai, at_range=profile.at_range):
+            command = _command_for(rule, t, me, profile, profiles, ai)
             if command is not None:
                 return command
-    if f.held_by:
+    if me.held_by:
         return BreakFree(actor=actor)
-    if f.holding:
+    if me.holding:
         return Squeeze(actor=actor)
     return DoNothing(actor=actor)
 
 
-def declarations(state: Encounter, profiles: Mapping[str, Profile], ai: DiceSource) -> Declare:
+def declarations(t: Table, profiles: Mapping[str, Profile], ai: DiceSource) -> Declare:
     """C2-4: focus shifts and continued dodges, from the rule each combatant would act on now."""
     out = []
-    for fid in state.fight.order:
-        me = state.combatant(fid)
+    for fid in t.order:
+        me = t.by_id.get(fid)
         if me is None or me.status != "active" or (me.reaction is not None and me.reaction.kind == "freeze"):
             continue
-        f = state.fighter(fid)
+        f = me
         profile = profiles[fid]
         for rule in profile.rules:
             if _frenzied(me) and rule.do not in FRENZY_ACTIONS:
                 continue  # M2-7: it would not act on this rule (see _command_for)
-            if not holds(rule.when, state, me, f, ai, at_range=profile.at_range):
+            if not holds(rule.when, t, me, ai, at_range=profile.at_range):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
-                target = select_target(state, me, rule.target, profiles, ai)
+                target = select_target(t, me, rule.target, profiles, ai)
                 if target is not None:
                     out.append(Declaration(id=fid, focus_target=target.id, focus=rule.focus))
             elif rule.do == "dodge" and rule.keep_dodging and f.dodged_last_round and not (f.held_by or f.holding):

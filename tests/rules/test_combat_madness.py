@@ -10,7 +10,7 @@ from engine.commands.combat import Attack, BreakFree, Declaration, Declare, Dodg
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.madness import MadnessCheckResolved, ReactionEnded, ReactionTaken
-from engine.rules.ua2.combat.turns import acting_now
+from engine.rules.ua2 import RULESET
 from engine.settings import Settings
 from engine.state.sheet import WoundPoints
 from tests.fixtures import Table
@@ -138,7 +138,7 @@ def test_a_gm_madness_check_that_freezes_the_fighter_whose_turn_it_is_passes_its
     t.do(DoNothing(actor="ann"))
     t.do(MadnessCheck(actor="bob", meter="unnatural", rank=4, source="the thing", reaction="freeze", dice=(9, 9)))
     assert t.state.fight.current == "bob"  # the check was no action of the fight's …
-    assert acting_now(t.state) == "cy"  # … but the next action is cy's
+    assert RULESET.acting_now(t.state) == "cy"  # … but the next action is cy's
     with pytest.raises(Refused, match="frozen"):
         t.do(DoNothing(actor="bob"))
     events = t.do(DoNothing(actor="cy"))

@@ -1,6 +1,5 @@
-"""Unknown Armies, 2nd edition: registers the ua2 rules with `decide`."""
+"""Unknown Armies, 2nd edition (`ua2`): its table, appliers, rules and views, as `RULESET`."""
 
-from engine.rules import common as _common  # noqa: F401
-from engine.rules.ua2 import combat as _combat  # noqa: F401
-from engine.rules.ua2 import madness as _madness  # noqa: F401
-from engine.rules.ua2 import skills as _skills  # noqa: F401
+from engine.rules.ua2.ruleset import RULESET
+
+__all__ = ["RULESET"]

@@ -6,7 +6,6 @@ raise checks (M2-8) and end reactions; the command handlers below wrap them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import get_args
 
 from engine.commands.madness import MadnessCheck, SourceGone, Therapy
@@ -27,16 +26,17 @@ from engine.events.madness import (
     TherapyGiven,
 )
 from engine.rules.common import require_started
-from engine.rules.decide import handles
 from engine.rules.ua2.passion import passion_on_failure, require_passion
-from engine.state.encounter import Combatant, Encounter, Reaction
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Row, Table
+from engine.state.encounter import Reaction
 from engine.state.sheet import MAX_FAILED, MAX_RANK, METERS, MIN_RANK, MeterName, PassionKind, PassionMode
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 
 
-def _combatant(state: Encounter, actor_id: str) -> Combatant:
-    combatant = state.combatant(actor_id)
+def _combatant(t: Table, actor_id: str) -> Row:
+    combatant = t.by_id.get(actor_id)
     if combatant is None:
         raise Refused(f"no combatant {actor_id!r} in this encounter")
     return combatant
@@ -49,20 +49,20 @@ def _check_meter(meter: str) -> MeterName:
     raise Refused(f"unknown madness meter {meter!r}", hint=f"use one of {', '.join(METERS)} (M2-1)")
 
 
-def _reaction_for(state: Encounter, actor_id: str, stated: Reaction | None) -> tuple[Reaction, ReactionChooser]:
+def _reaction_for(t: Table, actor_id: str, stated: Reaction | None) -> tuple[Reaction, ReactionChooser]:
     """M2-4: the person's choice, else the combatant's default, else the setting."""
     if stated is not None:
         if stated not in REACTIONS:
             raise Refused(f"unknown reaction {stated!r}", hint="flee, freeze or frenzy (M2-4)")
         return stated, "stated"
-    fighter = state.fight.fighter(actor_id)
+    fighter = t.by_id.get(actor_id)
     if fighter is not None and fighter.default_reaction is not None:
-        return fighter.default_reaction, "combatant_default"
-    return state.settings.default_reaction, "setting"
+        return fighter.default_reaction, "combatant_default"  # type: ignore[return-value]
+    return t.settings.default_reaction, "setting"
 
 
 def madness_check_events(
-    state: Encounter,
+    t: Table,
     actor_id: str,
     meter: str,
     rank: int,
@@ -80,13 +80,13 @@ def madness_check_events(
     `cause` names what raised the check (trigger text, or the event/command); `source` is what a
     reaction lasts until (default: the cause). Draws dice only for an M2-4 roll.
     """
-    combatant = _combatant(state, actor_id)
+    combatant = _combatant(t, actor_id)
     if combatant.status in ("dead", "fled"):
         raise Refused(f"{actor_id} is {combatant.status} and takes no madness check")
     name = _check_meter(meter)
     if not MIN_RANK <= rank <= MAX_RANK:
         raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
-    chosen = _reaction_for(state, actor_id, reaction)
+    chosen = _reaction_for(t, actor_id, reaction)
     held = combatant.meters.of(name)
 
     def resolved(outcome: MadnessOutcome) -> MadnessCheckResolved:
@@ -138,10 +138,10 @@ def _same_source(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-def source_gone_events(state: Encounter, source: str, actor: str = "") -> list[EventBase]:
+def source_gone_events(t: Table, source: str, actor: str = "") -> list[EventBase]:
     """M2-4: end every reaction kept for `source` (only `actor`'s when named)."""
     events: list[EventBase] = []
-    for c in state.combatants:
+    for c in t.rows:
         kept = c.reaction
         if kept is None or not _same_source(kept.source, source) or (actor and c.id != actor):
             continue
@@ -149,15 +149,15 @@ def source_gone_events(state: Encounter, source: str, actor: str = "") -> list[E
     return events
 
 
-@handles(MadnessCheck)
-def madness_check(state: Encounter, command: MadnessCheck, dice: DiceSource) -> Sequence[EventBase]:
+def madness_check(sink: Sink, command: MadnessCheck, dice: DiceSource) -> None:
     """M2-2…M2-5 for a check a person (the GM) calls; the source names the cause."""
-    require_started(state)
+    t = sink.table
+    require_started(t)
     cause = command.source.strip() or f"{command.meter} {command.rank}"
     if command.passion is not None:
-        require_passion(state, _combatant(state, command.actor), command.passion)
-    return madness_check_events(
-        state,
+        require_passion(t, _combatant(t, command.actor), command.passion)
+    events = madness_check_events(
+        t,
         command.actor,
         command.meter,
         command.rank,
@@ -168,20 +168,20 @@ def madness_check(state: Encounter, command: MadnessCheck, dice: DiceSource) -> 
         passion=command.passion,
         passion_mode=command.passion_mode,
     )
+    sink.emit(*events)
 
 
-@handles(Therapy)
-def therapy(state: Encounter, command: Therapy, dice: DiceSource) -> Sequence[EventBase]:
+def therapy(sink: Sink, command: Therapy, dice: DiceSource) -> None:
     """M2-6: remove notches, never more than are marked (the event records what was removed)."""
-    require_started(state)
-    combatant = _combatant(state, command.actor)
+    require_started(sink.table)
+    combatant = _combatant(sink.table, command.actor)
     name = _check_meter(command.meter)
     if command.hardened < 0 or command.failed < 0:
         raise Refused("therapy removes notches: give counts of 0 or more", hint="M2-6")
     if command.hardened == 0 and command.failed == 0:
         raise Refused("therapy must name notches to remove", hint="give hardened or failed (M2-6)")
     held = combatant.meters.of(name)
-    return [
+    sink.emit(
         TherapyGiven(
             actor=command.actor,
             meter=name,
@@ -189,20 +189,20 @@ def therapy(state: Encounter, command: Therapy, dice: DiceSource) -> Sequence[Ev
             failed_removed=min(command.failed, held.failed),
             note=command.note,
         )
-    ]
+    )
 
 
-@handles(SourceGone)
-def source_gone(state: Encounter, command: SourceGone, dice: DiceSource) -> Sequence[EventBase]:
+def source_gone(sink: Sink, command: SourceGone, dice: DiceSource) -> None:
     """M2-4: the source is gone; reactions kept for it end."""
-    require_started(state)
+    t = sink.table
+    require_started(t)
     if command.actor:
-        _combatant(state, command.actor)
-    events = source_gone_events(state, command.source, command.actor)
+        _combatant(t, command.actor)
+    events = source_gone_events(t, command.source, command.actor)
     if not events:
         whose = f"{command.actor} has" if command.actor else "no one has"
         raise Refused(
             f"{whose} a reaction kept for {command.source!r}",
             hint="name the source as the reaction recorded it (M2-4)",
         )
-    return events
+    sink.emit(*events)

@@ -9,16 +9,16 @@ from engine.dice.checks import CheckResult, resolve
 from engine.dice.source import DiceSource, roll_percentile
 from engine.errors import Refused
 from engine.events.madness import PassionSpent
-from engine.state.encounter import Combatant, Encounter
+from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Passion, PassionKind, PassionMode
 
 
-def require_passion(state: Encounter, combatant: Combatant, kind: str) -> Passion:
+def require_passion(t: Table, combatant: Row, kind: str) -> Passion:
     """The sheet's passion of that kind, unless it is missing or spent this session (refused)."""
     passion = next((p for p in combatant.sheet.passions if p.kind == kind), None)
     if passion is None:
         raise Refused(f"{combatant.id} has no {kind} passion on the sheet (C-10)")
-    allowed = state.settings.passion_uses_per_session
+    allowed = t.settings.passion_uses_per_session
     if combatant.passions_spent.count(kind) >= allowed:
         raise Refused(
             f"{combatant.id}'s {kind} passion is already spent this session",
@@ -28,7 +28,7 @@ def require_passion(state: Encounter, combatant: Combatant, kind: str) -> Passio
 
 
 def passion_on_failure(
-    combatant: Combatant,
+    combatant: Row,
     kind: PassionKind,
     mode: PassionMode,
     result: CheckResult,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import get_args
 
 import msgspec
@@ -13,19 +12,18 @@ from engine.dice.checks import CheckResult, CheckSpec, resolve
 from engine.dice.percentile import Percentile
 from engine.dice.source import DiceSource, roll_percentile
 from engine.errors import Refused
-from engine.events.base import EventBase
 from engine.events.madness import PassionSpent
 from engine.rules.common import check, require_started
-from engine.rules.decide import handles
 from engine.rules.ua2.passion import require_passion
-from engine.state.encounter import Combatant, Encounter
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet, StatName
 
 STATS: tuple[str, ...] = get_args(StatName)
 
 
-def _living(state: Encounter, actor_id: str) -> Combatant:
-    combatant = state.combatant(actor_id)
+def _living(t: Table, actor_id: str) -> Row:
+    combatant = t.by_id.get(actor_id)
     if combatant is None:
         raise Refused(f"no combatant {actor_id!r} in this encounter")
     if combatant.status == "dead":
@@ -67,17 +65,12 @@ def skill_spec(sheet: Sheet, command: SkillCheck) -> CheckSpec:
     return msgspec.structs.replace(base, rating=stat, stat=stat, untrained=True)
 
 
-@handles(SkillCheck)
-def skill_check(state: Encounter, command: SkillCheck, dice: DiceSource) -> Sequence[EventBase]:
+def skill_check(sink: Sink, command: SkillCheck, dice: DiceSource) -> None:
     """A check built from the actor's sheet, rolled as any other check (C-1…C-13)."""
-    require_started(state)
-    combatant = _living(state, command.actor)
+    require_started(sink.table)
+    combatant = _living(sink.table, command.actor)
     spec = skill_spec(combatant.sheet, command)
-    return check(
-        state,
-        RollCheck(spec=spec, actor=command.actor, purpose=command.purpose, flipped=command.flipped),
-        dice,
-    )
+    check(sink, RollCheck(spec=spec, actor=command.actor, purpose=command.purpose, flipped=command.flipped), dice)
 
 
 def _changed(last: CheckResult, command: SpendPassion, dice: DiceSource) -> CheckResult:
@@ -107,13 +100,13 @@ def _changed(last: CheckResult, command: SpendPassion, dice: DiceSource) -> Chec
     return resolve(spec, fresh, orientation=command.flipped)
 
 
-@handles(SpendPassion)
-def spend_passion(state: Encounter, command: SpendPassion, dice: DiceSource) -> Sequence[EventBase]:
+def spend_passion(sink: Sink, command: SpendPassion, dice: DiceSource) -> None:
     """C-10: a triggered passion rerolls or flip-flops the actor's most recent failed check,
     each passion `passion_uses_per_session` times (the encounter's log is the session)."""
-    require_started(state)
-    combatant = _living(state, command.actor)
-    passion = require_passion(state, combatant, command.passion)
+    t = sink.table
+    require_started(t)
+    combatant = _living(t, command.actor)
+    passion = require_passion(t, combatant, command.passion)
     last = combatant.last_check
     if last is None or last.roll is None:
         raise Refused(f"{command.actor} has no rolled check for a passion to change (C-10)")
@@ -123,7 +116,7 @@ def spend_passion(state: Encounter, command: SpendPassion, dice: DiceSource) -> 
             hint="a passion changes a failed roll only (C-10)",
         )
     after = _changed(last, command, dice)
-    return [
+    sink.emit(
         PassionSpent(
             actor=command.actor,
             passion=command.passion,
@@ -132,4 +125,4 @@ def spend_passion(state: Encounter, command: SpendPassion, dice: DiceSource) -> 
             before=last,
             after=after,
         )
-    ]
+    )

@@ -5,29 +5,28 @@ from __future__ import annotations
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
-from engine.rules.batch import Batch
 from engine.rules.ua2.combat.situation import wound_shift
 from engine.rules.ua2.madness import madness_check_events, source_gone_events
-from engine.state.encounter import Encounter
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Table
 
 PERMANENT_OVER = 50  # C2-32
 FIGHT_SOURCE = "the fight"
 
 
-def hit_numbers(state: Encounter, target: str, amount: int) -> tuple[int, int, int, int]:
+def hit_numbers(t: Table, target: str, amount: int) -> tuple[int, int, int, int]:
     """(injury id, wounds before, wounds after, wound shift after) for `amount` on `target`."""
-    c = state.combatant(target)
-    assert c is not None
+    c = t.by_id[target]
     after = c.wounds - amount
-    return state.next_injury_id, c.wounds, after, wound_shift(after, c.max_wounds, state.settings)
+    return t.next_injury_id, c.wounds, after, wound_shift(after, c.max_wounds, t.settings)
 
 
-def inflict(batch: Batch, target: str, amount: int, source: str, rule: str) -> None:
+def inflict(sink: Sink, target: str, amount: int, source: str, rule: str) -> None:
     """Wounds outside an attack's hit (fumbles, matched failures, knife cuts, grips, blades)."""
     if amount <= 0:
         return
-    injury, before, after, shift = hit_numbers(batch.state, target, amount)
-    batch.emit(
+    injury, before, after, shift = hit_numbers(sink.table, target, amount)
+    sink.emit(
         ev.WoundsInflicted(
             target=target,
             amount=amount,
@@ -39,21 +38,21 @@ def inflict(batch: Batch, target: str, amount: int, source: str, rule: str) -> N
             shift_after=shift,
         )
     )
-    settle_wounds(batch, target, amount, injury, cause=source)
+    settle_wounds(sink, target, amount, injury, cause=source)
 
 
-def settle_wounds(batch: Batch, target: str, amount: int, injury_id: int, *, cause: str) -> None:
+def settle_wounds(sink: Sink, target: str, amount: int, injury_id: int, *, cause: str) -> None:
     """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow."""
-    state = batch.state
-    c = state.combatant(target)
+    t = sink.table
+    c = t.by_id.get(target)
     if c is None:
         return
     if amount > PERMANENT_OVER:
-        batch.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
+        sink.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
     if c.status in ("dead",):
         return
-    if c.wounds <= state.settings.dead_at:
-        batch.emit(
+    if c.wounds <= t.settings.dead_at:
+        sink.emit(
             ev.StatusChanged(
                 id=target,
                 status="dead",
@@ -61,9 +60,9 @@ def settle_wounds(batch: Batch, target: str, amount: int, injury_id: int, *, cau
                 rule="C2-31",
             )
         )
-        left_fight(batch, target)
-    elif c.wounds <= state.settings.incapacitated_at and c.status == "active":
-        batch.emit(
+        left_fight(sink, target)
+    elif c.wounds <= t.settings.incapacitated_at and c.status == "active":
+        sink.emit(
             ev.StatusChanged(
                 id=target,
                 status="incapacitated",
@@ -71,28 +70,28 @@ def settle_wounds(batch: Batch, target: str, amount: int, injury_id: int, *, cau
                 rule="C2-31",
             )
         )
-        left_fight(batch, target)
+        left_fight(sink, target)
 
 
-def left_fight(batch: Batch, who: str) -> None:
+def left_fight(sink: Sink, who: str) -> None:
     """M2-4: reactions whose source was `who` end now that it is out of the fight."""
-    for event in source_gone_events(batch.state, who):
-        batch.emit(event)
+    events = source_gone_events(sink.table, who)
+    if events:
+        sink.emit(*events)
 
 
-def madness(batch: Batch, who: str, rank: int, cause: str, source: str, dice: DiceSource) -> None:
+def madness(sink: Sink, who: str, rank: int, cause: str, source: str, dice: DiceSource) -> None:
     """M2-8: a violence check raised by the fight; a `flee` reaction leaves the fight (M2-7)."""
-    c = batch.state.combatant(who)
+    c = sink.table.by_id.get(who)
     if rank <= 0 or c is None or c.status != "active":
         return
-    events = madness_check_events(batch.state, who, "violence", rank, cause, dice, source=source)
-    batch.emit(*events)
-    if batch.state.combatant(who).status == "fled":  # type: ignore[union-attr]
-        left_fight(batch, who)
+    sink.emit(*madness_check_events(sink.table, who, "violence", rank, cause, dice, source=source))
+    if sink.table.by_id[who].status == "fled":  # the check's reaction sent it running
+        left_fight(sink, who)
 
 
 def violence_after_attack(
-    batch: Batch,
+    sink: Sink,
     attacker: str,
     target: str,
     *,
@@ -104,10 +103,10 @@ def violence_after_attack(
 ) -> None:
     """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
     killer's check, then each ally who saw the kill."""
-    settings = batch.state.settings
+    settings = sink.table.settings
     if first_trigger and weapon_kind == "firearm":
         madness(
-            batch,
+            sink,
             target,
             settings.violence_first_shot_at,
             f"shot at by {attacker} for the first time (M2-8)",
@@ -116,7 +115,7 @@ def violence_after_attack(
         )
     elif first_trigger and weapon_kind == "melee":
         madness(
-            batch,
+            sink,
             target,
             settings.violence_first_weapon_attack,
             f"attacked with a weapon by {attacker} for the first time (M2-8)",
@@ -127,7 +126,7 @@ def violence_after_attack(
         return
     if helpless:
         madness(
-            batch,
+            sink,
             attacker,
             settings.violence_kill_helpless,
             f"killed the helpless {target} (M2-8)",
@@ -135,13 +134,12 @@ def violence_after_attack(
             dice,
         )
     else:
-        madness(batch, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice)
-    victim = batch.state.combatant(target)
-    assert victim is not None
-    for ally in batch.state.combatants:
+        madness(sink, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice)
+    victim = sink.table.by_id[target]
+    for ally in sink.table.rows:
         if ally.id not in (target, attacker) and ally.side == victim.side and ally.status == "active":
             madness(
-                batch,
+                sink,
                 ally.id,
                 settings.violence_ally_killed,
                 f"saw {target} killed by {attacker} (M2-8)",
@@ -150,7 +148,7 @@ def violence_after_attack(
             )
 
 
-def knock_down(batch: Batch, target: str) -> None:
+def knock_down(sink: Sink, target: str) -> None:
     """C2-29 / I2-6: the target falls and goes to the end of the initiative order.
 
     The fighter acting now keeps its turn in the new order, so no one is skipped; a target that
@@ -159,14 +157,13 @@ def knock_down(batch: Batch, target: str) -> None:
     and takes its place at the end from round 1. Whom a fallen fighter can reach until it
     stands (C2-29) is not modelled: the engine has no map, so that is the GM's call (a ruling).
     """
-    state = batch.state
-    fight = state.fight
-    ranks = [f.initiative.rank for f in fight.fighters if f.initiative is not None]
+    t = sink.table
+    ranks = [f.initiative.rank for f in t.rows if f.initiative is not None]
     rank = (min(ranks) if ranks else 0) - 1
-    if fight.phase == "ambush" and target not in fight.order:
-        order = fight.order
+    if t.phase == "ambush" and target not in t.order:
+        order = t.order
     else:
-        order = (*(fid for fid in fight.order if fid != target), target)
-    current = fight.current
-    turn = order.index(current) if current is not None and current in order else fight.turn
-    batch.emit(ev.KnockedDown(id=target, order=order, rank=rank, turn=turn))
+        order = (*(fid for fid in t.order if fid != target), target)
+    current = t.current
+    turn = order.index(current) if current is not None and current in order else t.turn
+    sink.emit(ev.KnockedDown(id=target, order=order, rank=rank, turn=turn))

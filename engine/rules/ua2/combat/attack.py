@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.commands.combat import Attack
@@ -10,10 +9,6 @@ from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.events.base import EventBase
-from engine.events.madness import PassionSpent
-from engine.rules.batch import Batch
-from engine.rules.decide import handles
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import (
     hit_numbers,
@@ -35,7 +30,8 @@ from engine.rules.ua2.combat.situation import (
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
-from engine.state.encounter import Combatant, Encounter
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Row, Table
 from engine.state.weapons import Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
@@ -55,7 +51,7 @@ class Plan:
     With several targets each part gets its own target's shifts after dividing (a decision:
     they differ by target, so they cannot be added before)."""
 
-    attacker: Combatant
+    attacker: Row
     weapon: Weapon
     mode: str
     spec: CheckSpec  # the undivided check (the attacker's shifts)
@@ -64,8 +60,8 @@ class Plan:
     pool: int
 
 
-def _weapon_for(state: Encounter, command: Attack) -> Weapon:
-    fighter = state.fighter(command.actor)
+def _weapon_for(t: Table, command: Attack) -> Weapon:
+    fighter = t.by_id[command.actor]
     name = command.weapon or fighter.in_hand
     weapon = fighter.weapon(name)
     if weapon is None:
@@ -75,7 +71,7 @@ def _weapon_for(state: Encounter, command: Attack) -> Weapon:
             raise Refused(f"a {command.mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
     if weapon.name != "fists" and weapon.name.casefold() != fighter.in_hand.casefold():
         raise Refused(f"the {weapon.name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
-    if weapon.name != "fists" and fighter.drawn_round == state.fight.round and state.fight.phase != "ambush":
+    if weapon.name != "fists" and fighter.drawn_round == t.round and t.phase != "ambush":
         raise Refused(f"the {weapon.name} was drawn this round and cannot be used until next round (C2-3)")
     if weapon.name in fighter.jammed:
         raise Refused(f"the {weapon.name} is jammed", hint="clear the jam first (C2-3)")
@@ -94,9 +90,9 @@ def _strikes(command: Attack) -> tuple[tuple[str, int | None], ...]:
     return ((command.target, None),)
 
 
-def plan_attack(state: Encounter, command: Attack) -> Plan:
-    attacker = combatant(state, command.actor)
-    fighter = state.fighter(command.actor)
+def plan_attack(t: Table, command: Attack) -> Plan:
+    attacker = combatant(t, command.actor)
+    fighter = attacker
     if fighter.held_by:
         raise Refused(
             f"{command.actor} is held by {fighter.held_by} and cannot attack",
@@ -109,9 +105,9 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
             f"{command.actor} is keeping up suppressive fire: that is this round's action (C2-18)",
             hint="lay it down (suppress) or do nothing",
         )
-    weapon = _weapon_for(state, command)
+    weapon = _weapon_for(t, command)
     if command.passion is not None:
-        require_passion(state, attacker, command.passion)
+        require_passion(t, attacker, command.passion)
     strikes = _strikes(command)
     if len(strikes) > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -123,25 +119,25 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
         raise Refused("disarms and throws are single attacks")
     targets = {t for t, _ in strikes}
     reaction = attacker.reaction
-    for t in targets:
-        target = combatant(state, t)
-        if t == command.actor:
+    for tid in targets:
+        target = combatant(t, tid)
+        if tid == command.actor:
             raise Refused(f"{command.actor} cannot attack itself")
         if target.status in ("dead", "fled"):
-            raise Refused(f"{t} is {target.status}")
-        if reaction is not None and reaction.kind == "frenzy" and state.combatant(reaction.source) is not None:
-            if t.casefold() != reaction.source.casefold():
+            raise Refused(f"{tid} is {target.status}")
+        if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
+            if tid.casefold() != reaction.source.casefold():
                 raise Refused(f"{command.actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
     if command.monkey_redirect:
-        redirect = combatant(state, command.monkey_redirect)
+        redirect = combatant(t, command.monkey_redirect)
         if redirect.id == command.actor:
             raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
     if command.mode == "disarm":
-        target_fighter = state.fighter(strikes[0][0])
+        target_fighter = t.by_id[strikes[0][0]]
         if target_fighter.in_hand == "fists":
             raise Refused(f"{strikes[0][0]} holds no weapon to take (C2-19)")
     skill, stat = attack_skill(attacker, weapon, command.mode, command.skill)
-    shifts = [*command.shifts, *roll_shifts(state, command.actor)]
+    shifts = [*command.shifts, *roll_shifts(t, command.actor)]
     single = len(targets) == 1
     if single and fighter.focus is not None and fighter.focus.target == strikes[0][0]:
         shifts.append(Shift(f"focus on {fighter.focus.target} (C2-5)", fighter.focus.amount))
@@ -153,7 +149,7 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     elif command.mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
     spec = skill_spec(attacker, skill, stat, shifts, minimum=minimum)
-    pool = spec.target + (sum(s.amount for s in target_shifts(state, command.actor, strikes[0][0])) if single else 0)
+    pool = spec.target + (sum(s.amount for s in target_shifts(t, command.actor, strikes[0][0])) if single else 0)
     _check_shares(pool, strikes)
     return Plan(
         attacker=attacker,
@@ -166,10 +162,10 @@ def plan_attack(state: Encounter, command: Attack) -> Plan:
     )
 
 
-def target_shifts(state: Encounter, attacker: str, target: str) -> list[Shift]:
+def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
     """Shifts an attack gets from its target: it is focusing (C2-5), it is held (C2-27)."""
     out = []
-    target_fighter = state.fighter(target)
+    target_fighter = t.by_id[target]
     if target_fighter.focus is not None:
         out.append(Shift(f"{target} is focusing (C2-5)", target_fighter.focus.amount))
     if target_fighter.held_by and target_fighter.held_by != attacker:
@@ -202,11 +198,11 @@ def _shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> list[int
 
 
 def _strike_spec(
-    state: Encounter, plan: Plan, target: str, share: int | None, part: int, parts: int, *, side_shifts: bool = True
+    t: Table, plan: Plan, target: str, share: int | None, part: int, parts: int, *, side_shifts: bool = True
 ) -> CheckSpec:
     """One part's check. A part's target is its share (C2-8), plus — with several targets — its
     own target's shifts, once per target (never once per part: the seed adds shifts before dividing)."""
-    side = target_shifts(state, plan.attacker.id, target) if side_shifts or plan.single_target else []
+    side = target_shifts(t, plan.attacker.id, target) if side_shifts or plan.single_target else []
     shifts = [*plan.spec.shifts, *side]
     spec = CheckSpec(
         kind="major",
@@ -241,30 +237,38 @@ def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool
     return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=flipped)
 
 
-@handles(Attack)
-def attack(state: Encounter, command: Attack, dice: DiceSource) -> Sequence[EventBase]:
-    batch = Batch(state)
-    open_turn(batch, command.actor, dice=dice, helping=True)
-    plan = plan_attack(batch.state, command)
+def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
+    t = sink.table
+    open_turn(sink, command.actor, dice=dice, helping=True)
+    plan = plan_attack(t, command)
     shares = _shares(plan.pool, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
     parts = len(plan.strikes)
     aimed: set[str] = set()
+    passion = PassionUse()
+    attacker = plan.attacker
     for part, ((target, _), share) in enumerate(zip(plan.strikes, shares, strict=True), start=1):
         # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more;
         # one who took a Kung Fu Grip makes no other attack (C2-27).
-        if batch.state.fight.phase == "ended" or not able_to_act(combatant(batch.state, command.actor)):
+        if t.phase == "ended" or not able_to_act(attacker) or attacker.holding:
             break
-        if batch.state.fighter(command.actor).holding:
-            break
-        strike(batch, plan, command, target, share, part, parts, dice, aimed)
+        strike(sink, plan, command, target, share, part, parts, dice, aimed, passion)
     if plan.mode == "throw":
-        batch.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
-    end_turn(batch, dice)
-    return batch
+        sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
+    end_turn(sink, dice)
+
+
+class PassionUse:
+    """C-10 in an attack: the passion the command names is spent at most once, on the first
+    failed roll it can change."""
+
+    __slots__ = ("spent",)
+
+    def __init__(self) -> None:
+        self.spent = False
 
 
 def strike(
-    batch: Batch,
+    sink: Sink,
     plan: Plan,
     command: Attack,
     target: str,
@@ -272,33 +276,30 @@ def strike(
     part: int,
     parts: int,
     dice: DiceSource,
-    aimed: set[str] | None = None,
+    aimed: set[str],
+    passion: PassionUse,
 ) -> None:
     """One attack roll against one target, with everything that follows from it. `aimed` holds the
     targets earlier parts of this attack went at (their own shifts count once)."""
-    state = batch.state
+    t = sink.table
     attacker_id = plan.attacker.id
-    target_fighter = state.fighter(target)
+    target_fighter = t.by_id[target]
     if target_fighter.monkey_dodge:
         redirect = target_fighter.monkey_redirect
-        valid = (
-            (c := state.combatant(redirect)) is not None and c.status not in OUT_OF_FIGHT and redirect != attacker_id
-        )
-        batch.emit(ev.MonkeyDodged(protected=target, attacker=attacker_id, redirected_to=redirect if valid else ""))
+        valid = (c := t.by_id.get(redirect)) is not None and c.status not in OUT_OF_FIGHT and redirect != attacker_id
+        sink.emit(ev.MonkeyDodged(protected=target, attacker=attacker_id, redirected_to=redirect if valid else ""))
         if not valid:
             return
         target = redirect
-        state = batch.state
-        target_fighter = state.fighter(target)
-    target_c = combatant(state, target)
+        target_fighter = t.by_id[target]
+    target_c = target_fighter
     if target_c.status in ("dead", "fled"):
         return
-    first_at_target = aimed is None or target not in aimed
-    if aimed is not None:
-        aimed.add(target)
-    spec = _strike_spec(state, plan, target, share, part, parts, side_shifts=first_at_target)
+    first_at_target = target not in aimed
+    aimed.add(target)
+    spec = _strike_spec(t, plan, target, share, part, parts, side_shifts=first_at_target)
     result = roll_attack(spec, plan.weapon, dice, command.flipped)
-    if command.passion is not None and not any(isinstance(e, PassionSpent) for e in batch.events):
+    if command.passion is not None and not passion.spent:
         spent = passion_on_failure(
             plan.attacker,
             command.passion,
@@ -308,12 +309,12 @@ def strike(
             prefer_high=plan.weapon.kind == "firearm",
         )
         if spent is not None:  # C-10: once per attack, on the first failed roll it can change
-            batch.emit(spent)
+            sink.emit(spent)
+            passion.spent = True
             result = spent.after
-            state = batch.state
     outcome = result.outcome
     note = ""
-    if outcome == "matched_success" and state.fighter(attacker_id).no_match_benefits:
+    if outcome == "matched_success" and plan.attacker.no_match_benefits:
         outcome = "success"  # C2-30 Turning Tide: no benefit from matches
         note = "Turning Tide: no benefit from the match (C2-30)"
     weapon = plan.weapon
@@ -323,16 +324,16 @@ def strike(
     first_trigger = {"firearm": "shot_at", "melee": "attacked_with_weapon"}.get(kind, "") not in (
         target_fighter.triggered
     ) and kind != "unarmed"
-    helpless = target_c.status != "active" or bool(state.fighter(target).held_by)
+    helpless = target_c.status != "active" or bool(target_c.held_by)
     was_alive = target_c.status != "dead"
 
     dodge = None
     if outcome in HITS:
-        dodge = dodge_outcome(state, target, result, dice)
+        dodge = dodge_outcome(t, target, result, dice)
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None
     if outcome == "matched_success" and hand and not avoided and plan.mode != "disarm" and _cherries(plan, spec):
-        cherry = command.cherry or state.settings.default_cherry  # C2-22
+        cherry = command.cherry or t.settings.default_cherry  # C2-22
 
     hit: ev.Hit | None = None
     if outcome in HITS and not avoided:
@@ -345,7 +346,7 @@ def strike(
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
-                injury, before, after, shift = hit_numbers(state, target, amount)
+                injury, before, after, shift = hit_numbers(t, target, amount)
                 hit = ev.Hit(
                     amount=amount,
                     breakdown=text,
@@ -355,9 +356,9 @@ def strike(
                     wounds_after=after,
                     shift_after=shift,
                 )
-    batch.emit(
+    sink.emit(
         ev.AttackResolved(
-            round=state.fight.round,
+            round=t.round,
             attacker=attacker_id,
             target=target,
             weapon=weapon.name,
@@ -372,16 +373,15 @@ def strike(
         )
     )
     if hit is not None:
-        settle_wounds(batch, target, hit.amount, hit.injury_id, cause=f"{attacker_id}'s attack")
+        settle_wounds(sink, target, hit.amount, hit.injury_id, cause=f"{attacker_id}'s attack")
     if not avoided:
-        _special_effects(batch, plan, command, target, outcome, result, dice)
+        _special_effects(sink, plan, command, target, outcome, result, dice)
         if cherry is not None:
-            apply_cherry(batch, attacker_id, target, cherry, command)
-    _failure_effects(batch, plan, target, outcome)
-    victim = batch.state.combatant(target)
-    killed = was_alive and victim is not None and victim.status == "dead"
+            apply_cherry(sink, attacker_id, target, cherry, command)
+    _failure_effects(sink, plan, target, outcome)
+    killed = was_alive and target_c.status == "dead"
     violence_after_attack(
-        batch,
+        sink,
         attacker_id,
         target,
         weapon_kind=kind,
@@ -429,7 +429,7 @@ def _damage(
 
 
 def _special_effects(
-    batch: Batch,
+    sink: Sink,
     plan: Plan,
     command: Attack,
     target: str,
@@ -443,11 +443,10 @@ def _special_effects(
     if outcome not in HITS:
         return
     if plan.mode == "disarm":
-        target_fighter = batch.state.fighter(target)
-        taken = target_fighter.weapon()
+        taken = sink.table.by_id[target].weapon()
         if taken is None or taken.name == "fists":
             return
-        batch.emit(
+        sink.emit(
             ev.WeaponLost(
                 id=target,
                 weapon=taken.name,
@@ -456,32 +455,32 @@ def _special_effects(
             )
         )
         if taken.penetrating and outcome not in ("crit", "matched_success"):
-            inflict(batch, attacker, 3, f"taking {target}'s {taken.name}", "C2-19")
+            inflict(sink, attacker, 3, f"taking {target}'s {taken.name}", "C2-19")
         return
     if outcome == "crit":
         knock_out = weapon.nonlethal or (weapon.kind != "firearm" and command.crit == "knock_out")
         choice = "to knock out" if knock_out else "to kill"
         how = "a crit with a gun kills" if weapon.kind == "firearm" else f"a crit: {attacker} chooses {choice}"
         status: ev.StatusName = "unconscious" if knock_out else "dead"
-        batch.emit(ev.StatusChanged(id=target, status=status, cause=how, rule="C2-10"))
-        left_fight(batch, target)
+        sink.emit(ev.StatusChanged(id=target, status=status, cause=how, rule="C2-10"))
+        left_fight(sink, target)
         return
     if plan.mode == "throw_person":
-        knock_down(batch, target)
+        knock_down(sink, target)
 
 
-def _failure_effects(batch: Batch, plan: Plan, target: str, outcome: str) -> None:
+def _failure_effects(sink: Sink, plan: Plan, target: str, outcome: str) -> None:
     """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
     attacker = plan.attacker.id
     weapon = plan.weapon
     thrown = plan.mode == "throw"
     if outcome == "fumble":
         if weapon.kind == "firearm":
-            batch.emit(ev.WeaponJammed(id=attacker, weapon=weapon.name))
+            sink.emit(ev.WeaponJammed(id=attacker, weapon=weapon.name))
         else:
             bonus = 0 if thrown else weapon.bonus
             inflict(
-                batch,
+                sink,
                 attacker,
                 20 + bonus,
                 f"a fumble with {'fists' if weapon.name == 'fists' else 'a ' + weapon.name}",
@@ -489,9 +488,9 @@ def _failure_effects(batch: Batch, plan: Plan, target: str, outcome: str) -> Non
             )
         return
     if outcome == "matched_failure" and weapon.kind == "melee" and not thrown and weapon.bonus:
-        inflict(batch, attacker, weapon.bonus, f"a matched failure with a {weapon.name}", "C2-13")
+        inflict(sink, attacker, weapon.bonus, f"a matched failure with a {weapon.name}", "C2-13")
     if outcome in ("failure", "matched_failure") and weapon.kind == "melee" and weapon.penetrating and not thrown:
         if plan.mode in ("strike", "disarm"):
-            c = batch.state.combatant(target)
+            c = sink.table.by_id.get(target)
             if c is not None and c.status != "dead":
-                inflict(batch, target, 1, f"{attacker}'s {weapon.name} (knives cut)", "C2-14")
+                inflict(sink, target, 1, f"{attacker}'s {weapon.name} (knives cut)", "C2-14")

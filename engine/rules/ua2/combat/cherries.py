@@ -6,9 +6,9 @@ from engine.commands.combat import Attack
 from engine.dice.percentile import Percentile, face_value
 from engine.dice.source import DiceSource, roll_percentile
 from engine.events import combat as ev
-from engine.rules.batch import Batch
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import knock_down
+from engine.rules.ua2.sink import Sink
 from engine.state.fight import Condition
 from engine.state.weapons import Weapon
 
@@ -43,26 +43,26 @@ def cherry_damage(
     return base
 
 
-def apply_cherry(batch: Batch, attacker: str, target: str, cherry: str, command: Attack) -> None:
+def apply_cherry(sink: Sink, attacker: str, target: str, cherry: str, command: Attack) -> None:
     """Record the cherry and its effects beyond damage."""
-    state = batch.state
-    round_ = state.fight.round
-    batch.emit(ev.CherryTaken(attacker=attacker, target=target, cherry=cherry, redirect_to=command.monkey_redirect))
-    victim = state.combatant(target)
+    t = sink.table
+    round_ = t.round
+    sink.emit(ev.CherryTaken(attacker=attacker, target=target, cherry=cherry, redirect_to=command.monkey_redirect))
+    victim = t.by_id.get(target)
     if victim is None or victim.status == "dead":
         return
     if cherry == "blind":
         cond = Condition(name="blind", shift=-30, until_round=round_ + CONDITION_ROUNDS, source=attacker)
-        batch.emit(ev.ConditionApplied(id=target, condition=cond, rule="C2-24"))
+        sink.emit(ev.ConditionApplied(id=target, condition=cond, rule="C2-24"))
     elif cherry == "dazed":
         cond = Condition(name="dazed", shift=-10, until_round=round_ + CONDITION_ROUNDS, source=attacker)
-        batch.emit(ev.ConditionApplied(id=target, condition=cond, rule="C2-25"))
+        sink.emit(ev.ConditionApplied(id=target, condition=cond, rule="C2-25"))
     elif cherry == "gimme":
-        held = state.fighter(target).weapon()
+        held = victim.weapon()
         if held is not None and held.name != "fists":
             taker = attacker if command.take_weapon else ""
-            batch.emit(ev.WeaponLost(id=target, weapon=held.name, taken_by=taker, rule="C2-26"))
+            sink.emit(ev.WeaponLost(id=target, weapon=held.name, taken_by=taker, rule="C2-26"))
     elif cherry == "kung_fu_grip" and victim.status == "active":
-        batch.emit(ev.GripTaken(holder=attacker, target=target))
+        sink.emit(ev.GripTaken(holder=attacker, target=target))
     elif cherry == "knock_down":
-        knock_down(batch, target)
+        knock_down(sink, target)

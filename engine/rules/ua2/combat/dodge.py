@@ -6,7 +6,7 @@ from engine.dice.checks import SUCCESSES, CheckResult, roll_check
 from engine.dice.source import DiceSource
 from engine.events.combat import DodgeOutcome
 from engine.rules.ua2.combat.situation import can_dodge, combatant, roll_shifts, skill_spec
-from engine.state.encounter import Encounter
+from engine.rules.ua2.table import Table
 
 
 def dodge_effect(outcome: str, value: int, attack_value: int, dodge_skill: int) -> str:
@@ -20,16 +20,15 @@ def dodge_effect(outcome: str, value: int, attack_value: int, dodge_skill: int) 
     return "none"
 
 
-def dodge_outcome(state: Encounter, target: str, attack: CheckResult, dice: DiceSource) -> DodgeOutcome | None:
+def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) -> DodgeOutcome | None:
     """The target's Dodge roll if it is dodging and able to; None otherwise (no die drawn).
 
     An obsession Dodge may flip-flop (C-9); an automated dodger takes the better outcome and, on a
     tie, the higher value, which is what must beat the attack's value (C-11, a decision)."""
-    fighter = state.fighter(target)
-    c = combatant(state, target)
-    if not fighter.dodging or not can_dodge(state, c):
+    c = combatant(t, target)
+    if not c.dodging or not can_dodge(c):
         return None
-    spec = skill_spec(c, "Dodge", "speed", roll_shifts(state, target))
+    spec = skill_spec(c, "Dodge", "speed", roll_shifts(t, target))
     result = roll_check(spec, dice, prefer="high")
     skill = c.sheet.rating("Dodge")
     effect = dodge_effect(result.outcome, result.value or 0, attack.value or 0, skill)

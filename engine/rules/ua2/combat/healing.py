@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 
 from engine.commands.healing import Convalesce, FirstAid, MedicalCare
@@ -10,14 +9,13 @@ from engine.dice.checks import CheckSpec, Shift, resolve
 from engine.dice.source import DiceSource, roll_percentile
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.events.base import EventBase
 from engine.events.healing import Convalesced, InjuryTreated
-from engine.rules.batch import Batch
 from engine.rules.common import require_started
-from engine.rules.decide import handles
 from engine.rules.ua2.combat.situation import combatant, roll_shifts
 from engine.rules.ua2.combat.turns import end_turn, open_turn
-from engine.state.encounter import Combatant, Encounter, Injury
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Row, Table
+from engine.state.encounter import Injury
 
 MINOR_FRACTION = Fraction(1, 10)  # H2-1: exactly 10% is minor (a decision)
 CONVALESCENCE_LINE = Fraction(6, 10)  # H2-5
@@ -29,7 +27,7 @@ def is_minor(injury: Injury, maximum: int) -> bool:
     return injury.amount <= MINOR_FRACTION * maximum
 
 
-def _injury(patient: Combatant, injury_id: int) -> Injury:
+def _injury(patient: Row, injury_id: int) -> Injury:
     for injury in patient.injuries:
         if injury.id == injury_id:
             return injury
@@ -38,10 +36,10 @@ def _injury(patient: Combatant, injury_id: int) -> Injury:
 
 
 def _healing_check(
-    state: Encounter, healer: Combatant, skill: str, kind: str, shifts: tuple[Shift, ...], trained_only: bool
+    t: Table, healer: Row, skill: str, kind: str, shifts: tuple[Shift, ...], trained_only: bool
 ) -> CheckSpec:
     found = healer.sheet.skill(skill)
-    extra = (*shifts, *roll_shifts(state, healer.id))
+    extra = (*shifts, *roll_shifts(t, healer.id))
     if found is None or found.rating <= 0:
         if trained_only:
             raise Refused(
@@ -61,7 +59,7 @@ def _healing_check(
 
 
 def _treat(
-    state: Encounter,
+    sink: Sink,
     healer_id: str,
     patient_id: str,
     injury_id: int,
@@ -73,16 +71,16 @@ def _treat(
     shifts: tuple[Shift, ...],
     rule: str,
     within_hour: bool = False,
-) -> Sequence[EventBase]:
-    require_started(state)
-    in_fight = state.fight.phase in ("ambush", "declare", "acting")
+) -> None:
+    t = sink.table
+    require_started(t)
+    in_fight = t.phase in ("ambush", "declare", "acting")
     if in_fight and rule == "H2-3":
         raise Refused("medical care waits until the fight is over")
-    batch = Batch(state)
     if in_fight:
-        open_turn(batch, healer_id, dice=dice)  # first aid in a fight is the healer's action
-    healer = combatant(batch.state, healer_id)
-    patient = combatant(batch.state, patient_id)
+        open_turn(sink, healer_id, dice=dice)  # first aid in a fight is the healer's action
+    healer = combatant(t, healer_id)
+    patient = combatant(t, patient_id)
     if healer.status != "active":
         raise Refused(f"{healer_id} is {healer.status} and cannot heal")
     if patient.status == "dead":
@@ -100,7 +98,7 @@ def _treat(
         if injury.medical_tried:
             raise Refused(f"injury #{injury_id} has had its medical care (H2-3)")
     room = injury.amount - 1 - injury.healed  # H2-4: the last point heals only with time
-    spec = _healing_check(batch.state, healer, skill, kind, shifts, trained_only=rule == "H2-3")
+    spec = _healing_check(t, healer, skill, kind, shifts, trained_only=rule == "H2-3")
     # C-11: an obsession healer flips for the better outcome; on a tie, the higher value when the
     # roll value itself heals (medical care within the hour), else as rolled (a digit sum).
     by_value = rule == "H2-3" and within_hour
@@ -115,7 +113,7 @@ def _treat(
     healed = max(0, min(base, room)) if result.success else 0
     limit += f", at most {max(room, 0)} (amount − 1, H2-4)"
     after = min(patient.max_wounds, patient.wounds + healed)
-    batch.emit(
+    sink.emit(
         InjuryTreated(
             healer=healer_id,
             patient=patient_id,
@@ -128,17 +126,16 @@ def _treat(
             wounds_after=after,
         )
     )
-    _recover(batch, patient_id)
+    _recover(sink, patient_id)
     if in_fight:
-        end_turn(batch, dice)
-    return batch
+        end_turn(sink, dice)
 
 
-def _recover(batch: Batch, patient_id: str) -> None:
+def _recover(sink: Sink, patient_id: str) -> None:
     """An incapacitated patient healed above the line is able again (C2-31)."""
-    c = batch.state.combatant(patient_id)
-    if c is not None and c.status == "incapacitated" and c.wounds > batch.state.settings.incapacitated_at:
-        batch.emit(
+    c = sink.table.by_id.get(patient_id)
+    if c is not None and c.status == "incapacitated" and c.wounds > sink.table.settings.incapacitated_at:
+        sink.emit(
             ev.StatusChanged(
                 id=patient_id,
                 status="active",
@@ -148,10 +145,9 @@ def _recover(batch: Batch, patient_id: str) -> None:
         )
 
 
-@handles(FirstAid)
-def first_aid(state: Encounter, command: FirstAid, dice: DiceSource) -> Sequence[EventBase]:
-    return _treat(
-        state,
+def first_aid(sink: Sink, command: FirstAid, dice: DiceSource) -> None:
+    _treat(
+        sink,
         command.healer,
         command.patient,
         command.injury,
@@ -164,10 +160,9 @@ def first_aid(state: Encounter, command: FirstAid, dice: DiceSource) -> Sequence
     )
 
 
-@handles(MedicalCare)
-def medical_care(state: Encounter, command: MedicalCare, dice: DiceSource) -> Sequence[EventBase]:
-    return _treat(
-        state,
+def medical_care(sink: Sink, command: MedicalCare, dice: DiceSource) -> None:
+    _treat(
+        sink,
         command.healer,
         command.patient,
         command.injury,
@@ -188,19 +183,17 @@ def day_points(current: int, maximum: int, care: str) -> int:
     return PER_DAY[care] if care != "doctor" else PER_DAY["bed_rest"]
 
 
-@handles(Convalesce)
-def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Sequence[EventBase]:
-    require_started(state)
-    if state.fight.phase in ("ambush", "declare", "acting"):
+def convalesce(sink: Sink, command: Convalesce, dice: DiceSource) -> None:
+    t = sink.table
+    require_started(t)
+    if t.phase in ("ambush", "declare", "acting"):
         raise Refused("convalescence is for after the fight")
     if not 1 <= command.days <= 365:
         raise Refused(f"convalescence is 1–365 days at a time, not {command.days} (H2-5)")
-    patient = combatant(state, command.patient)
-    if patient.status == "dead":
+    c = combatant(t, command.patient)
+    if c.status == "dead":
         raise Refused(f"{command.patient} is dead")
-    batch = Batch(state)
     for day in range(1, command.days + 1):
-        c = combatant(batch.state, command.patient)
         points = min(day_points(c.wounds, c.max_wounds, command.care), c.max_wounds - c.wounds)
         healed: list[tuple[int, int]] = []
         left = points
@@ -210,7 +203,7 @@ def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Seque
                 healed.append((injury.id, take))
                 left -= take
         points -= left
-        batch.emit(
+        sink.emit(
             Convalesced(
                 patient=command.patient,
                 day=day,
@@ -220,5 +213,4 @@ def convalesce(state: Encounter, command: Convalesce, dice: DiceSource) -> Seque
                 wounds_after=c.wounds + points,
             )
         )
-        _recover(batch, command.patient)
-    return batch
+        _recover(sink, command.patient)

@@ -7,9 +7,8 @@ from functools import cache
 
 from engine.dice.checks import CheckSpec, Shift
 from engine.errors import Refused
+from engine.rules.ua2.table import Row, Table
 from engine.settings import Settings
-from engine.state.encounter import Combatant, Encounter
-from engine.state.fight import Fighter
 from engine.state.weapons import Weapon
 
 OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
@@ -32,51 +31,49 @@ def _ratio(fraction: float) -> tuple[int, int]:
     return exact.numerator, exact.denominator
 
 
-def combatant(state: Encounter, combatant_id: str) -> Combatant:
-    c = state.combatant(combatant_id)
+def combatant(t: Table, combatant_id: str) -> Row:
+    c = t.by_id.get(combatant_id)
     if c is None:
         raise Refused(f"no combatant {combatant_id!r} in this encounter")
     return c
 
 
-def frozen(c: Combatant) -> bool:
+def frozen(c: Row) -> bool:
     """M2-7: a frozen combatant takes no actions and cannot dodge."""
     return c.reaction is not None and c.reaction.kind == "freeze"
 
 
-def able_to_act(c: Combatant) -> bool:
+def able_to_act(c: Row) -> bool:
     """C2-33: not dead, incapacitated, unconscious, fled, surrendered, or frozen."""
     return c.status == "active" and not frozen(c)
 
 
-def can_dodge(state: Encounter, c: Combatant) -> bool:
+def can_dodge(c: Row) -> bool:
     """C2-15, C2-27, M2-7: the held, the holders, the frozen and the frenzied cannot dodge."""
-    f = state.fighter(c.id)
     frenzied = c.reaction is not None and c.reaction.kind == "frenzy"
-    return able_to_act(c) and not f.held_by and not f.holding and not frenzied
+    return able_to_act(c) and not c.held_by and not c.holding and not frenzied
 
 
-def sides_able(state: Encounter) -> list[str]:
-    return sorted({c.side for c in state.combatants if able_to_act(c)})
+def sides_able(t: Table) -> list[str]:
+    return sorted({c.side for c in t.rows if able_to_act(c)})
 
 
-def roll_shifts(state: Encounter, who: str, *, suppression: bool = True) -> list[Shift]:
+def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     """Shifts on every roll `who` makes: wounds (C2-31), conditions (C2-24, C2-25), suppression
     (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
-    c = combatant(state, who)
+    c = combatant(t, who)
     shifts = []
-    w = wound_shift(c.wounds, c.max_wounds, state.settings)
+    w = wound_shift(c.wounds, c.max_wounds, t.settings)
     if w:
         shifts.append(Shift("wounds (C2-31)", w))
-    if state.fight.phase in ("setup", "ended"):
+    if t.phase in ("setup", "ended"):
         return shifts
-    f = state.fighter(who)
-    for cond in f.conditions:
-        if state.fight.round <= cond.until_round:
+    for cond in c.conditions:
+        if t.round <= cond.until_round:
             shifts.append(Shift(f"{cond.name}", cond.shift))
-    s = state.fight.suppression
+    s = t.suppression
     if suppression and s.shots and who in s.field:
-        amount = suppression_shift(s.shots, state.settings)
+        amount = suppression_shift(s.shots, t.settings)
         if amount:
             shifts.append(Shift(f"suppressed, {s.shots} shots (C2-18)", amount))
     return shifts
@@ -92,7 +89,7 @@ def suppression_shift(shots: int, settings: Settings) -> int:
 
 
 def skill_spec(
-    c: Combatant,
+    c: Row,
     skill: str,
     stat: str,
     shifts: list[Shift] | tuple[Shift, ...],
@@ -123,7 +120,7 @@ def skill_spec(
     )
 
 
-def attack_skill(c: Combatant, weapon: Weapon, mode: str, override: str = "") -> tuple[str, str]:
+def attack_skill(c: Row, weapon: Weapon, mode: str, override: str = "") -> tuple[str, str]:
     """C2-1, C2-20: (skill name, stat used untrained) for an attack."""
     sheet = c.sheet
     if override:
@@ -138,9 +135,5 @@ def attack_skill(c: Combatant, weapon: Weapon, mode: str, override: str = "") ->
     return weapon.skill, weapon.skill_stat
 
 
-def hand_to_hand_rating(c: Combatant) -> int:
+def hand_to_hand_rating(c: Row) -> int:
     return c.sheet.rating(c.sheet.hand_to_hand)
-
-
-def in_fight(state: Encounter, who: str) -> Fighter:
-    return state.fighter(who)

@@ -2,246 +2,241 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.commands.combat import Declaration, Declare, EndFight
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.events.base import EventBase
-from engine.rules.batch import Batch
 from engine.rules.common import require_started
-from engine.rules.decide import handles
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able
-from engine.state.encounter import Encounter
+from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Table
 
 
-def skip_reason(state: Encounter, fighter_id: str) -> str | None:
+def skip_reason(t: Table, fighter_id: str) -> str | None:
     """Why a fighter loses its turn, or None if it acts (a silent skip returns '')."""
-    c = state.combatant(fighter_id)
+    c = t.by_id.get(fighter_id)
     if c is None or c.status != "active":
         return ""
     if frozen(c):
         return "frozen by a failed madness check (M2-7)"
-    f = state.fighter(fighter_id)
-    if f.acted_round == state.fight.round:
+    if c.acted_round == t.round:
         return ""  # had its turn this round already (knocked down to the end after acting, I2-6)
-    if f.continued_dodge:
+    if c.continued_dodge:
         return "dodging all round (C2-16)"
     return None
 
 
-def start_turn_from(batch: Batch, index: int) -> bool:
+def start_turn_from(sink: Sink, index: int) -> bool:
     """Give the turn to the first fighter from `index` on who can act; False if none is left."""
-    fight = batch.state.fight
-    for i in range(index, len(fight.order)):
-        fid = fight.order[i]
-        reason = skip_reason(batch.state, fid)
+    t = sink.table
+    order, round_ = t.order, t.round
+    for i in range(index, len(order)):
+        fid = order[i]
+        reason = skip_reason(t, fid)
         if reason is None:
-            batch.emit(ev.TurnStarted(id=fid, round=fight.round, turn=i))
+            sink.emit(ev.TurnStarted(id=fid, round=round_, turn=i))
             return True
         if reason:
-            batch.emit(ev.TurnSkipped(id=fid, reason=reason))
+            sink.emit(ev.TurnSkipped(id=fid, reason=reason))
     return False
 
 
-def start_first_turn(batch: Batch, dice: DiceSource | None = None) -> None:
-    if not start_turn_from(batch, 0):
-        next_round(batch, dice)
+def start_first_turn(sink: Sink, dice: DiceSource | None = None) -> None:
+    if not start_turn_from(sink, 0):
+        next_round(sink, dice)
 
 
-def end_fight_with(batch: Batch, winner: str | None, reason: str) -> None:
+def end_fight_with(sink: Sink, winner: str | None, reason: str) -> None:
     """C2-33: the fight ends; reactions kept until "the fight" is gone end with it (M2-4)."""
-    batch.emit(ev.FightEnded(winner=winner, reason=reason, round=batch.state.fight.round))
-    left_fight(batch, FIGHT_SOURCE)
+    sink.emit(ev.FightEnded(winner=winner, reason=reason, round=sink.table.round))
+    left_fight(sink, FIGHT_SOURCE)
 
 
-def fight_over(batch: Batch) -> bool:
+def fight_over(sink: Sink) -> bool:
     """C2-33: emit FightEnded when at most one side can still act."""
-    state = batch.state
-    if state.fight.phase == "ended":
+    t = sink.table
+    if t.phase == "ended":
         return True
-    sides = sides_able(state)
+    sides = sides_able(t)
     if len(sides) > 1:
         return False
     if sides:
-        end_fight_with(batch, sides[0], f"only side {sides[0]} has combatants able to act")
+        end_fight_with(sink, sides[0], f"only side {sides[0]} has combatants able to act")
         return True
     # Decision (C2-33 is silent): when no one can act but one side alone still has fighters on
     # their feet (frozen by a failed madness check, M2-7), that side holds the field and wins.
-    standing = sorted({c.side for c in state.combatants if c.status == "active"})
+    standing = sorted({c.side for c in t.rows if c.status == "active"})
     if len(standing) == 1:
-        end_fight_with(batch, standing[0], f"no one can act; only side {standing[0]} is still standing (frozen)")
+        end_fight_with(sink, standing[0], f"no one can act; only side {standing[0]} is still standing (frozen)")
     else:
-        end_fight_with(batch, None, "no one is left able to act")
+        end_fight_with(sink, None, "no one is left able to act")
     return True
 
 
-def next_round(batch: Batch, dice: DiceSource | None = None) -> None:
+def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
     """Start the next round (re-setting initiative where I2-5 asks), or end at the round limit."""
     from engine.rules.ua2.combat.initiative import reinitiative
 
-    state = batch.state
-    if state.fight.round >= state.settings.max_rounds:
-        end_fight_with(batch, None, f"the round limit ({state.settings.max_rounds}) was reached, a draw")
+    t = sink.table
+    if t.round >= t.settings.max_rounds:
+        end_fight_with(sink, None, f"the round limit ({t.settings.max_rounds}) was reached, a draw")
         return
+    round_ = t.round
     if dice is not None:
-        reinitiative(batch, dice)
-    order = full_order(batch.state)
-    batch.emit(ev.RoundStarted(round=state.fight.round + 1, order=order))
+        reinitiative(sink, dice)
+    sink.emit(ev.RoundStarted(round=round_ + 1, order=full_order(t)))
 
 
-def full_order(state: Encounter) -> tuple[str, ...]:
+def full_order(t: Table) -> tuple[str, ...]:
     """The order of a new round: successes first, higher first (I2-2), as ranked so far."""
-    ranked = [(f.initiative.success, f.initiative.rank, f.id) for f in state.fight.fighters if f.initiative]
-    by_rank = {fid: i for i, fid in enumerate(state.fight.order)}
+    ranked = [(f.initiative.success, f.initiative.rank, f.id) for f in t.rows if f.initiative]
+    by_rank = {fid: i for i, fid in enumerate(t.order)}
     ranked.sort(key=lambda r: (not r[0], -r[1], by_rank.get(r[2], len(by_rank))))
     return tuple(r[2] for r in ranked)
 
 
-def end_turn(batch: Batch, dice: DiceSource) -> None:
+def end_turn(sink: Sink, dice: DiceSource) -> None:
     """After an action: the fight may be over; else the next fighter's turn or the next round."""
-    if fight_over(batch):
+    if fight_over(sink):
         return
-    state = batch.state
-    fight = state.fight
-    current = fight.current
-    if current is not None and state.fighter(current).extra_attack:
-        c = state.combatant(current)
-        if c is not None and able_to_act(c) and not state.fighter(current).held_by:
+    t = sink.table
+    current = t.current
+    if current is not None:
+        c = t.by_id[current]
+        if c.extra_attack and able_to_act(c) and not c.held_by:
             return  # C2-30 Second Helping: the same fighter attacks again at once
-    if not start_turn_from(batch, fight.turn + 1):
-        next_round(batch, dice)
+    if not start_turn_from(sink, t.turn + 1):
+        next_round(sink, dice)
 
 
-def catch_up(batch: Batch, dice: DiceSource | None) -> None:
+def catch_up(sink: Sink, dice: DiceSource | None) -> None:
     """Commands outside the turn flow (a GM's madness check, a ruling) can put the fighter whose
     turn it is out of action: its turn passes now, before the next command (M2-7). If they left
     at most one side able to act, the fight is over (C2-33) and only the GM's EndFight records it."""
-    state = batch.state
-    if state.fight.phase not in ("ambush", "declare", "acting"):
+    t = sink.table
+    if t.phase not in ("ambush", "declare", "acting"):
         return
-    if len(sides_able(state)) < 2:
+    if len(sides_able(t)) < 2:
         raise Refused("the fight is over: at most one side can act (C2-33)", hint="record it with EndFight")
-    current = state.fight.current
-    c = state.combatant(current) if current is not None else None
+    current = t.current
+    c = t.by_id.get(current) if current is not None else None
     if current is None or c is None or able_to_act(c):
         return
     if c.status == "active":
-        batch.emit(ev.TurnSkipped(id=current, reason="frozen by a failed madness check (M2-7)"))
-    if not start_turn_from(batch, state.fight.turn + 1):
-        next_round(batch, dice)
+        sink.emit(ev.TurnSkipped(id=current, reason="frozen by a failed madness check (M2-7)"))
+    if not start_turn_from(sink, t.turn + 1):
+        next_round(sink, dice)
 
 
-def acting_now(state: Encounter) -> str | None:
-    """Who the next action belongs to: `fight.current`, unless a command outside the turn flow
-    put that fighter out of action, in which case the turn passes on (see `catch_up`). None when
-    no one can act now (a new round's declarations come first, or the fight is over)."""
-    batch = Batch(state)
+def acting_now(t: Table) -> str | None:
+    """Who the next action belongs to: `current`, unless a command outside the turn flow put that
+    fighter out of action, in which case the turn passes on (see `catch_up`). None when no one
+    can act now (a new round's declarations come first, or the fight is over). `t` is left as it was."""
+    from engine.rules.ua2.sink import counting_sink
+
+    sink = counting_sink(t.clone())
     try:
-        catch_up(batch, None)
+        catch_up(sink, None)
     except Refused:
         return None
-    return batch.state.fight.current
+    return sink.table.current
 
 
-def open_turn(batch: Batch, actor: str, *, dice: DiceSource | None = None, helping: bool = False) -> None:
+def open_turn(sink: Sink, actor: str, *, dice: DiceSource | None = None, helping: bool = False) -> None:
     """Check `actor` may act now, closing declarations first if they are still open (C2-4).
 
     After a Second Helping (C2-30) the turn stays with the attacker for one more attack: only
     commands that pass `helping` (an attack, or doing nothing to waive it) are accepted then."""
-    state = batch.state
-    require_started(state)
-    c = combatant(state, actor)
-    phase = state.fight.phase
+    t = sink.table
+    require_started(t)
+    c = combatant(t, actor)
+    phase = t.phase
     if phase == "setup":
         raise Refused("the fight has not begun", hint="begin it first (initiative, I2-1)")
     if phase == "ended":
         raise Refused("the fight is over")
-    catch_up(batch, dice)
-    if batch.state.fight.phase == "declare":
-        start_first_turn(batch, dice)
-        if batch.state.fight.result is not None:  # the round limit came (C2-33)
+    catch_up(sink, dice)
+    if t.phase == "declare":
+        start_first_turn(sink, dice)
+        if t.result is not None:  # the round limit came (C2-33)
             raise Refused("the fight is over")
-    current = batch.state.fight.current
+    current = t.current
     if c.status != "active":
         raise Refused(f"{actor} is {c.status} and cannot act")
     if frozen(c):
         raise Refused(f"{actor} is frozen (M2-7) and takes no actions")
     if current != actor:
         raise Refused(f"it is {current}'s turn, not {actor}'s", hint="act in initiative order")
-    if batch.state.fighter(actor).extra_attack and not helping:
+    if c.extra_attack and not helping:
         raise Refused(
             f"{actor} has a Second Helping to take: attack again or do nothing (C2-30)",
         )
 
 
-@handles(Declare)
-def declare(state: Encounter, command: Declare, dice: DiceSource) -> Sequence[EventBase]:
-    """C2-4: declarations, slowest first; then the first turn of the round."""
-    require_started(state)
-    if state.fight.phase in ("acting", "ambush"):
-        caught_up = Batch(state)
-        catch_up(caught_up, dice)
-        if caught_up.state.fight.phase == "declare":
-            return [*caught_up.events, *declare(caught_up.state, command, dice)]
-    if state.fight.phase != "declare":
+def declare(sink: Sink, command: Declare, dice: DiceSource) -> None:
+    """C2-4: declarations, slowest first; then the first turn of the round. Every declaration is
+    checked before any is made (a refused command changes nothing)."""
+    t = sink.table
+    require_started(t)
+    if t.phase in ("acting", "ambush"):
+        catch_up(sink, dice)
+    if t.phase != "declare":
         raise Refused("declarations are made at the start of a round, before anyone acts")
     by_id: dict[str, Declaration] = {}
     for d in command.declarations:
         if d.id in by_id:
             raise Refused(f"{d.id} declares twice")
         by_id[d.id] = d
-    batch = Batch(state)
-    for fid in reversed(state.fight.order):
+    made = []
+    for fid in reversed(t.order):
         if fid not in by_id:
             continue
         d = by_id.pop(fid)
-        c = combatant(state, fid)
-        f = state.fighter(fid)
-        if not able_to_act(c):
-            raise Refused(f"{fid} cannot act and declares nothing")
-        continued = 0
-        if d.focus or d.focus_target:
-            if d.focus not in (10, 20, 30) or not d.focus_target:
-                raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)")
-            target = combatant(state, d.focus_target)
-            if target.id == fid:
-                raise Refused("a focus shift is on someone else (C2-5)")
-        if d.continue_dodge and not f.dodged_last_round:
-            raise Refused(f"{fid} was not dodging last round; dodge on the turn first (C2-16)")
-        if d.continue_dodge and not can_dodge(state, c):
-            raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)")
-        if d.release_hold and not f.holding:
-            raise Refused(f"{fid} holds no one (C2-27)")
-        if d.continue_suppression:
-            if not f.suppressed_last_round or not f.suppress_field:
-                raise Refused(f"{fid} was not laying down suppressive fire last round (C2-18)")
-            continued = f.suppressed_last_round
-        batch.emit(
-            ev.Declared(
-                id=fid,
-                focus_target=d.focus_target,
-                focus=d.focus,
-                continue_dodge=d.continue_dodge,
-                release_hold=d.release_hold,
-                continue_suppression=continued,
-            )
-        )
+        made.append(_declared(t, fid, d))
     if by_id:
         raise Refused(f"{', '.join(by_id)} not in the initiative order")
-    start_first_turn(batch, dice)
-    return batch
+    sink.emit(*made)
+    start_first_turn(sink, dice)
 
 
-@handles(EndFight)
-def end_fight(state: Encounter, command: EndFight, dice: DiceSource) -> Sequence[EventBase]:
-    require_started(state)
-    if state.fight.phase in ("setup", "ended"):
+def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
+    """One combatant's declaration, checked against the table as the round starts."""
+    c = combatant(t, fid)
+    if not able_to_act(c):
+        raise Refused(f"{fid} cannot act and declares nothing")
+    continued = 0
+    if d.focus or d.focus_target:
+        if d.focus not in (10, 20, 30) or not d.focus_target:
+            raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)")
+        target = combatant(t, d.focus_target)
+        if target.id == fid:
+            raise Refused("a focus shift is on someone else (C2-5)")
+    if d.continue_dodge and not c.dodged_last_round:
+        raise Refused(f"{fid} was not dodging last round; dodge on the turn first (C2-16)")
+    if d.continue_dodge and not can_dodge(c):
+        raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)")
+    if d.release_hold and not c.holding:
+        raise Refused(f"{fid} holds no one (C2-27)")
+    if d.continue_suppression:
+        if not c.suppressed_last_round or not c.suppress_field:
+            raise Refused(f"{fid} was not laying down suppressive fire last round (C2-18)")
+        continued = c.suppressed_last_round
+    return ev.Declared(
+        id=fid,
+        focus_target=d.focus_target,
+        focus=d.focus,
+        continue_dodge=d.continue_dodge,
+        release_hold=d.release_hold,
+        continue_suppression=continued,
+    )
+
+
+def end_fight(sink: Sink, command: EndFight, dice: DiceSource) -> None:
+    t = sink.table
+    require_started(t)
+    if t.phase in ("setup", "ended"):
         raise Refused("there is no fight going on")
-    if command.winner is not None and command.winner not in {c.side for c in state.combatants}:
+    if command.winner is not None and command.winner not in {c.side for c in t.rows}:
         raise Refused(f"no side {command.winner!r} in this fight")
-    batch = Batch(state)
-    end_fight_with(batch, command.winner, command.reason)
-    return batch
+    end_fight_with(sink, command.winner, command.reason)

@@ -1,0 +1,126 @@
+"""The `Ruleset` interface: everything an edition of the rules brings, and the only way shared
+parts (sessions, the simulator, the CLI, the service) reach edition-specific pieces.
+
+A ruleset is one value in the registry (`engine.rules.registry`), never a side effect of an
+import (STYLE: python-chess variants). It owns its working table and the appliers that fold
+events into it, its command handlers, its state type, and how its harm and turn order look to
+shared parts.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from engine.commands.base import CommandBase
+from engine.dice.source import DiceSource
+from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
+from engine.events.base import EventBase
+from engine.rules.sink import Sink, Watchers
+
+
+class Table(Protocol):
+    """What shared parts may read of any ruleset's working table."""
+
+    version: int
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def round(self) -> int: ...
+
+    def freeze(self) -> Any: ...
+
+    @property
+    def current(self) -> str | None: ...
+
+
+class State(Protocol):
+    """What shared parts may read of any ruleset's stored, immutable state."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def scenario(self) -> str: ...
+
+
+T = TypeVar("T", bound=Table)
+S = TypeVar("S")
+Handler = Callable[[Sink[Any], Any, DiceSource], None]
+
+
+class Ruleset(ABC, Generic[T, S]):
+    """One edition: its table (`thaw`), appliers, handlers and views. Subclasses give the
+    edition-specific parts; deciding and folding are written here once for every edition."""
+
+    #: the name scenario files and `StartEncounter` use ("ua2")
+    name: str = ""
+    title: str = ""
+    #: the stored state type (what `freeze` gives; snapshots decode into it)
+    state_type: type[Any] = object
+    appliers: Mapping[type[EventBase], Callable[[T, Any], None]] = {}
+    handlers: Mapping[type[CommandBase], Handler] = {}
+
+    # -- the edition's parts ------------------------------------------------------------------
+
+    @abstractmethod
+    def thaw(self, state: S | None) -> T:
+        """A working table for `state` (an empty encounter when None)."""
+
+    @abstractmethod
+    def acting_now(self, state: S) -> str | None:
+        """Who the next action belongs to, or None (declarations come first, or it is over)."""
+
+    # -- written once -------------------------------------------------------------------------
+
+    def sink(self, table: T, *, record: bool = True, watchers: Watchers | None = None) -> Sink[T]:
+        return Sink(table, self.appliers, record=record, watchers=watchers or {})
+
+    def handle(self, sink: Sink[T], command: CommandBase, dice: DiceSource) -> None:
+        """Decide `command` on the sink's table: its facts go to the sink, or `Refused`."""
+        handler = self.handlers.get(type(command))
+        if handler is None:
+            raise Refused(f"the {self.name} rules have no command {type(command).__name__}")
+        handler(sink, command, dice)
+
+    def decide(self, state: S, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], S]:
+        """The events a command produces on `state` and the state after them, or `Refused`."""
+        sink = self.sink(self.thaw(state))
+        self.handle(sink, command, dice)
+        return sink.recorded, sink.table.freeze()
+
+    def fold(self, events: Iterable[EventBase], state: S | None = None) -> S:
+        """Apply `events` in order (each one version on) from `state` or an empty encounter."""
+        table = self.thaw(state)
+        appliers = self.appliers
+        for event in events:
+            apply_one(appliers, table, event)
+        frozen: S = table.freeze()
+        return frozen
+
+
+def apply_one(
+    appliers: Mapping[type[EventBase], Callable[[Any, Any], None]], table: Table, event: EventBase, *, where: int = 0
+) -> None:
+    """Apply one event to a table, one version on; a fact that does not apply is a corrupt log
+    naming its position (law 6: a decided event always applies)."""
+    applier = appliers.get(type(event))
+    at = f"event at position {where}" if where else "an event"
+    if applier is None:
+        raise UnknownEventType(f"{at}: no reducer for event type {type(event).__name__}")
+    try:
+        applier(table, event)
+    except EngineError:
+        raise
+    except Exception as exc:
+        raise CorruptLog(f"{at} ({type(event).__name__}) does not fold: {exc!r}") from exc
+    table.version += 1

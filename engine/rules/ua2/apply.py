@@ -1,0 +1,418 @@
+"""What each fact does to the working table: one small function per event type, no dice, no
+judgement (DESIGN: reducers). The rules apply every event they decide through these, and folding
+a stored log applies the same ones, so "what a fact does" is written once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from engine.events import EventBase
+from engine.events import combat as ev
+from engine.events.checks import CheckRolled
+from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
+from engine.events.healing import Convalesced, InjuryTreated
+from engine.events.madness import (
+    MadnessCheckResolved,
+    NeurosisMarked,
+    NotchMarked,
+    PassionSpent,
+    ReactionEnded,
+    ReactionTaken,
+    TherapyGiven,
+)
+from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.rules.ua2.table import Row, Table
+from engine.state.encounter import Combatant, Injury, ReactionState
+from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
+from engine.state.weapons import FISTS
+
+replace = msgspec.structs.replace
+Applier = Callable[[Table, Any], None]
+
+
+# -- setup, rulings, checks ----------------------------------------------------------------------
+
+
+def _started(t: Table, e: EncounterStarted) -> None:
+    t.ruleset, t.title, t.seed, t.settings, t.scenario = e.ruleset, e.title, e.seed, e.settings, e.scenario
+
+
+def _joined(t: Table, e: CombatantJoined) -> None:
+    sheet = e.sheet
+    combatant = Combatant(
+        id=e.id, side=e.side, sheet=sheet, wounds=sheet.current_wounds, max_wounds=sheet.max_wounds, meters=sheet.meters
+    )
+    fighter = Fighter(
+        id=e.id,
+        arsenal=(FISTS, *(w for w in e.arsenal if w.name != FISTS.name)),
+        in_hand=e.in_hand,
+        ambusher=e.ambusher,
+        default_reaction=e.reaction,
+    )
+    row = Row.thaw(combatant, fighter)
+    if row.wounds < row.max_wounds:  # wounds from before: one injury, so time can heal it (H2-5)
+        earlier = Injury(id=t.next_injury_id, amount=row.max_wounds - row.wounds, source="wounds before the encounter")
+        row.injuries = (earlier,)
+        t.next_injury_id += 1
+    t.add(row)
+
+
+def _nothing(t: Table, e: EventBase) -> None:
+    """Facts that change nothing the rules read (a ruling, a tie's dice, a command's record)."""
+
+
+def _check(t: Table, e: CheckRolled) -> None:
+    # C-10: remember the actor's most recent check, for a passion to reroll or flip.
+    row = t.by_id.get(e.actor) if e.actor else None
+    if row is not None:
+        row.last_check = e.result
+
+
+# -- madness and passions (M2-*, C-10) -----------------------------------------------------------
+
+
+def _resolved(t: Table, e: MadnessCheckResolved) -> None:
+    # A rolled Mind check's notches are marked at once, so no passion can reroll it (C-10).
+    row = t.by_id.get(e.actor)
+    if e.rolled and row is not None:
+        row.last_check = None
+
+
+def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:
+    row = t.by_id.get(actor)
+    if row is not None:
+        row.meters = row.meters.with_meter(meter, change(row.meters.of(meter)))
+
+
+def _notch(t: Table, e: NotchMarked) -> None:
+    if e.kind == "hardened":
+        _meter(t, e.actor, e.meter, lambda m: replace(m, hardened=min(MAX_HARDENED, m.hardened + 1)))
+    else:
+        _meter(t, e.actor, e.meter, lambda m: replace(m, failed=min(MAX_FAILED, m.failed + 1)))
+
+
+def _neurosis(t: Table, e: NeurosisMarked) -> None:
+    _meter(t, e.actor, e.meter, lambda m: replace(m, neurosis=True))
+
+
+def _therapy(t: Table, e: TherapyGiven) -> None:
+    def treat(m: Meter) -> Meter:
+        return replace(m, hardened=max(0, m.hardened - e.hardened_removed), failed=max(0, m.failed - e.failed_removed))
+
+    _meter(t, e.actor, e.meter, treat)
+
+
+def _reaction(t: Table, e: ReactionTaken) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.reaction = ReactionState(kind=e.reaction, source=e.source, meter=e.meter)
+
+
+def _reaction_ended(t: Table, e: ReactionEnded) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.reaction = None
+
+
+def _passion(t: Table, e: PassionSpent) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.passions_spent = (*row.passions_spent, e.passion)
+        row.last_check = e.after
+
+
+# -- combat (I2, C2) -----------------------------------------------------------------------------
+
+
+def wound(t: Table, target: str, amount: int, source: str, injury_id: int, round_: int) -> None:
+    """C2-32: a new injury of `amount` on `target`; wound points drop by it."""
+    row = t.by_id.get(target)
+    if row is None:
+        return
+    row.wounds -= amount
+    row.injuries = (*row.injuries, Injury(id=injury_id, amount=amount, source=source, round=round_))
+    if injury_id + 1 > t.next_injury_id:
+        t.next_injury_id = injury_id + 1
+
+
+def heal(row: Row, healed: tuple[tuple[int, int], ...]) -> None:
+    """Heal (injury id, points) pairs; wound points rise by the total, never above the maximum."""
+    by_id = dict(healed)
+    row.injuries = tuple(replace(i, healed=i.healed + by_id[i.id]) if i.id in by_id else i for i in row.injuries)
+    row.wounds = min(row.max_wounds, row.wounds + sum(by_id.values()))
+
+
+def _initiative(t: Table, e: ev.InitiativeSet) -> None:
+    row = t.by_id[e.id]
+    row.initiative = Initiative(method=e.method, value=e.value, success=e.success, rank=float(e.value), roll=e.roll)
+    row.reinitiative = None
+
+
+def _order(t: Table, e: ev.OrderSet) -> None:
+    for fighter_id, rank in zip(e.order, e.ranks, strict=True):
+        row = t.by_id.get(fighter_id)
+        if row is not None and row.initiative is not None:
+            row.initiative = replace(row.initiative, rank=rank)
+    t.order = e.order
+
+
+def _ambush(t: Table, e: ev.AmbushStarted) -> None:
+    t.phase, t.round, t.order, t.turn = "ambush", 0, e.order, 0
+
+
+def _round(t: Table, e: ev.RoundStarted) -> None:
+    t.phase, t.round, t.order, t.turn, t.suppression = "declare", e.round, e.order, 0, Suppression()
+    for row in t.rows:
+        row.dodged_last_round = row.dodging
+        row.dodging = row.continued_dodge = row.extra_attack = False
+        row.focus = None
+        row.attacks_this_round = 0
+        row.suppressed_last_round = row.suppressing
+        row.suppressing = 0
+
+
+def _release(t: Table, holder: str, target: str) -> None:
+    for fid, field in ((holder, "holding"), (target, "held_by")):
+        row = t.by_id.get(fid)
+        if row is not None:
+            setattr(row, field, "")
+
+
+def _declared(t: Table, e: ev.Declared) -> None:
+    row = t.by_id[e.id]
+    holding = row.holding
+    if e.focus:
+        row.focus = Focus(target=e.focus_target, amount=e.focus)
+    if e.continue_dodge:
+        row.dodging = row.continued_dodge = True
+    if e.continue_suppression:
+        row.suppressing = e.continue_suppression
+    if e.release_hold and holding:
+        _release(t, e.id, holding)
+    if e.continue_suppression:
+        s = t.suppression
+        field = tuple(dict.fromkeys((*s.field, *row.suppress_field)))
+        t.suppression = Suppression(shots=s.shots + e.continue_suppression, field=field)
+
+
+def _turn(t: Table, e: ev.TurnStarted) -> None:
+    if t.phase != "ambush":
+        t.phase = "acting"
+    t.turn = e.turn
+    # The fighter has its turn this round: it gets no second one if the order changes (I2-6).
+    t.by_id[e.id].acted_round = e.round
+
+
+def _skipped(t: Table, e: ev.TurnSkipped) -> None:
+    t.by_id[e.id].acted_round = t.round
+
+
+TRIGGER_OF_KIND = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
+
+
+def _attack(t: Table, e: ev.AttackResolved) -> None:
+    attacker = t.by_id[e.attacker]
+    attacker.attacks_this_round += 1
+    attacker.acted_round = t.round
+    # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
+    attacker.extra_attack = attacker.extra_attack and e.part > 1
+    trigger = TRIGGER_OF_KIND.get(e.weapon_kind)
+    if trigger:
+        target = t.by_id.get(e.target)
+        if target is not None and trigger not in target.triggered:
+            target.triggered = (*target.triggered, trigger)
+    if e.hit is not None:
+        wound(t, e.target, e.hit.amount, f"{e.attacker}'s {e.weapon}", e.hit.injury_id, e.round)
+
+
+def _wounds(t: Table, e: ev.WoundsInflicted) -> None:
+    wound(t, e.target, e.amount, e.source, e.injury_id, t.round)
+
+
+def _status(t: Table, e: ev.StatusChanged) -> None:
+    row = t.by_id.get(e.id)
+    if row is None:
+        return
+    row.status = e.status
+    if e.status == "active":
+        return
+    if row.holding:
+        _release(t, e.id, row.holding)
+    if row.held_by:
+        _release(t, row.held_by, e.id)
+    row.dodging = row.continued_dodge = False
+
+
+def _permanent(t: Table, e: ev.PermanentDamage) -> None:
+    row = t.by_id.get(e.id)
+    if row is not None:
+        row.injuries = tuple(replace(i, permanent=True) if i.id == e.injury_id else i for i in row.injuries)
+
+
+def _drawn(t: Table, e: ev.WeaponDrawn) -> None:
+    row = t.by_id[e.id]
+    row.in_hand, row.drawn_round, row.acted_round = e.weapon, e.round, t.round
+
+
+def _jammed(t: Table, e: ev.WeaponJammed) -> None:
+    row = t.by_id[e.id]
+    row.jammed = (*row.jammed, e.weapon)
+
+
+def _cleared(t: Table, e: ev.JamCleared) -> None:
+    row = t.by_id[e.id]
+    row.jammed = tuple(w for w in row.jammed if w != e.weapon)
+    row.acted_round = t.round
+
+
+def _lost(t: Table, e: ev.WeaponLost) -> None:
+    loser = t.by_id[e.id]
+    weapon = loser.weapon(e.weapon)
+    loser.arsenal = tuple(w for w in loser.arsenal if w.name != e.weapon)
+    if loser.in_hand == e.weapon:
+        loser.in_hand = "fists"
+    if e.taken_by and weapon is not None:
+        taker = t.by_id[e.taken_by]
+        taker.arsenal = (*taker.arsenal, weapon)
+        taker.in_hand = weapon.name
+
+
+def _condition(t: Table, e: ev.ConditionApplied) -> None:
+    row = t.by_id[e.id]
+    row.conditions = (*row.conditions, e.condition)
+
+
+def _cherry(t: Table, e: ev.CherryTaken) -> None:
+    if e.cherry == "turning_tide":
+        t.by_id[e.target].no_match_benefits = True
+    elif e.cherry == "monkey_dodge":
+        attacker = t.by_id[e.attacker]
+        attacker.monkey_dodge, attacker.monkey_redirect = True, e.redirect_to
+    elif e.cherry == "second_helping":
+        t.by_id[e.attacker].extra_attack = True
+
+
+def _knocked_down(t: Table, e: ev.KnockedDown) -> None:
+    row = t.by_id[e.id]
+    if row.initiative is not None:
+        row.initiative = replace(row.initiative, rank=e.rank, success=False)
+    row.prone = True
+    t.order = e.order
+    if e.turn is not None:
+        t.turn = e.turn
+
+
+def _stood(t: Table, e: ev.StoodUp) -> None:
+    row = t.by_id[e.id]
+    row.prone, row.acted_round = False, t.round
+
+
+def _grip(t: Table, e: ev.GripTaken) -> None:
+    t.by_id[e.holder].holding = e.target
+    t.by_id[e.target].held_by = e.holder
+
+
+def _released(t: Table, e: ev.GripReleased) -> None:
+    _release(t, e.holder, e.target)
+
+
+def _dodge(t: Table, e: ev.DodgeDeclared) -> None:
+    row = t.by_id[e.id]
+    row.dodging, row.acted_round = True, t.round
+
+
+def _monkey(t: Table, e: ev.MonkeyDodged) -> None:
+    protected = t.by_id[e.protected]
+    protected.monkey_dodge, protected.monkey_redirect = False, ""
+    if not e.redirected_to:  # the attack hit nothing, but it was made (C2-8 counts it)
+        t.by_id[e.attacker].attacks_this_round += 1
+
+
+def _suppress(t: Table, e: ev.SuppressiveFireLaid) -> None:
+    s = t.suppression
+    t.suppression = Suppression(shots=e.total_shots, field=tuple(dict.fromkeys((*s.field, *e.field))))
+    row = t.by_id[e.id]
+    row.suppressing, row.suppress_field, row.acted_round = e.shots, e.field, t.round
+
+
+def _did_nothing(t: Table, e: ev.DidNothing) -> None:
+    row = t.by_id[e.id]
+    # Doing nothing also waives a pending Second Helping (C2-30).
+    row.reinitiative, row.acted_round, row.extra_attack = e.reinitiative, t.round, False
+
+
+def _ended(t: Table, e: ev.FightEnded) -> None:
+    t.phase = "ended"
+    t.result = FightResult(winner=e.winner, reason=e.reason, round=e.round)
+
+
+# -- healing (H2-*) ------------------------------------------------------------------------------
+
+
+def _treated(t: Table, e: InjuryTreated) -> None:
+    row = t.by_id.get(e.patient)
+    if row is None:
+        return
+    flag = "first_aid_tried" if e.rule == "H2-2" else "medical_tried"
+    row.injuries = tuple(replace(i, **{flag: True}) if i.id == e.injury_id else i for i in row.injuries)
+    heal(row, ((e.injury_id, e.healed),) if e.healed else ())
+
+
+def _convalesced(t: Table, e: Convalesced) -> None:
+    row = t.by_id.get(e.patient)
+    if row is not None:
+        heal(row, e.healed)
+
+
+#: Every event type of the ua2 encounter and what it does, in plain sight. Session markers
+#: (undo, redo, amend) change which commands count, not the table: the fold skips them.
+APPLIERS: dict[type[EventBase], Applier] = {
+    EncounterStarted: _started,
+    CombatantJoined: _joined,
+    GmRuling: _nothing,
+    CheckRolled: _check,
+    CommandRecorded: _nothing,
+    CommandUndone: _nothing,
+    CommandRedone: _nothing,
+    CommandAmended: _nothing,
+    MadnessCheckResolved: _resolved,
+    NotchMarked: _notch,
+    NeurosisMarked: _neurosis,
+    ReactionTaken: _reaction,
+    ReactionEnded: _reaction_ended,
+    TherapyGiven: _therapy,
+    PassionSpent: _passion,
+    ev.InitiativeSet: _initiative,
+    ev.TieBroken: _nothing,
+    ev.OrderSet: _order,
+    ev.AmbushStarted: _ambush,
+    ev.RoundStarted: _round,
+    ev.Declared: _declared,
+    ev.TurnStarted: _turn,
+    ev.TurnSkipped: _skipped,
+    ev.AttackResolved: _attack,
+    ev.WoundsInflicted: _wounds,
+    ev.StatusChanged: _status,
+    ev.PermanentDamage: _permanent,
+    ev.WeaponDrawn: _drawn,
+    ev.WeaponJammed: _jammed,
+    ev.JamCleared: _cleared,
+    ev.WeaponLost: _lost,
+    ev.ConditionApplied: _condition,
+    ev.CherryTaken: _cherry,
+    ev.KnockedDown: _knocked_down,
+    ev.StoodUp: _stood,
+    ev.GripTaken: _grip,
+    ev.GripReleased: _released,
+    ev.DodgeDeclared: _dodge,
+    ev.MonkeyDodged: _monkey,
+    ev.SuppressiveFireLaid: _suppress,
+    ev.DidNothing: _did_nothing,
+    ev.FightEnded: _ended,
+    InjuryTreated: _treated,
+    Convalesced: _convalesced,
+}

@@ -1,0 +1,27 @@
+"""Unknown Armies, 2nd edition, as one `Ruleset` value."""
+
+from __future__ import annotations
+
+from engine.rules.ruleset import Ruleset
+from engine.rules.ua2.apply import APPLIERS
+from engine.rules.ua2.combat.turns import acting_now
+from engine.rules.ua2.handlers import HANDLERS
+from engine.rules.ua2.table import Table
+from engine.state.encounter import Encounter
+
+
+class Ua2(Ruleset[Table, Encounter]):
+    name = "ua2"
+    title = "Unknown Armies, 2nd edition"
+    state_type = Encounter
+    appliers = APPLIERS
+    handlers = HANDLERS
+
+    def thaw(self, state: Encounter | None) -> Table:
+        return Table(state)
+
+    def acting_now(self, state: Encounter) -> str | None:
+        return acting_now(Table(state))
+
+
+RULESET = Ua2()

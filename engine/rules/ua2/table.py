@@ -1,0 +1,188 @@
+"""The rules' working table: the encounter thawed into plain mutable rows, one per combatant.
+
+`decide` and the batch simulator work on a table, never on the frozen state: a fact (an event)
+is applied to it by one function (`engine.rules.ua2.apply`), which folding a stored log uses too.
+The table is private to one decision or one fight; `freeze` turns it back into the stored,
+immutable `Encounter` (DESIGN: one rules implementation, two uses).
+"""
+
+from __future__ import annotations
+
+from engine.dice.checks import CheckResult
+from engine.settings import Settings
+from engine.state.encounter import Combatant, Encounter, Injury, ReactionState, Status
+from engine.state.fight import Condition, Fight, Fighter, FightResult, Focus, Initiative, Phase, Suppression
+from engine.state.sheet import Meters, Sheet
+from engine.state.weapons import FISTS, Weapon
+
+#: A combatant's fields (the character) and its fighter's (its situation in the fight), as stored.
+COMBATANT_FIELDS: tuple[str, ...] = Combatant.__struct_fields__
+FIGHTER_FIELDS: tuple[str, ...] = tuple(f for f in Fighter.__struct_fields__ if f != "id")
+ROW_FIELDS: tuple[str, ...] = (*COMBATANT_FIELDS, *FIGHTER_FIELDS)
+
+
+class Row:
+    """One combatant and its fighter as plain mutable fields (the names of `Combatant` and
+    `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
+    fact replaces them, never mutates them."""
+
+    __slots__ = ROW_FIELDS
+
+    id: str
+    side: str
+    sheet: Sheet
+    wounds: int
+    max_wounds: int
+    meters: Meters
+    injuries: tuple[Injury, ...]
+    status: Status
+    reaction: ReactionState | None
+    passions_spent: tuple[str, ...]
+    last_check: CheckResult | None
+    arsenal: tuple[Weapon, ...]
+    in_hand: str
+    drawn_round: int
+    jammed: tuple[str, ...]
+    ambusher: bool
+    initiative: Initiative | None
+    reinitiative: str | None
+    prone: bool
+    dodging: bool
+    continued_dodge: bool
+    focus: Focus | None
+    conditions: tuple[Condition, ...]
+    held_by: str
+    holding: str
+    monkey_dodge: bool
+    monkey_redirect: str
+    no_match_benefits: bool
+    attacks_this_round: int
+    acted_round: int
+    extra_attack: bool
+    suppressing: int
+    suppress_field: tuple[str, ...]
+    dodged_last_round: bool
+    triggered: tuple[str, ...]
+    default_reaction: str | None
+    suppressed_last_round: int
+
+    @classmethod
+    def thaw(cls, combatant: Combatant, fighter: Fighter) -> Row:
+        row = cls.__new__(cls)
+        for name in COMBATANT_FIELDS:
+            setattr(row, name, getattr(combatant, name))
+        for name in FIGHTER_FIELDS:
+            setattr(row, name, getattr(fighter, name))
+        return row
+
+    def clone(self) -> Row:
+        row = Row.__new__(Row)
+        for name in ROW_FIELDS:
+            setattr(row, name, getattr(self, name))
+        return row
+
+    def combatant(self) -> Combatant:
+        return Combatant(**{name: getattr(self, name) for name in COMBATANT_FIELDS})
+
+    def fighter(self) -> Fighter:
+        return Fighter(id=self.id, **{name: getattr(self, name) for name in FIGHTER_FIELDS})
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+    def weapon(self, name: str | None = None) -> Weapon | None:
+        """The weapon of that name carried (the one in hand by default); fists always."""
+        wanted = (name or self.in_hand).casefold()
+        for w in self.arsenal:
+            if w.name.casefold() == wanted:
+                return w
+        return FISTS if wanted == "fists" else None
+
+
+class Table:
+    """The encounter as the rules work on it: its setup, the rows in joining order (also each
+    fighter's order in the fight), and where the fight stands."""
+
+    __slots__ = (
+        "by_id",
+        "next_injury_id",
+        "order",
+        "phase",
+        "result",
+        "round",
+        "rows",
+        "ruleset",
+        "scenario",
+        "seed",
+        "settings",
+        "suppression",
+        "title",
+        "turn",
+        "version",
+    )
+
+    def __init__(self, state: Encounter | None = None) -> None:
+        state = Encounter() if state is None else state
+        self.version = state.version
+        self.ruleset = state.ruleset
+        self.title = state.title
+        self.seed = state.seed
+        self.scenario = state.scenario
+        self.settings: Settings = state.settings
+        self.next_injury_id = state.next_injury_id
+        fight = state.fight
+        self.phase: Phase = fight.phase
+        self.round = fight.round
+        self.order: tuple[str, ...] = fight.order
+        self.turn = fight.turn
+        self.suppression: Suppression = fight.suppression
+        self.result: FightResult | None = fight.result
+        fighters = {f.id: f for f in fight.fighters}
+        self.rows: list[Row] = [Row.thaw(c, fighters.get(c.id) or Fighter(id=c.id)) for c in state.combatants]
+        self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
+
+    def clone(self) -> Table:
+        """An independent copy (rows copied; the frozen values inside them shared)."""
+        table = Table.__new__(Table)
+        for name in Table.__slots__:
+            setattr(table, name, getattr(self, name))
+        table.rows = [r.clone() for r in self.rows]
+        table.by_id = {r.id: r for r in table.rows}
+        return table
+
+    def freeze(self) -> Encounter:
+        """The stored, immutable state this table stands for."""
+        return Encounter(
+            version=self.version,
+            ruleset=self.ruleset,
+            title=self.title,
+            seed=self.seed,
+            scenario=self.scenario,
+            settings=self.settings,
+            combatants=tuple(r.combatant() for r in self.rows),
+            next_injury_id=self.next_injury_id,
+            fight=Fight(
+                phase=self.phase,
+                round=self.round,
+                order=self.order,
+                turn=self.turn,
+                fighters=tuple(r.fighter() for r in self.rows),
+                suppression=self.suppression,
+                result=self.result,
+            ),
+        )
+
+    def row(self, combatant_id: str) -> Row | None:
+        return self.by_id.get(combatant_id)
+
+    def add(self, row: Row) -> None:
+        self.rows.append(row)
+        self.by_id[row.id] = row
+
+    @property
+    def current(self) -> str | None:
+        """Whose turn it is, or None outside the acting phases."""
+        if self.phase not in ("acting", "ambush") or not 0 <= self.turn < len(self.order):
+            return None
+        return self.order[self.turn]
