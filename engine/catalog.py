@@ -12,7 +12,7 @@ from engine.errors import NotFound
 from engine.state.weapons import Weapon
 
 
-class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Catalog(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     weapons: tuple[Weapon, ...]
 
 

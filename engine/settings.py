@@ -10,14 +10,14 @@ from typing import Literal
 import msgspec
 
 
-class SuppressionStep(msgspec.Struct, frozen=True):
+class SuppressionStep(msgspec.Struct, frozen=True, gc=False):
     """C2-18: from `shots` shots in the air a round, everyone in the field of fire takes `shift`."""
 
     shots: int
     shift: int
 
 
-class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """Ruleset settings (ua2 defaults). Named as in RULES.md."""
 
     #: C-10: passion uses per session, each passion.

@@ -743,7 +743,7 @@ def fork(
         render(report)
 
 
-class CommandScript(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CommandScript(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """A file of commands, in order, as a GM played them at the table (dice included)."""
 
     commands: tuple[Command, ...]

@@ -29,7 +29,7 @@ CherryName = Literal[
 CHERRIES: tuple[str, ...] = CherryName.__args__  # type: ignore[attr-defined]
 
 
-class InitiativeChoice(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class InitiativeChoice(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """I2-1: roll against Speed, take default initiative, or ambush initiative."""
 
     id: str
@@ -43,7 +43,7 @@ class BeginFight(CommandBase, frozen=True, kw_only=True, tag="begin_fight"):
     initiative: tuple[InitiativeChoice, ...] = ()
 
 
-class Declaration(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Declaration(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """C2-4: what one combatant declares at round start."""
 
     id: str
@@ -60,7 +60,7 @@ class Declare(CommandBase, frozen=True, kw_only=True, tag="declare"):
     declarations: tuple[Declaration, ...] = ()
 
 
-class Strike(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Strike(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """C2-8: one of several attacks; `share` is its part of the divided target."""
 
     target: str

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from engine.dice.percentile import Percentile
+from engine.dice.percentile import Percentile, percentile
 from engine.dice.source import DiceSource, roll_percentile
 
 Kind = Literal["minor", "significant", "major"]
@@ -33,7 +33,7 @@ SUCCESSES: frozenset[str] = frozenset({"crit", "matched_success", "success", "we
 MINOR_AUTOMATIC_RATING = 15  # C-3
 
 
-class Shift(msgspec.Struct, frozen=True):
+class Shift(msgspec.Struct, frozen=True, gc=False):
     """A signed modifier to a target and where it came from (C-12): ("focus on Vic", +10)."""
 
     source: str
@@ -43,7 +43,7 @@ class Shift(msgspec.Struct, frozen=True):
         return f"{self.source} {self.amount:+d}"
 
 
-class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
+class CheckSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """Everything that decides a check's outcome except the dice.
 
     `rating` is the skill (or the stat, when a stat is rolled directly). `stat` is the skill's tied
@@ -62,7 +62,10 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def total_shift(self) -> int:
-        return sum(s.amount for s in self.shifts)
+        total = 0
+        for s in self.shifts:
+            total += s.amount
+        return total
 
     @property
     def base_rating(self) -> int:
@@ -75,7 +78,10 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def target(self) -> int:
         """C-1: rating + shifts, never clamped."""
-        return self.base_rating + self.total_shift
+        total = self.base_rating if self.untrained else self.rating
+        for s in self.shifts:
+            total += s.amount
+        return total
 
     @property
     def stat_target(self) -> int:
@@ -129,9 +135,9 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
     if spec.minimum is not None and value < spec.minimum:
         return "failure"
     target = spec.target
+    if spec.kind == "major":  # every combat roll: the short way to `resolves_as`'s major branches
+        return major_outcome(value, matched, target, untrained=spec.untrained)
     branch = spec.resolves_as
-    if branch in ("major", "major_untrained"):
-        return major_outcome(value, matched, target, untrained=branch == "major_untrained")
     if branch == "significant":
         if value <= target:
             return "matched_success" if matched else "success"
@@ -150,7 +156,7 @@ def is_success(outcome: str) -> bool:
     return outcome in SUCCESSES
 
 
-class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
+class CheckResult(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A resolved check: the spec, the dice as rolled with the orientation used, the outcome."""
 
     spec: CheckSpec
@@ -171,7 +177,22 @@ class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _outcome_of(spec: CheckSpec, roll: Percentile) -> Outcome:
-    return classify(spec, roll.value, roll.is_matched)
+    tens, ones = roll.tens, roll.ones
+    value = (ones * 10 + tens if roll.flipped else tens * 10 + ones) or 100
+    return classify(spec, value, tens == ones and value != 100)
+
+
+def _major(spec: CheckSpec, tens: int, ones: int, flipped: bool) -> Outcome:
+    """C-13 for a major check of these faces (what every combat roll is), the short way."""
+    value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
+    if value == 1:
+        return "crit"
+    if value == 100:
+        return "fumble"
+    minimum = spec.minimum
+    if minimum is not None and value < minimum:
+        return "failure"
+    return major_outcome(value, tens == ones, spec.target, untrained=spec.untrained)
 
 
 def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled") -> Percentile:
@@ -209,9 +230,13 @@ def resolve(
 ) -> CheckResult:
     """Resolve rolled dice. `orientation` (flipped or not) is a person's stated choice (C-11)."""
     if orientation is not None:
-        chosen = Percentile(tens=roll.tens, ones=roll.ones, flipped=orientation and spec.flip)
-    else:
+        chosen = percentile(roll.tens, roll.ones, orientation and spec.flip)
+    elif spec.flip:
         chosen = choose_orientation(spec, roll, prefer)
+    else:
+        chosen = roll
+    if spec.kind == "major":
+        return CheckResult(spec=spec, roll=chosen, outcome=_major(spec, chosen.tens, chosen.ones, chosen.flipped))
     return CheckResult(spec=spec, roll=chosen, outcome=_outcome_of(spec, chosen))
 
 
@@ -220,6 +245,6 @@ def roll_check(
 ) -> CheckResult:
     """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
     orientation a person states (C-11); without it the engine takes the better one."""
-    if spec.automatic:
+    if spec.kind == "minor" and spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
     return resolve(spec, roll_percentile(dice), prefer=prefer, orientation=flipped)

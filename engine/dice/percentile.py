@@ -16,7 +16,7 @@ def percentile_value(tens: int, ones: int) -> int:
     return 100 if value == 0 else value
 
 
-class Percentile(msgspec.Struct, frozen=True, kw_only=True):
+class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """Two d10 faces as rolled (tens first) and whether they were read flip-flopped (D-4)."""
 
     tens: int
@@ -34,7 +34,8 @@ class Percentile(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def value(self) -> int:
         """D-1 on the orientation used."""
-        return percentile_value(self.read_tens, self.read_ones)
+        value = self.ones * 10 + self.tens if self.flipped else self.tens * 10 + self.ones
+        return value or 100
 
     @property
     def is_crit(self) -> bool:
@@ -58,9 +59,19 @@ class Percentile(msgspec.Struct, frozen=True, kw_only=True):
 
     def flip(self) -> Percentile:
         """D-4: the same dice read the other way round."""
-        return Percentile(tens=self.tens, ones=self.ones, flipped=not self.flipped)
+        return _ROLLS[self.tens, self.ones, not self.flipped]
 
     def describe(self) -> str:
         """`4,7 = 47` or, flipped, `7,2 flipped = 27`."""
         suffix = " flipped" if self.flipped else ""
         return f"{self.tens},{self.ones}{suffix} = {self.value:02d}"
+
+
+#: Every roll there can be (tens, ones, flipped): frozen and equal by value, so one of each is
+#: shared instead of building a new one per roll.
+_ROLLS = {(t, o, f): Percentile(tens=t, ones=o, flipped=f) for t in range(10) for o in range(10) for f in (False, True)}
+
+
+def percentile(tens: int, ones: int, flipped: bool = False) -> Percentile:
+    """The roll of these faces, read as rolled or flip-flopped (a shared value)."""
+    return _ROLLS[tens, ones, flipped]

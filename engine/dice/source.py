@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Protocol
 
-from engine.dice.percentile import Percentile
+from engine.dice.percentile import Percentile, percentile
 from engine.errors import DiceError
 
 _MASK = (1 << 64) - 1
@@ -141,7 +141,7 @@ class TableDice:
 def roll_percentile(dice: DiceSource) -> Percentile:
     """D-1: tens die first, then ones die."""
     tens = dice.d10()
-    return Percentile(tens=tens, ones=dice.d10())
+    return percentile(tens, dice.d10())
 
 
 def roll_dn(dice: DiceSource, n: int) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ import msgspec
 from engine.dice.checks import CheckResult, CheckSpec
 
 
-class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+class EventBase(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type", forbid_unknown_fields=True):
     """An immutable fact. Subclasses give an explicit stable `tag=` and a `schema_version`.
 
     `command` is the id of the command that produced it (0 for setup events), so undo can

@@ -144,7 +144,7 @@ class TurnSkipped(EventBase, frozen=True, kw_only=True, tag="turn_skipped"):
         return f"{self.id} loses the action: {self.reason}."
 
 
-class DodgeOutcome(msgspec.Struct, frozen=True, kw_only=True):
+class DodgeOutcome(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """C2-15: the dodger's roll and what it did to the attack."""
 
     dodger: str
@@ -153,7 +153,7 @@ class DodgeOutcome(msgspec.Struct, frozen=True, kw_only=True):
     dodge_skill: int
 
 
-class Hit(msgspec.Struct, frozen=True, kw_only=True):
+class Hit(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """Wounds an attack deals its target: the amount and how it was reached."""
 
     amount: int

@@ -25,7 +25,7 @@ SCHEMA_HINT = "see `ua scenario schema` for the fields a scenario takes"
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.'-]*$")]
 
 
-class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CombatantSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """One combatant: a sheet (a path, or `character` inline), a side, a weapon in hand,
     position flags and tactics (a preset name or rules, first match wins)."""
 
@@ -42,7 +42,7 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     cherry: CherryName | None = None
 
 
-class Trigger(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Trigger(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """A madness check beyond the M2-8 defaults, raised at the start of the fight for `who`
     (`all`, a side or a combatant id): e.g. unnatural 4 at the first sight of a monster."""
 
@@ -53,7 +53,7 @@ class Trigger(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     source: str = ""
 
 
-class Scenario(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Scenario(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     title: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
     ruleset: Literal["ua2"] = "ua2"
     description: str = ""
@@ -63,7 +63,7 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     triggers: tuple[Trigger, ...] = ()
 
 
-class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A combatant ready to fight: its resolved sheet, arsenal and tactic rules."""
 
     id: str
@@ -90,7 +90,7 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-class LoadedScenario(msgspec.Struct, frozen=True, kw_only=True):
+class LoadedScenario(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     path: str
     scenario: Scenario
     fighters: tuple[Fighter, ...]

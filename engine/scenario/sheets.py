@@ -29,7 +29,7 @@ SCHEMA_HINT = "`ua character schema` prints every field of a sheet and its type"
 PASSION_KINDS = ("rage", "fear", "noble")
 
 
-class SheetProblem(msgspec.Struct, frozen=True):
+class SheetProblem(msgspec.Struct, frozen=True, gc=False):
     """One thing wrong with a sheet: where (`$.path`) and what."""
 
     path: str

@@ -17,7 +17,7 @@ from engine.state.encounter import Encounter
 from engine.store.base import EventStore
 
 
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+class Snapshot(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     layout: str
     position: int
     next_id: int

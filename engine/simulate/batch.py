@@ -16,6 +16,7 @@ from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.fight import Prepared, prepare, run_fight
+from engine.simulate.openings import Openings
 from engine.simulate.outcome import FightOutcome, outcome_of
 from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
@@ -75,10 +76,11 @@ class Fights:
     def __init__(self, prep: Prepared, *, fast: bool = True) -> None:
         self.prep = prep
         self.record = not fast
+        self.openings = Openings()
 
     def outcome(self, seed: int) -> FightOutcome:
         """The fight of `seed`."""
-        return outcome_of(self.prep, run_fight(self.prep, seed, record=self.record))
+        return outcome_of(self.prep, run_fight(self.prep, seed, record=self.record, openings=self.openings))
 
 
 def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> ChunkResult:

@@ -25,6 +25,7 @@ from engine.rules.registry import find_ruleset
 from engine.rules.ruleset import Ruleset
 from engine.rules.ua2.table import Table
 from engine.scenario.scenario import LoadedScenario
+from engine.simulate.openings import Opening, Openings
 from engine.state.encounter import Encounter
 from engine.tactics import Profile, choose_command, declarations
 
@@ -108,10 +109,10 @@ class FightRun:
 class _Fight:
     """The fight loop of `run_fight`: each command decided on the table, its facts to the sink."""
 
-    def __init__(self, prep: Prepared, seed: int, keep_log: bool, record: bool) -> None:
+    def __init__(self, prep: Prepared, seed: int, keep_log: bool, record: bool, opening: Opening | None) -> None:
         self.prep = prep
-        self.dice = SeededDice(seed)
-        table = prep.table.clone()
+        self.dice = SeededDice(seed, opening.faces if opening is not None else 0)
+        table = (prep.table if opening is None else opening.table).clone()
         table.seed = seed
         self.run = FightRun(seed=seed, table=table, dealt={f.id: 0 for f in prep.scenario.fighters})
         self.keep_log = keep_log
@@ -121,6 +122,9 @@ class _Fight:
             watchers={AttackResolved: self._hit, WoundsInflicted: self._wounds},
         )
         self.actor: str | None = None
+        self.opened = opening is not None
+        if opening is not None:
+            self.sink.count = opening.events
         if keep_log:
             started = msgspec.structs.replace(prep.setup[0], seed=seed)
             self.run.events = [started, *prep.setup[1:]]
@@ -172,7 +176,7 @@ class _Fight:
     def opening(self) -> bool:
         """Scenario madness triggers, then initiative (I2-1…I2-4); False when the fight cannot
         begin. A what-if run starts mid-fight instead (`ua session fork`)."""
-        if self.run.table.phase != "setup":
+        if self.opened or self.run.table.phase != "setup":
             return True
         for trigger in self.prep.triggers:
             try:
@@ -185,6 +189,12 @@ class _Fight:
             self.run.refusals += 1
             return False
         return True
+
+    def can_keep_opening(self) -> bool:
+        """An opening is kept when it is a pure function of its faces: no AI choice, and no
+        refused command (whose faces would be read again), and nothing dealt yet."""
+        run = self.run
+        return not self.dice.ai_position and not run.refusals and not any(run.dealt.values())
 
     def rounds(self) -> None:
         table, profiles, dice = self.run.table, self.prep.profiles, self.dice
@@ -220,16 +230,28 @@ class _Fight:
 
 
 def run_fight(
-    prep: Prepared, seed: int, *, keep_log: bool = False, record: bool = False, opening_only: bool = False
+    prep: Prepared,
+    seed: int,
+    *,
+    keep_log: bool = False,
+    record: bool = False,
+    opening_only: bool = False,
+    openings: Openings | None = None,
 ) -> FightRun:
     """Fight one fight with the dice of `seed`; tactics draw only from the AI stream.
 
     `keep_log` keeps the whole log as a session writes it (command records included); `record`
     builds every event without keeping a log (the reference check of a batch); neither: the
-    facts are applied and counted only. `opening_only` stops once the fight has begun (scenario
-    madness triggers, initiative)."""
-    fight = _Fight(prep, seed, keep_log, record)
-    if fight.opening() and not opening_only:
+    facts are applied and counted only, and the opening may come from `openings` (a batch's
+    cache; each one fought is kept there). `opening_only` stops once the fight has begun
+    (scenario madness triggers, initiative)."""
+    counting = not (keep_log or record)
+    cached = openings.find(seed) if openings is not None and counting else None
+    fight = _Fight(prep, seed, keep_log, record, cached)
+    began = fight.opening()
+    if openings is not None and counting and cached is None and began and fight.can_keep_opening():
+        openings.keep(seed, Opening(fight.run.table.clone(), fight.dice.position, fight.sink.count))
+    if began and not opening_only:
         fight.rounds()
     return fight.finished()
 

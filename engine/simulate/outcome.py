@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.simulate.fight import FightRun, Prepared
-from engine.state.sheet import METERS
+from engine.state.sheet import METERS, Meters
 
 
 class CombatantEnd(NamedTuple):
@@ -37,6 +37,11 @@ class FightOutcome(NamedTuple):
         return outcome, -sum(c.taken for c in self.combatants if c.side == side)
 
 
+def gained(now: Meters, before: Meters, kind: str) -> int:
+    """Notches of a kind marked since `before`, over every meter."""
+    return sum(getattr(now.of(m), kind) - getattr(before.of(m), kind) for m in METERS)
+
+
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
     """The outcome of a fight, read off its working table."""
     table = run.table
@@ -52,8 +57,8 @@ def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
                 frozen=c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze",
                 taken=sum(i.amount for i in c.injuries),
                 dealt=run.dealt.get(c.id, 0),
-                hardened=sum(c.meters.of(m).hardened - before.of(m).hardened for m in METERS),
-                failed=sum(c.meters.of(m).failed - before.of(m).failed for m in METERS),
+                hardened=0 if c.meters is before else gained(c.meters, before, "hardened"),
+                failed=0 if c.meters is before else gained(c.meters, before, "failed"),
             )
         )
     result = table.result

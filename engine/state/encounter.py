@@ -15,7 +15,7 @@ Status = Literal["active", "incapacitated", "unconscious", "dead", "fled", "surr
 Reaction = Literal["flee", "freeze", "frenzy"]
 
 
-class Injury(msgspec.Struct, frozen=True, kw_only=True):
+class Injury(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """C2-32: one separate source of damage; healing is per injury (H2-*)."""
 
     id: int
@@ -33,7 +33,7 @@ class Injury(msgspec.Struct, frozen=True, kw_only=True):
         return self.amount - self.healed
 
 
-class ReactionState(msgspec.Struct, frozen=True, kw_only=True):
+class ReactionState(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """M2-4/M2-7: a failed madness check's reaction, kept until its source is gone."""
 
     kind: Reaction
@@ -41,7 +41,7 @@ class ReactionState(msgspec.Struct, frozen=True, kw_only=True):
     meter: str
 
 
-class Combatant(msgspec.Struct, frozen=True, kw_only=True):
+class Combatant(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """One character taking part in an encounter. `id` is unique and also how events name it."""
 
     id: str
@@ -62,7 +62,7 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
         return self.sheet.name
 
 
-class Encounter(msgspec.Struct, frozen=True, kw_only=True):
+class Encounter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """The whole encounter: setup, combatants and where the fight stands."""
 
     version: int = 0

@@ -17,7 +17,7 @@ Phase = Literal["setup", "ambush", "declare", "acting", "ended"]
 InitiativeMethod = Literal["roll", "default", "ambush"]
 
 
-class Initiative(msgspec.Struct, frozen=True, kw_only=True):
+class Initiative(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """I2-1…I2-4: how a fighter's place was set. `rank` is the value after tie-breaks."""
 
     method: InitiativeMethod
@@ -27,7 +27,7 @@ class Initiative(msgspec.Struct, frozen=True, kw_only=True):
     roll: Percentile | None = None
 
 
-class Condition(msgspec.Struct, frozen=True, kw_only=True):
+class Condition(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A status effect with a shift to all rolls (Blind −30, Dazed −10, …) until a round ends."""
 
     name: str
@@ -36,14 +36,14 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
     source: str = ""
 
 
-class Focus(msgspec.Struct, frozen=True, kw_only=True):
+class Focus(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """C2-5: a focus shift on one target for this round."""
 
     target: str
     amount: int
 
 
-class Fighter(msgspec.Struct, frozen=True, kw_only=True):
+class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """One combatant's situation in the fight."""
 
     id: str
@@ -92,14 +92,14 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
         return FISTS if wanted == "fists" else None
 
 
-class Suppression(msgspec.Struct, frozen=True, kw_only=True):
+class Suppression(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """C2-18: suppressive fire this round: shots in the air and who is in the field of fire."""
 
     shots: int = 0
     field: tuple[str, ...] = ()
 
 
-class FightResult(msgspec.Struct, frozen=True, kw_only=True):
+class FightResult(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """C2-33: how the fight ended."""
 
     winner: str | None
@@ -107,7 +107,7 @@ class FightResult(msgspec.Struct, frozen=True, kw_only=True):
     round: int
 
 
-class Fight(msgspec.Struct, frozen=True, kw_only=True):
+class Fight(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     phase: Phase = "setup"
     round: int = 0
     order: tuple[str, ...] = ()

@@ -30,7 +30,7 @@ PRINTABLE_LINES = r"^(?![\s\S]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f])"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=PRINTABLE)]
 
 
-class Stats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Stats(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """S2-1: each 1–99."""
 
     body: StatValue
@@ -42,7 +42,7 @@ class Stats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
         return int(getattr(self, name))
 
 
-class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Skill(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """S2-3: a skill tied to one stat. `free` skills started at 15 at no cost (S2-4)."""
 
     name: Name
@@ -51,14 +51,14 @@ class Skill(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     free: bool = False
 
 
-class Passion(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Passion(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """C-10: one rage, one fear, one noble passion, each a text trigger."""
 
     kind: PassionKind
     trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=500, pattern=PRINTABLE)]
 
 
-class Meter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Meter(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """S2-7: 10 hardened and 5 failed notches; a neurosis once the fifth failed is marked."""
 
     hardened: Hardened = 0
@@ -66,7 +66,7 @@ class Meter(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     neurosis: bool = False
 
 
-class Meters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Meters(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """M2-1: the five madness meters."""
 
     violence: Meter = Meter()
@@ -83,14 +83,14 @@ class Meters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         return msgspec.structs.replace(self, **{"self_" if name == "self" else name: meter})
 
 
-class WoundPoints(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class WoundPoints(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """Current and maximum wound points (S2-6: maximum = Body)."""
 
     current: Annotated[int, msgspec.Meta(ge=-200, le=99)]
     maximum: Annotated[int, msgspec.Meta(ge=1, le=99)]
 
 
-class Sheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Sheet(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """A ua2 character sheet."""
 
     name: Name

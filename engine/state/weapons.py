@@ -12,7 +12,7 @@ WeaponKind = Literal["unarmed", "melee", "firearm"]
 BONUS_PER_TAG = 3
 
 
-class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Weapon(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """One weapon. `skill` names the skill that attacks with it: `hand_to_hand` means the
     wielder's own hand-to-hand skill (C2-1); otherwise a skill name such as `Firearms`.
     `house` marks values the seeds do not give (a table's own numbers)."""

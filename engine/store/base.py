@@ -10,7 +10,7 @@ from typing import Protocol, Self
 import msgspec
 
 
-class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+class NewEvent(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """An event ready to append: its id, type tag, schema version and encoded bytes."""
 
     event_id: str
@@ -19,7 +19,7 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     data: bytes
 
 
-class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+class StoredEvent(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """An event as a store holds it. `recorded_at` is wall-clock metadata, not part of the fact."""
 
     stream: str

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
-
-import msgspec
 
 from engine.commands.base import CommandBase
 from engine.commands.combat import (
@@ -28,23 +27,27 @@ from engine.dice.source import DiceSource
 from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
-from engine.tactics.rules import TacticRule, When
+from engine.tactics.conditions import Predicate, compile_when
+from engine.tactics.rules import TacticRule
 
 
-class Profile(msgspec.Struct, frozen=True, kw_only=True):
-    """What a scripted combatant knows of itself: its rules, preferred cherry, position."""
+@dataclass(frozen=True)
+class Profile:
+    """What a scripted combatant knows of itself: its rules, preferred cherry, position; and
+    each rule with its conditions compiled (`compiled`, worked out once)."""
 
     rules: tuple[TacticRule, ...]
     cherry: str | None = None
     at_range: bool = False
+    compiled: tuple[tuple[TacticRule, Predicate], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compiled = tuple((rule, compile_when(rule.when, self.at_range)) for rule in self.rules)
+        object.__setattr__(self, "compiled", compiled)
 
 
 def _enemies(t: Table, me: Row) -> list[Row]:
     return [c for c in t.rows if c.side != me.side and c.status == "active"]
-
-
-def _allies_down(t: Table, me: Row) -> bool:
-    return any(c.side == me.side and c.id != me.id and c.status != "active" for c in t.rows)
 
 
 def _threat(c: Row) -> int:
@@ -119,44 +122,6 @@ def pick_target(
     return (close or enemies)[0]
 
 
-def holds(when: When, t: Table, me: Row, ai: DiceSource, *, at_range: bool = False) -> bool:
-    """Every condition given in `when` holds (checked lazily; `chance` draws from the AI stream, last)."""
-    if when == _ALWAYS:
-        return True
-    if when.at_range is not None and at_range != when.at_range:
-        return False
-    fraction = me.wounds / me.max_wounds if me.max_wounds else 0.0
-    if when.wounds_below is not None and not fraction < when.wounds_below:
-        return False
-    if when.wounds_at_least is not None and not fraction >= when.wounds_at_least:
-        return False
-    if when.enemies_at_least is not None or when.enemies_at_most is not None:
-        enemies = len(_enemies(t, me))
-        if when.enemies_at_least is not None and enemies < when.enemies_at_least:
-            return False
-        if when.enemies_at_most is not None and enemies > when.enemies_at_most:
-            return False
-    f = me
-    weapon = f.weapon()
-    checks = (
-        when.allies_down is None or _allies_down(t, me) == when.allies_down,
-        when.armed is None or (f.in_hand != "fists") == when.armed,
-        when.holding_weapon is None or f.in_hand.casefold() == when.holding_weapon.casefold(),
-        when.jammed is None or (weapon is not None and weapon.name in f.jammed) == when.jammed,
-        when.round_at_least is None or t.round >= when.round_at_least,
-        when.round_at_most is None or t.round <= when.round_at_most,
-        when.reaction is None or (me.reaction.kind if me.reaction else "none") == when.reaction,
-        when.held is None or bool(f.held_by) == when.held,
-        when.holding is None or bool(f.holding) == when.holding,
-        when.prone is None or f.prone == when.prone,
-        when.dodged_last_round is None or f.dodged_last_round == when.dodged_last_round,
-    )
-    if not all(checks):
-        return False
-    return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
-
-
-_ALWAYS = When()
 
 
 class _Named(Protocol):
@@ -279,8 +244,8 @@ def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: Di
     """The first applicable rule's command; held → break free, holding → squeeze, else nothing."""
     me = t.by_id[actor]
     profile = profiles[actor]
-    for rule in profile.rules:
-        if holds(rule.when, t, me, ai, at_range=profile.at_range):
+    for rule, condition in profile.compiled:
+        if condition(t, me, ai):
             command = _command_for(rule, t, me, profile, profiles, ai)
             if command is not None:
                 return command
@@ -300,10 +265,10 @@ def declarations(t: Table, profiles: Mapping[str, Profile], ai: DiceSource) -> D
             continue
         f = me
         profile = profiles[fid]
-        for rule in profile.rules:
+        for rule, condition in profile.compiled:
             if _frenzied(me) and rule.do not in FRENZY_ACTIONS:
                 continue  # M2-7: it would not act on this rule (see _command_for)
-            if not holds(rule.when, t, me, ai, at_range=profile.at_range):
+            if not condition(t, me, ai):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
                 target = select_target(t, me, rule.target, profiles, ai)

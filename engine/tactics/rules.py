@@ -25,7 +25,7 @@ ActionName = Literal[
 Fraction01 = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
 
-class When(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class When(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """Conditions over the state; every one given must hold (an empty `When` always holds)."""
 
     wounds_below: Fraction01 | None = None
@@ -47,7 +47,7 @@ class When(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     chance: Fraction01 | None = None
 
 
-class TacticRule(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class TacticRule(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """`when` these conditions hold, `do` this action."""
 
     do: ActionName

@@ -256,6 +256,7 @@ def _permanent(t: Table, e: ev.PermanentDamage) -> None:
 def _drawn(t: Table, e: ev.WeaponDrawn) -> None:
     row = t.by_id[e.id]
     row.in_hand, row.drawn_round, row.acted_round = e.weapon, e.round, t.round
+    row.rearm()
 
 
 def _jammed(t: Table, e: ev.WeaponJammed) -> None:
@@ -275,10 +276,12 @@ def _lost(t: Table, e: ev.WeaponLost) -> None:
     loser.arsenal = tuple(w for w in loser.arsenal if w.name != e.weapon)
     if loser.in_hand == e.weapon:
         loser.in_hand = "fists"
+    loser.rearm()
     if e.taken_by and weapon is not None:
         taker = t.by_id[e.taken_by]
         taker.arsenal = (*taker.arsenal, weapon)
         taker.in_hand = weapon.name
+        taker.rearm()
 
 
 def _condition(t: Table, e: ev.ConditionApplied) -> None:

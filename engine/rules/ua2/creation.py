@@ -52,7 +52,7 @@ FREE_SKILL_START = 15
 INITIATIVE = "initiative"
 
 
-class Budget(msgspec.Struct, frozen=True, kw_only=True):
+class Budget(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """S2-2: what a tier has to spend."""
 
     stat_points: int
@@ -67,7 +67,7 @@ BUDGETS: dict[str, Budget] = {
 }
 
 
-class Finding(msgspec.Struct, frozen=True, kw_only=True):
+class Finding(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """One result of a creation check: an error breaks a rule; a warning is legal but unusual
     (the GM may allow it)."""
 
@@ -80,7 +80,7 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True):
         return f"{self.severity}: {self.path}: {self.message}"
 
 
-class SkillCost(msgspec.Struct, frozen=True, kw_only=True):
+class SkillCost(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """What one skill costs (S2-3, S2-4): `rating − start`, never below 0."""
 
     index: int
@@ -91,7 +91,7 @@ class SkillCost(msgspec.Struct, frozen=True, kw_only=True):
     cost: int
 
 
-class StatAccount(msgspec.Struct, frozen=True, kw_only=True):
+class StatAccount(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """Skill points of one stat (S2-3): `available` = the stat; `over` is paid by bonus points."""
 
     stat: str
@@ -107,7 +107,7 @@ class StatAccount(msgspec.Struct, frozen=True, kw_only=True):
         return max(0, self.available - self.spent)
 
 
-class Spending(msgspec.Struct, frozen=True, kw_only=True):
+class Spending(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A sheet's accounts for one tier (S2-2…S2-4)."""
 
     tier: str

@@ -12,7 +12,7 @@ from engine.dice.checks import CheckResult
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Encounter, Injury, ReactionState, Status
 from engine.state.fight import Condition, Fight, Fighter, FightResult, Focus, Initiative, Phase, Suppression
-from engine.state.sheet import Meters, Sheet
+from engine.state.sheet import Meters, Sheet, Skill
 from engine.state.weapons import FISTS, Weapon
 
 #: A combatant's fields (the character) and its fighter's (its situation in the fight), as stored.
@@ -26,7 +26,7 @@ class Row:
     `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
     fact replaces them, never mutates them."""
 
-    __slots__ = ROW_FIELDS
+    __slots__ = (*ROW_FIELDS, "held", "memo", "skills")
 
     id: str
     side: str
@@ -65,6 +65,12 @@ class Row:
     triggered: tuple[str, ...]
     default_reaction: str | None
     suppressed_last_round: int
+    #: derived, not stored: the weapon in hand (kept by `rearm` whenever hand or arsenal change)
+    held: Weapon | None
+    #: derived, not stored: the sheet's skills by name, case-folded (shared by copies)
+    skills: dict[str, Skill]
+    #: derived, not stored: checks worked out from the sheet, by what they are for (shared by copies)
+    memo: dict[object, object]
 
     @classmethod
     def thaw(cls, combatant: Combatant, fighter: Fighter) -> Row:
@@ -73,13 +79,60 @@ class Row:
             setattr(row, name, getattr(combatant, name))
         for name in FIGHTER_FIELDS:
             setattr(row, name, getattr(fighter, name))
+        row.rearm()
+        row.skills = {}
+        for skill in combatant.sheet.skills:  # the first of a name, as `Sheet.skill` finds it
+            row.skills.setdefault(skill.name.casefold(), skill)
+        row.memo = {}
         return row
 
     def clone(self) -> Row:
         row = Row.__new__(Row)
-        for name in ROW_FIELDS:
-            setattr(row, name, getattr(self, name))
+        row.id = self.id
+        row.side = self.side
+        row.sheet = self.sheet
+        row.wounds = self.wounds
+        row.max_wounds = self.max_wounds
+        row.meters = self.meters
+        row.injuries = self.injuries
+        row.status = self.status
+        row.reaction = self.reaction
+        row.passions_spent = self.passions_spent
+        row.last_check = self.last_check
+        row.arsenal = self.arsenal
+        row.in_hand = self.in_hand
+        row.drawn_round = self.drawn_round
+        row.jammed = self.jammed
+        row.ambusher = self.ambusher
+        row.initiative = self.initiative
+        row.reinitiative = self.reinitiative
+        row.prone = self.prone
+        row.dodging = self.dodging
+        row.continued_dodge = self.continued_dodge
+        row.focus = self.focus
+        row.conditions = self.conditions
+        row.held_by = self.held_by
+        row.holding = self.holding
+        row.monkey_dodge = self.monkey_dodge
+        row.monkey_redirect = self.monkey_redirect
+        row.no_match_benefits = self.no_match_benefits
+        row.attacks_this_round = self.attacks_this_round
+        row.acted_round = self.acted_round
+        row.extra_attack = self.extra_attack
+        row.suppressing = self.suppressing
+        row.suppress_field = self.suppress_field
+        row.dodged_last_round = self.dodged_last_round
+        row.triggered = self.triggered
+        row.default_reaction = self.default_reaction
+        row.suppressed_last_round = self.suppressed_last_round
+        row.held = self.held
+        row.skills = self.skills
+        row.memo = self.memo
         return row
+
+    def rearm(self) -> None:
+        """After the hand or the arsenal changed: the weapon now in hand."""
+        self.held = self.find_weapon(self.in_hand)
 
     def combatant(self) -> Combatant:
         return Combatant(**{name: getattr(self, name) for name in COMBATANT_FIELDS})
@@ -91,9 +144,21 @@ class Row:
     def name(self) -> str:
         return self.sheet.name
 
+    def skill(self, name: str) -> Skill | None:
+        """The sheet's skill of that name (any case), if it has one."""
+        return self.skills.get(name.casefold())
+
+    def rating(self, name: str) -> int:
+        """A skill's rating, or 0 when the sheet lacks it."""
+        skill = self.skills.get(name.casefold())
+        return 0 if skill is None else skill.rating
+
     def weapon(self, name: str | None = None) -> Weapon | None:
         """The weapon of that name carried (the one in hand by default); fists always."""
-        wanted = (name or self.in_hand).casefold()
+        return self.held if not name else self.find_weapon(name)
+
+    def find_weapon(self, name: str) -> Weapon | None:
+        wanted = name.casefold()
         for w in self.arsenal:
             if w.name.casefold() == wanted:
                 return w

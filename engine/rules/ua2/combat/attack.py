@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
+import msgspec
 
 from engine.commands.combat import Attack
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
@@ -23,10 +25,9 @@ from engine.rules.ua2.combat.dodge import dodge_outcome
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     able_to_act,
-    attack_skill,
+    attack_spec,
     combatant,
     roll_shifts,
-    skill_spec,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
@@ -41,9 +42,10 @@ HELD_SHIFT = 10  # C2-27
 #: C2-1: the outcomes of an attack roll that hit (a major check has no weak success).
 HITS = frozenset({"crit", "matched_success", "success"})
 
+replace = msgspec.structs.replace
 
-@dataclass(frozen=True)
-class Plan:
+
+class Plan(NamedTuple):
     """A checked attack: who, with what, with which skill and shifts, against whom.
 
     `spec` holds the attacker's own shifts; `pool` is what C2-8 divides: `spec`'s target, plus,
@@ -58,6 +60,13 @@ class Plan:
     strikes: tuple[tuple[str, int | None], ...]
     single_target: bool
     pool: int
+    #: the AttackResolved weapon kind, and the M2-8 trigger it raises in its target ("": none)
+    kind: str
+    trigger: str
+
+
+#: M2-8: what being attacked with a weapon of each kind is, the first time.
+TRIGGERS = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
 def _weapon_for(t: Table, command: Attack) -> Weapon:
@@ -136,7 +145,6 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         target_fighter = t.by_id[strikes[0][0]]
         if target_fighter.in_hand == "fists":
             raise Refused(f"{strikes[0][0]} holds no weapon to take (C2-19)")
-    skill, stat = attack_skill(attacker, weapon, command.mode, command.skill)
     shifts = [*command.shifts, *roll_shifts(t, command.actor)]
     single = len(targets) == 1
     if single and fighter.focus is not None and fighter.focus.target == strikes[0][0]:
@@ -148,9 +156,12 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         minimum = max(minimum or 0, DISARM_MINIMUM)
     elif command.mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
-    spec = skill_spec(attacker, skill, stat, shifts, minimum=minimum)
+    spec = attack_spec(attacker, weapon, command.mode, command.skill)
+    if shifts or minimum is not None:
+        spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
     pool = spec.target + (sum(s.amount for s in target_shifts(t, command.actor, strikes[0][0])) if single else 0)
     _check_shares(pool, strikes)
+    kind = weapon.kind
     return Plan(
         attacker=attacker,
         weapon=weapon,
@@ -159,6 +170,8 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         strikes=strikes,
         single_target=single,
         pool=pool,
+        kind=kind,
+        trigger=TRIGGERS[kind],
     )
 
 
@@ -203,17 +216,9 @@ def _strike_spec(
     """One part's check. A part's target is its share (C2-8), plus — with several targets — its
     own target's shifts, once per target (never once per part: the seed adds shifts before dividing)."""
     side = target_shifts(t, plan.attacker.id, target) if side_shifts or plan.single_target else []
-    shifts = [*plan.spec.shifts, *side]
-    spec = CheckSpec(
-        kind="major",
-        rating=plan.spec.rating,
-        stat=plan.spec.stat,
-        untrained=plan.spec.untrained,
-        shifts=tuple(shifts),
-        minimum=plan.spec.minimum,
-        flip=plan.spec.flip,
-        label=plan.spec.label,
-    )
+    spec = replace(plan.spec, shifts=(*plan.spec.shifts, *side)) if side else plan.spec
+    if share is None:
+        return spec
     undivided = spec.target if plan.single_target else plan.spec.target
     if share is not None and share != undivided:
         spec = CheckSpec(
@@ -318,17 +323,15 @@ def strike(
         outcome = "success"  # C2-30 Turning Tide: no benefit from matches
         note = "Turning Tide: no benefit from the match (C2-30)"
     weapon = plan.weapon
-    hand = weapon.hand_to_hand
+    hand = weapon.kind != "firearm"
     thrown = plan.mode == "throw"
-    kind = "firearm" if weapon.kind == "firearm" else ("melee" if weapon.kind == "melee" else "unarmed")
-    first_trigger = {"firearm": "shot_at", "melee": "attacked_with_weapon"}.get(kind, "") not in (
-        target_fighter.triggered
-    ) and kind != "unarmed"
+    kind = plan.kind
+    first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
     helpless = target_c.status != "active" or bool(target_c.held_by)
     was_alive = target_c.status != "dead"
 
     dodge = None
-    if outcome in HITS:
+    if target_c.dodging and outcome in HITS:
         dodge = dodge_outcome(t, target, result, dice)
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None

@@ -30,6 +30,6 @@ def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) 
         return None
     spec = skill_spec(c, "Dodge", "speed", roll_shifts(t, target))
     result = roll_check(spec, dice, prefer="high")
-    skill = c.sheet.rating("Dodge")
+    skill = c.rating("Dodge")
     effect = dodge_effect(result.outcome, result.value or 0, attack.value or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

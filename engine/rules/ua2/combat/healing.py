@@ -38,7 +38,7 @@ def _injury(patient: Row, injury_id: int) -> Injury:
 def _healing_check(
     t: Table, healer: Row, skill: str, kind: str, shifts: tuple[Shift, ...], trained_only: bool
 ) -> CheckSpec:
-    found = healer.sheet.skill(skill)
+    found = healer.skill(skill)
     extra = (*shifts, *roll_shifts(t, healer.id))
     if found is None or found.rating <= 0:
         if trained_only:

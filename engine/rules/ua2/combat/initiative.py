@@ -24,7 +24,7 @@ def automatic_method(c: Row, ambusher: bool) -> InitiativeMethod:
     Initiative skill) when it has that skill, else roll (I2-1)."""
     if ambusher:
         return "ambush"
-    return "default" if c.sheet.skill("Initiative") is not None else "roll"
+    return "default" if c.skill("Initiative") is not None else "roll"
 
 
 def initiative_event(t: Table, c: Row, method: InitiativeMethod, dice: DiceSource) -> ev.InitiativeSet:
@@ -34,7 +34,7 @@ def initiative_event(t: Table, c: Row, method: InitiativeMethod, dice: DiceSourc
         return ev.InitiativeSet(id=c.id, method=method, value=speed, success=True, speed=speed)
     if method == "default":
         # S2-4: Initiative starts at half Speed when the sheet does not list it.
-        skill = c.sheet.skill("Initiative")
+        skill = c.skill("Initiative")
         value = skill.rating if skill is not None else speed // 2
         return ev.InitiativeSet(id=c.id, method=method, value=value, success=True, speed=speed)
     roll = roll_percentile(dice)

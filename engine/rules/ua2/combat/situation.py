@@ -16,12 +16,23 @@ OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
 
 def wound_shift(current: int, maximum: int, settings: Settings) -> int:
     """C2-31: the shift to all rolls from current wound points (thresholds are a setting)."""
+    return _wound_shift(current, maximum, settings.wound_shift_thresholds)
+
+
+@cache
+def _wound_shift(current: int, maximum: int, thresholds: tuple[tuple[float, int], ...]) -> int:
     shift = 0
-    for fraction, amount in settings.wound_shift_thresholds:
+    for fraction, amount in thresholds:
         num, den = _ratio(fraction)
         if current * den <= num * maximum:
             shift = min(shift, amount)
     return shift
+
+
+@cache
+def _wounds(amount: int) -> Shift:
+    """The wound shift as it is named in a check (one value per amount, shared)."""
+    return Shift("wounds (C2-31)", amount)
 
 
 @cache
@@ -58,6 +69,18 @@ def sides_able(t: Table) -> list[str]:
     return sorted({c.side for c in t.rows if able_to_act(c)})
 
 
+def two_sides_able(t: Table) -> bool:
+    """Whether combatants of at least two sides can still act (C2-33: the fight goes on)."""
+    first = None
+    for c in t.rows:
+        if c.status == "active" and not frozen(c):
+            if first is None:
+                first = c.side
+            elif c.side != first:
+                return True
+    return False
+
+
 def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     """Shifts on every roll `who` makes: wounds (C2-31), conditions (C2-24, C2-25), suppression
     (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
@@ -65,7 +88,7 @@ def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     shifts = []
     w = wound_shift(c.wounds, c.max_wounds, t.settings)
     if w:
-        shifts.append(Shift("wounds (C2-31)", w))
+        shifts.append(_wounds(w))
     if t.phase in ("setup", "ended"):
         return shifts
     for cond in c.conditions:
@@ -99,7 +122,7 @@ def skill_spec(
     """A major check with a sheet's skill — untrained on `stat` when the sheet lacks it (C-7) —
     flip-flop allowed when it is the obsession skill (C-9)."""
     sheet = c.sheet
-    found = sheet.skill(skill)
+    found = c.skill(skill)
     if found is None or found.rating <= 0:
         return CheckSpec(
             kind="major",
@@ -120,11 +143,23 @@ def skill_spec(
     )
 
 
+def attack_spec(c: Row, weapon: Weapon, mode: str, override: str = "") -> CheckSpec:
+    """The attack check with `weapon` in `mode` (C2-1, C2-20), before shifts and minimum; worked
+    out once per combatant and weapon (the sheet does not change)."""
+    key = (id(weapon), mode, override)
+    found = c.memo.get(key)
+    if found is None:
+        skill, stat = attack_skill(c, weapon, mode, override)
+        found = c.memo[key] = (skill_spec(c, skill, stat, ()), weapon)  # the weapon keeps its id unique
+    spec: CheckSpec = found[0]  # type: ignore[index]
+    return spec
+
+
 def attack_skill(c: Row, weapon: Weapon, mode: str, override: str = "") -> tuple[str, str]:
     """C2-1, C2-20: (skill name, stat used untrained) for an attack."""
     sheet = c.sheet
     if override:
-        found = sheet.skill(override)
+        found = c.skill(override)
         return override, found.stat if found is not None else weapon.skill_stat
     if mode == "throw":
         if sheet.is_obsession(sheet.hand_to_hand):
@@ -136,4 +171,4 @@ def attack_skill(c: Row, weapon: Weapon, mode: str, override: str = "") -> tuple
 
 
 def hand_to_hand_rating(c: Row) -> int:
-    return c.sheet.rating(c.sheet.hand_to_hand)
+    return c.rating(c.sheet.hand_to_hand)

@@ -8,7 +8,7 @@ from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.common import require_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
-from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able
+from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able, two_sides_able
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
 
@@ -58,9 +58,9 @@ def fight_over(sink: Sink) -> bool:
     t = sink.table
     if t.phase == "ended":
         return True
-    sides = sides_able(t)
-    if len(sides) > 1:
+    if two_sides_able(t):
         return False
+    sides = sides_able(t)
     if sides:
         end_fight_with(sink, sides[0], f"only side {sides[0]} has combatants able to act")
         return True
@@ -117,7 +117,7 @@ def catch_up(sink: Sink, dice: DiceSource | None) -> None:
     t = sink.table
     if t.phase not in ("ambush", "declare", "acting"):
         return
-    if len(sides_able(t)) < 2:
+    if not two_sides_able(t):
         raise Refused("the fight is over: at most one side can act (C2-33)", hint="record it with EndFight")
     current = t.current
     c = t.by_id.get(current) if current is not None else None
