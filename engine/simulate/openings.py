@@ -60,7 +60,7 @@ class Openings:
         node = self._root
         assert isinstance(node, dict), "an opening that reads no faces is the only one"
         dice = SeededDice(seed)
-        for k in range(opening.faces - 1):
+        for _ in range(opening.faces - 1):
             child = node.setdefault(dice.d10(), {})
             assert isinstance(child, dict), "openings are prefix-free"
             node = child
