@@ -17,7 +17,7 @@ from engine.commands.base import CommandBase
 from engine.dice.source import DiceSource
 from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
 from engine.events.base import EventBase
-from engine.rules.sink import Sink, Watchers
+from engine.rules.sink import Sink
 
 
 class Table(Protocol):
@@ -62,13 +62,24 @@ class Ruleset(ABC, Generic[T, S]):
     """One edition: its table (`thaw`), appliers, handlers and views. Subclasses give the
     edition-specific parts; deciding and folding are written here once for every edition."""
 
-    #: the name scenario files and `StartEncounter` use ("ua2")
-    name: str = ""
-    title: str = ""
-    #: the stored state type (what `freeze` gives; snapshots decode into it)
-    state_type: type[Any] = object
-    appliers: Mapping[type[EventBase], Callable[[T, Any], None]] = {}
-    handlers: Mapping[type[CommandBase], Handler] = {}
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        state_type: type[Any],
+        appliers: Mapping[type[EventBase], Callable[[T, Any], None]],
+        handlers: Mapping[type[CommandBase], Handler],
+    ) -> None:
+        #: the name scenario files and `StartEncounter` use ("ua2")
+        self.name = name
+        self.title = title
+        #: the stored state type (what `freeze` gives; snapshots decode into it)
+        self.state_type = state_type
+        #: what each event type does to the table (folding a log uses them; so do the rules)
+        self.appliers = appliers
+        #: the rule deciding each command type
+        self.handlers = handlers
 
     # -- the edition's parts ------------------------------------------------------------------
 
@@ -82,8 +93,8 @@ class Ruleset(ABC, Generic[T, S]):
 
     # -- written once -------------------------------------------------------------------------
 
-    def sink(self, table: T, *, record: bool = True, watchers: Watchers | None = None) -> Sink[T]:
-        return Sink(table, self.appliers, record=record, watchers=watchers or {})
+    def sink(self, table: T, *, record: bool = True) -> Sink[T]:
+        return Sink(table, self.appliers, record=record)
 
     def handle(self, sink: Sink[T], command: CommandBase, dice: DiceSource) -> None:
         """Decide `command` on the sink's table: its facts go to the sink, or `Refused`."""

@@ -13,39 +13,44 @@ from engine.events.base import EventBase
 
 T = TypeVar("T")
 Appliers = Mapping[type[EventBase], Callable[[T, Any], None]]
-#: Per event type, a function told of each such fact (the batch tallies wounds dealt this way).
-Watchers = Mapping[type[EventBase], Callable[[Any], None]]
-
-_NO_WATCHERS: Watchers = {}
 
 
 class Sink(Generic[T]):
     """Applies each fact to `table` and counts it; keeps it in `events` when `record`."""
 
-    __slots__ = ("_appliers", "_watchers", "count", "events", "table")
+    __slots__ = ("_appliers", "count", "events", "table")
 
-    def __init__(self, table: T, appliers: Appliers[T], *, record: bool = True, watchers: Watchers = _NO_WATCHERS):
+    def __init__(self, table: T, appliers: Appliers[T], *, record: bool = True) -> None:
         self.table = table
         self._appliers = appliers
-        self._watchers = watchers
         self.count = 0
         self.events: list[EventBase] | None = [] if record else None
 
     def emit(self, *events: EventBase) -> None:
-        appliers, table, kept, watchers = self._appliers, self.table, self.events, self._watchers
+        appliers, table, kept = self._appliers, self.table, self.events
         for event in events:
-            applier = appliers.get(type(event))
-            if applier is None:
-                raise UnknownEventType(f"no applier for event type {type(event).__name__}")
+            try:
+                applier = appliers[type(event)]
+            except KeyError:
+                raise UnknownEventType(f"no applier for event type {type(event).__name__}") from None
             applier(table, event)
             table.version += 1  # type: ignore[attr-defined]
             self.count += 1
             if kept is not None:
                 kept.append(event)
-            if watchers:
-                watcher = watchers.get(type(event))
-                if watcher is not None:
-                    watcher(event)
+
+    @property
+    def recording(self) -> bool:
+        """Whether events are kept (built at all): a counting sink only counts facts."""
+        return self.events is not None
+
+    def applied(self, event: EventBase | None) -> None:
+        """A fact the rules applied to the table themselves, with the same effect function its
+        event's applier calls; its event (built only when recording) is kept."""
+        self.table.version += 1  # type: ignore[attr-defined]
+        self.count += 1
+        if event is not None and self.events is not None:
+            self.events.append(event)
 
     @property
     def recorded(self) -> list[EventBase]:

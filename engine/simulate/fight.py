@@ -18,7 +18,6 @@ from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import RecordingDice, SeededDice
 from engine.errors import Refused
 from engine.events.base import EventBase
-from engine.events.combat import AttackResolved, WoundsInflicted
 from engine.events.commands import CommandRecorded
 from engine.rules.decide import decide_and_fold
 from engine.rules.registry import find_ruleset
@@ -33,7 +32,7 @@ from engine.tactics import Profile, choose_command, declarations
 STEPS_PER_ROUND = 64
 
 
-class RefusalChangedTable(AssertionError):
+class RefusalChangedTable(Exception):
     """A rule refused a command after applying some of its facts: a bug in that rule (a refused
     command must change nothing), caught here rather than folded into a wrong fight."""
 
@@ -114,14 +113,9 @@ class _Fight:
         self.dice = SeededDice(seed, opening.faces if opening is not None else 0)
         table = (prep.table if opening is None else opening.table).clone()
         table.seed = seed
-        self.run = FightRun(seed=seed, table=table, dealt={f.id: 0 for f in prep.scenario.fighters})
+        self.run = FightRun(seed=seed, table=table)
         self.keep_log = keep_log
-        self.sink = prep.ruleset.sink(
-            table,
-            record=keep_log or record,
-            watchers={AttackResolved: self._hit, WoundsInflicted: self._wounds},
-        )
-        self.actor: str | None = None
+        self.sink = prep.ruleset.sink(table, record=keep_log or record)
         self.opened = opening is not None
         if opening is not None:
             self.sink.count = opening.events
@@ -129,21 +123,11 @@ class _Fight:
             started = msgspec.structs.replace(prep.setup[0], seed=seed)
             self.run.events = [started, *prep.setup[1:]]
 
-    def _hit(self, e: AttackResolved) -> None:
-        if e.hit is not None:
-            self.run.dealt[e.attacker] = self.run.dealt.get(e.attacker, 0) + e.hit.amount
-
-    def _wounds(self, e: WoundsInflicted) -> None:
-        actor = self.actor
-        if actor is not None and e.target != actor:
-            self.run.dealt[actor] = self.run.dealt.get(actor, 0) + e.amount
-
     def step(self, command: CommandBase) -> None:
         """Decide one command; a refused one draws nothing and changes nothing (as in a session)."""
         sink, dice = self.sink, self.dice
         start, count = dice.position, sink.count
         mark = len(sink.events) if sink.events is not None else 0
-        self.actor = sink.table.current
         recording = RecordingDice(dice) if self.keep_log else None
         try:
             self.prep.ruleset.handle(sink, command, recording or dice)
@@ -194,7 +178,7 @@ class _Fight:
         """An opening is kept when it is a pure function of its faces: no AI choice, and no
         refused command (whose faces would be read again), and nothing dealt yet."""
         run = self.run
-        return not self.dice.ai_position and not run.refusals and not any(run.dealt.values())
+        return not self.dice.ai_position and not run.refusals and not any(r.dealt for r in run.table.rows)
 
     def rounds(self) -> None:
         table, profiles, dice = self.run.table, self.prep.profiles, self.dice
@@ -221,6 +205,7 @@ class _Fight:
 
     def finished(self) -> FightRun:
         run = self.run
+        run.dealt = {r.id: r.dealt for r in run.table.rows}
         run.event_count = len(self.prep.setup) + self.sink.count
         if self.keep_log:
             run.events.extend(self.sink.recorded)

@@ -35,7 +35,7 @@ class Weapon(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
         """C2-7: the hand-to-hand weapon bonus (0 for fists and guns)."""
         if self.kind == "firearm":
             return 0
-        return BONUS_PER_TAG * (int(self.big) + int(self.heavy) + int(self.penetrating))
+        return BONUS_PER_TAG * (self.big + self.heavy + self.penetrating)
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -48,7 +48,7 @@ class Weapon(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
     @property
     def harmful_thrown(self) -> bool:
         """C2-20: only big, heavy or penetrating objects do damage when thrown."""
-        return bool(self.tags)
+        return self.big or self.heavy or self.penetrating
 
 
 FISTS = Weapon(name="fists", kind="unarmed", note="bare hands, +0 (C2-7)")

@@ -32,6 +32,7 @@ from engine.state.weapons import FISTS
 
 replace = msgspec.structs.replace
 Applier = Callable[[Table, Any], None]
+NO_SUPPRESSION = Suppression()
 
 
 # -- setup, rulings, checks ----------------------------------------------------------------------
@@ -139,6 +140,12 @@ def wound(t: Table, target: str, amount: int, source: str, injury_id: int, round
         t.next_injury_id = injury_id + 1
 
 
+def credit(t: Table, by: str | None, target: str, amount: int) -> None:
+    """Wounds dealt, as a batch counts them: to `by`, unless it hurt itself."""
+    if by is not None and by != target:
+        t.by_id[by].dealt += amount
+
+
 def heal(row: Row, healed: tuple[tuple[int, int], ...]) -> None:
     """Heal (injury id, points) pairs; wound points rise by the total, never above the maximum."""
     by_id = dict(healed)
@@ -164,8 +171,9 @@ def _ambush(t: Table, e: ev.AmbushStarted) -> None:
     t.phase, t.round, t.order, t.turn = "ambush", 0, e.order, 0
 
 
-def _round(t: Table, e: ev.RoundStarted) -> None:
-    t.phase, t.round, t.order, t.turn, t.suppression = "declare", e.round, e.order, 0, Suppression()
+def round_started(t: Table, round_: int, order: tuple[str, ...]) -> None:
+    """A new round: last round's dodges, focus, attacks and fire are over (C2-4, C2-16, C2-18)."""
+    t.phase, t.round, t.order, t.turn, t.suppression = "declare", round_, order, 0, NO_SUPPRESSION
     for row in t.rows:
         row.dodged_last_round = row.dodging
         row.dodging = row.continued_dodge = row.extra_attack = False
@@ -199,12 +207,12 @@ def _declared(t: Table, e: ev.Declared) -> None:
         t.suppression = Suppression(shots=s.shots + e.continue_suppression, field=field)
 
 
-def _turn(t: Table, e: ev.TurnStarted) -> None:
+def turn_started(t: Table, fighter: str, round_: int, turn: int) -> None:
     if t.phase != "ambush":
         t.phase = "acting"
-    t.turn = e.turn
+    t.turn = turn
     # The fighter has its turn this round: it gets no second one if the order changes (I2-6).
-    t.by_id[e.id].acted_round = e.round
+    t.by_id[fighter].acted_round = round_
 
 
 def _skipped(t: Table, e: ev.TurnSkipped) -> None:
@@ -214,22 +222,33 @@ def _skipped(t: Table, e: ev.TurnSkipped) -> None:
 TRIGGER_OF_KIND = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
 
 
-def _attack(t: Table, e: ev.AttackResolved) -> None:
-    attacker = t.by_id[e.attacker]
+def attack_made(
+    t: Table, attacker_id: str, target_id: str, weapon: str, kind: str, part: int, round_: int, hit: int, injury: int
+) -> None:
+    """One attack roll made (C2-8 counts it); the target marked as attacked with a weapon of
+    that kind (M2-8); `hit` wounds dealt to it as injury `injury` (none: 0)."""
+    attacker = t.by_id[attacker_id]
     attacker.attacks_this_round += 1
     attacker.acted_round = t.round
     # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
-    attacker.extra_attack = attacker.extra_attack and e.part > 1
-    trigger = TRIGGER_OF_KIND.get(e.weapon_kind)
+    attacker.extra_attack = attacker.extra_attack and part > 1
+    trigger = TRIGGER_OF_KIND.get(kind)
     if trigger:
-        target = t.by_id.get(e.target)
+        target = t.by_id.get(target_id)
         if target is not None and trigger not in target.triggered:
             target.triggered = (*target.triggered, trigger)
-    if e.hit is not None:
-        wound(t, e.target, e.hit.amount, f"{e.attacker}'s {e.weapon}", e.hit.injury_id, e.round)
+    if hit:
+        wound(t, target_id, hit, f"{attacker_id}'s {weapon}", injury, round_)
+        credit(t, attacker_id, target_id, hit)
+
+
+def _attack(t: Table, e: ev.AttackResolved) -> None:
+    amount, injury = (e.hit.amount, e.hit.injury_id) if e.hit is not None else (0, 0)
+    attack_made(t, e.attacker, e.target, e.weapon, e.weapon_kind, e.part, e.round, amount, injury)
 
 
 def _wounds(t: Table, e: ev.WoundsInflicted) -> None:
+    credit(t, t.current, e.target, e.amount)
     wound(t, e.target, e.amount, e.source, e.injury_id, t.round)
 
 
@@ -393,9 +412,9 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.TieBroken: _nothing,
     ev.OrderSet: _order,
     ev.AmbushStarted: _ambush,
-    ev.RoundStarted: _round,
+    ev.RoundStarted: lambda t, e: round_started(t, e.round, e.order),
     ev.Declared: _declared,
-    ev.TurnStarted: _turn,
+    ev.TurnStarted: lambda t, e: turn_started(t, e.id, e.round, e.turn),
     ev.TurnSkipped: _skipped,
     ev.AttackResolved: _attack,
     ev.WoundsInflicted: _wounds,

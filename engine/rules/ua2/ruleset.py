@@ -11,11 +11,7 @@ from engine.state.encounter import Encounter
 
 
 class Ua2(Ruleset[Table, Encounter]):
-    name = "ua2"
-    title = "Unknown Armies, 2nd edition"
-    state_type = Encounter
-    appliers = APPLIERS
-    handlers = HANDLERS
+    """Seeds 000, 001, 003 and 004: sections S2, M2, I2, C2 and H2 of RULES.md."""
 
     def thaw(self, state: Encounter | None) -> Table:
         return Table(state)
@@ -24,4 +20,6 @@ class Ua2(Ruleset[Table, Encounter]):
         return acting_now(Table(state))
 
 
-RULESET = Ua2()
+RULESET = Ua2(
+    name="ua2", title="Unknown Armies, 2nd edition", state_type=Encounter, appliers=APPLIERS, handlers=HANDLERS
+)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.rules.sink import Sink as _Sink
-from engine.rules.sink import Watchers
 from engine.rules.ua2.apply import APPLIERS
 from engine.rules.ua2.table import Table
 
@@ -15,6 +14,6 @@ def recording_sink(table: Table) -> Sink:
     return _Sink(table, APPLIERS, record=True)
 
 
-def counting_sink(table: Table, watchers: Watchers | None = None) -> Sink:
+def counting_sink(table: Table) -> Sink:
     """Applies and counts every fact, keeping none (a batch fight)."""
-    return _Sink(table, APPLIERS, record=False, watchers=watchers or {})
+    return _Sink(table, APPLIERS, record=False)

@@ -26,7 +26,7 @@ class Row:
     `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
     fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "held", "memo", "skills")
+    __slots__ = (*ROW_FIELDS, "dealt", "held", "memo", "skills")
 
     id: str
     side: str
@@ -71,10 +71,12 @@ class Row:
     skills: dict[str, Skill]
     #: derived, not stored: checks worked out from the sheet, by what they are for (shared by copies)
     memo: dict[object, object]
+    #: derived, not stored: wounds dealt to others since the table was thawed (a batch's tally)
+    dealt: int
 
     @classmethod
     def thaw(cls, combatant: Combatant, fighter: Fighter) -> Row:
-        row = cls.__new__(cls)
+        row = cls()
         for name in COMBATANT_FIELDS:
             setattr(row, name, getattr(combatant, name))
         for name in FIGHTER_FIELDS:
@@ -84,10 +86,11 @@ class Row:
         for skill in combatant.sheet.skills:  # the first of a name, as `Sheet.skill` finds it
             row.skills.setdefault(skill.name.casefold(), skill)
         row.memo = {}
+        row.dealt = 0
         return row
 
     def clone(self) -> Row:
-        row = Row.__new__(Row)
+        row = Row()
         row.id = self.id
         row.side = self.side
         row.sheet = self.sheet
@@ -128,6 +131,7 @@ class Row:
         row.held = self.held
         row.skills = self.skills
         row.memo = self.memo
+        row.dealt = self.dealt
         return row
 
     def rearm(self) -> None:
@@ -165,6 +169,9 @@ class Row:
         return FISTS if wanted == "fists" else None
 
 
+EMPTY = Encounter()
+
+
 class Table:
     """The encounter as the rules work on it: its setup, the rows in joining order (also each
     fighter's order in the fight), and where the fight stands."""
@@ -187,8 +194,8 @@ class Table:
         "version",
     )
 
-    def __init__(self, state: Encounter | None = None) -> None:
-        state = Encounter() if state is None else state
+    def __init__(self, state: Encounter | None = None, *, rows: list[Row] | None = None) -> None:
+        state = EMPTY if state is None else state
         self.version = state.version
         self.ruleset = state.ruleset
         self.title = state.title
@@ -203,17 +210,28 @@ class Table:
         self.turn = fight.turn
         self.suppression: Suppression = fight.suppression
         self.result: FightResult | None = fight.result
-        fighters = {f.id: f for f in fight.fighters}
-        self.rows: list[Row] = [Row.thaw(c, fighters.get(c.id) or Fighter(id=c.id)) for c in state.combatants]
-        self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
+        if rows is None:
+            fighters = {f.id: f for f in fight.fighters}
+            rows = [Row.thaw(c, fighters.get(c.id) or Fighter(id=c.id)) for c in state.combatants]
+        self.rows: list[Row] = rows
+        self.by_id: dict[str, Row] = {r.id: r for r in rows}
 
     def clone(self) -> Table:
         """An independent copy (rows copied; the frozen values inside them shared)."""
-        table = Table.__new__(Table)
-        for name in Table.__slots__:
-            setattr(table, name, getattr(self, name))
-        table.rows = [r.clone() for r in self.rows]
-        table.by_id = {r.id: r for r in table.rows}
+        table = Table(None, rows=[r.clone() for r in self.rows])
+        table.version = self.version
+        table.ruleset = self.ruleset
+        table.title = self.title
+        table.seed = self.seed
+        table.scenario = self.scenario
+        table.settings = self.settings
+        table.next_injury_id = self.next_injury_id
+        table.phase = self.phase
+        table.round = self.round
+        table.order = self.order
+        table.turn = self.turn
+        table.suppression = self.suppression
+        table.result = self.result
         return table
 
     def freeze(self) -> Encounter:

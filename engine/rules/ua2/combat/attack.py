@@ -11,6 +11,7 @@ from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
+from engine.rules.ua2.apply import attack_made
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import (
     hit_numbers,
@@ -338,7 +339,9 @@ def strike(
     if outcome == "matched_success" and hand and not avoided and plan.mode != "disarm" and _cherries(plan, spec):
         cherry = command.cherry or t.settings.default_cherry  # C2-22
 
+    recording = sink.recording
     hit: ev.Hit | None = None
+    amount = injury = 0
     if outcome in HITS and not avoided:
         if plan.mode == "disarm":
             note = _join(note, "disarmed (C2-19)")
@@ -350,18 +353,23 @@ def strike(
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
                 injury, before, after, shift = hit_numbers(t, target, amount)
-                hit = ev.Hit(
-                    amount=amount,
-                    breakdown=text,
-                    rule=rule,
-                    injury_id=injury,
-                    wounds_before=before,
-                    wounds_after=after,
-                    shift_after=shift,
-                )
-    sink.emit(
+                if recording:
+                    hit = ev.Hit(
+                        amount=amount,
+                        breakdown=text,
+                        rule=rule,
+                        injury_id=injury,
+                        wounds_before=before,
+                        wounds_after=after,
+                        shift_after=shift,
+                    )
+            else:
+                amount = 0
+    round_ = t.round
+    attack_made(t, attacker_id, target, weapon.name, kind, part, round_, amount, injury)
+    sink.applied(
         ev.AttackResolved(
-            round=t.round,
+            round=round_,
             attacker=attacker_id,
             target=target,
             weapon=weapon.name,
@@ -374,9 +382,11 @@ def strike(
             hit=hit,
             note=note,
         )
+        if recording
+        else None
     )
-    if hit is not None:
-        settle_wounds(sink, target, hit.amount, hit.injury_id, cause=f"{attacker_id}'s attack")
+    if amount:
+        settle_wounds(sink, target, amount, injury, cause=f"{attacker_id}'s attack")
     if not avoided:
         _special_effects(sink, plan, command, target, outcome, result, dice)
         if cherry is not None:

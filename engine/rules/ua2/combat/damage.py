@@ -5,17 +5,21 @@ Each returns the amount and a breakdown a GM can check: "damage 4+7 = 11 + 6 (he
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.dice.percentile import Percentile, face_value
 from engine.state.weapons import Weapon
 
 Damage = tuple[int, str, str]  # amount, breakdown, rule
 
 
+@cache
 def _faces(roll: Percentile) -> str:
     """D-5 shown in full: `47 → 4+7`, `07 → 10+7` (a 0 counts as 10)."""
     return f"{roll.value:02d} → {face_value(roll.read_tens)}+{face_value(roll.read_ones)}"
 
 
+@cache
 def _bonus_text(weapon: Weapon) -> str:
     return f"{weapon.bonus} ({', '.join(weapon.tags)})"
 

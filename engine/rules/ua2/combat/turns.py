@@ -7,6 +7,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.common import require_started
+from engine.rules.ua2.apply import round_started, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able, two_sides_able
 from engine.rules.ua2.sink import Sink
@@ -35,7 +36,8 @@ def start_turn_from(sink: Sink, index: int) -> bool:
         fid = order[i]
         reason = skip_reason(t, fid)
         if reason is None:
-            sink.emit(ev.TurnStarted(id=fid, round=round_, turn=i))
+            turn_started(t, fid, round_, i)
+            sink.applied(ev.TurnStarted(id=fid, round=round_, turn=i) if sink.recording else None)
             return True
         if reason:
             sink.emit(ev.TurnSkipped(id=fid, reason=reason))
@@ -82,10 +84,12 @@ def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
     if t.round >= t.settings.max_rounds:
         end_fight_with(sink, None, f"the round limit ({t.settings.max_rounds}) was reached, a draw")
         return
-    round_ = t.round
+    round_ = t.round + 1
     if dice is not None:
         reinitiative(sink, dice)
-    sink.emit(ev.RoundStarted(round=round_ + 1, order=full_order(t)))
+    order = full_order(t)
+    round_started(t, round_, order)
+    sink.applied(ev.RoundStarted(round=round_, order=order) if sink.recording else None)
 
 
 def full_order(t: Table) -> tuple[str, ...]:

@@ -1,0 +1,70 @@
+"""The build: the engine's hot modules compiled with mypyc when they can be, else pure Python.
+
+`pip install .` (or `-e .`) compiles the rules, tactics and fight loop into C extensions
+(mypyc, from the build requirements) for batch speed; the modules stay importable as plain
+Python. If compiling fails (no C compiler, a mypyc error), the install goes on without the
+extensions, and the engine runs as pure Python with the same results. `UA_PURE_PYTHON=1` at
+install time skips compiling; at run time it makes the engine import its .py sources even where
+a compiled build exists (how the tests check both).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from glob import glob
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+#: The modules a batch spends its time in (the rules, the working table, tactics, the fight).
+HOT = sorted(
+    {
+        *glob("engine/rules/ua2/*.py"),
+        *glob("engine/rules/ua2/combat/*.py"),
+        "engine/rules/sink.py",
+        "engine/rules/ruleset.py",
+        "engine/rules/common.py",
+        "engine/tactics/choose.py",
+        "engine/tactics/conditions.py",
+        "engine/simulate/fight.py",
+        "engine/simulate/outcome.py",
+        "engine/simulate/openings.py",
+        "engine/dice/source.py",
+    }
+    - {"engine/rules/ua2/__init__.py", "engine/rules/ua2/combat/__init__.py", "engine/rules/ua2/creation.py"}
+)
+
+
+class OptionalBuildExt(build_ext):
+    """Build the compiled modules if possible; never fail the install for them."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # any build failure means: stay pure Python
+            self._skip(exc)
+
+    def build_extension(self, ext: object) -> None:
+        try:
+            super().build_extension(ext)  # type: ignore[arg-type]
+        except Exception as exc:
+            self._skip(exc)
+
+    def _skip(self, exc: Exception) -> None:
+        print(f"warning: the compiled build failed ({exc}); the engine runs as pure Python", file=sys.stderr)
+
+
+def compiled_modules() -> list[object]:
+    if os.environ.get("UA_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        return list(mypycify(HOT, opt_level="3", debug_level="0"))
+    except (Exception, SystemExit) as exc:  # mypyc missing or failing: pure Python
+        print(f"warning: not compiling ({exc}); the engine runs as pure Python", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuildExt})
