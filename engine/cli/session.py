@@ -727,7 +727,7 @@ def fork(
     json: JsonOption = False,
 ) -> None:
     """What if: fight the rest of the encounter from event N many times with the scenario's tactics."""
-    from engine.cli.simulate import render
+    from engine.cli.report import render
     from engine.simulate.batch import check_size
     from engine.simulate.whatif import fork_batch
 

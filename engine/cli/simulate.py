@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import sys
 from pathlib import Path
@@ -12,11 +10,11 @@ from typing import Annotated, Any
 import msgspec
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from engine.cli.common import JsonOption, console, emit_json, err_console
+from engine.cli.plots import plot_report, require_matplotlib
+from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
-from engine.errors import InvalidInput
 from engine.scenario.scenario import Scenario, load_scenario
 from engine.session.live import stored_log
 from engine.simulate.batch import Keep, default_workers, run_batch
@@ -42,7 +40,7 @@ def simulate(
     json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write histograms to this PNG (needs matplotlib).")
+        Path | None, typer.Option("--plot", help="Draw the report as a PNG panel (needs matplotlib).")
     ] = None,
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
     keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
@@ -61,23 +59,26 @@ def simulate(
     batch_seed = _seed(seed)
     count = default_workers() if workers is None else workers
     if plot is not None:
-        _require_matplotlib()
+        require_matplotlib()
     show = sys.stderr.isatty() if progress is None else progress
     with _progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
             loaded, n, batch_seed, workers=count, keep=keep, progress=advance, fast=not reference
         )
-    report = summary(prep, tally, seed=batch_seed)
+    report = summary(prep, tally, seed=batch_seed, requested=n)
     if keep:
         report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)
     if plot is not None:
-        _plot(report, plot)
+        plot_report(report, plot)
+        report["plot"] = str(plot)
     if json:
         emit_json(report)
     elif as_csv:
         sys.stdout.write(to_csv(report))
     else:
         render(report)
+    if plot is not None:
+        (err_console if json or as_csv else console).print(f"plot written to {plot}", markup=False)
 
 
 class _progress_bar:
@@ -113,114 +114,6 @@ def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, sce
         write_log(path, stored_log("fight", run.events))
         kept.append({"fight": i, "seed": run.seed, "file": str(path)})
     return kept
-
-
-def _require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InvalidInput("--plot needs matplotlib", where="--plot", hint="pip install 'ua-engine[plot]'") from None
-
-
-def _plot(report: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    dist = report["rounds"]["distribution"]
-    left.bar([int(r) for r in dist], list(dist.values()), color="#555")
-    left.set_title("rounds per fight")
-    left.set_xlabel("rounds")
-    left.set_ylabel("fights")
-    sides = report["sides"]
-    names = [*sides, "draw"]
-    rates = [sides[s]["rate"] for s in sides] + [report["draws"]["rate"]]
-    errors = [
-        [
-            r - lo
-            for r, lo in zip(rates, [sides[s]["ci95_low"] for s in sides] + [report["draws"]["ci95_low"]], strict=True)
-        ],
-        [
-            hi - r
-            for r, hi in zip(
-                rates, [sides[s]["ci95_high"] for s in sides] + [report["draws"]["ci95_high"]], strict=True
-            )
-        ],
-    ]
-    right.bar(names, rates, yerr=errors, capsize=4, color="#933")
-    right.set_ylim(0, 1)
-    right.set_title("win rate (95% CI)")
-    fig.suptitle(f"{report['scenario']} — {report['fights']} fights, seed {report['seed']}")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def _pct(rate: dict[str, float]) -> str:
-    return f"{rate['rate']:.1%} [{rate['ci95_low']:.1%}–{rate['ci95_high']:.1%}]"
-
-
-def render(report: dict[str, Any]) -> None:
-    console.print(f"[bold]{report['scenario']}[/bold] — {report['fights']:,} fights, seed {report['seed']}")
-    sides = Table(title="who wins (95% confidence interval)")
-    sides.add_column("side")
-    sides.add_column("wins", justify="right")
-    sides.add_column("rate", justify="right")
-    for name, s in report["sides"].items():
-        sides.add_row(name, f"{s['wins']:,}", _pct(s))
-    sides.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]))
-    console.print(sides)
-    r = report["rounds"]
-    console.print(f"rounds: mean {r['mean']:.2f}, median {r['median']:g}, range {r['min']}–{r['max']}")
-    total = report["fights"] or 1
-    for rounds, count in list(r["distribution"].items())[:15]:
-        console.print(f"  {rounds:>3} {'█' * max(1, round(40 * count / total)) if count else ''} {count:,}")
-    people = Table(title="combatants (down = incapacitated; dealt, taken: mean wounds; +hard, +fail: notches)")
-    for column in ("who", "side", "lives", "dies", "down", "fled", "dealt", "taken", "+hard", "+fail"):
-        people.add_column(column, justify="right" if column not in ("who", "side") else "left")
-    for name, c in report["combatants"].items():
-        people.add_row(
-            name,
-            c["side"],
-            f"{c['survival']['rate']:.1%}",
-            f"{c['dead']['rate']:.1%}",
-            f"{c['incapacitated']['rate']:.1%}",
-            f"{c['fled']['rate']:.1%}",
-            f"{c['wounds_dealt_mean']:.1f}",
-            f"{c['wounds_taken_mean']:.1f}",
-            f"{c['hardened_notches_mean']:.2f}",
-            f"{c['failed_notches_mean']:.2f}",
-        )
-    console.print(people)
-    ending = report["most_common_ending"]
-    if ending:
-        console.print(f"most common ending ({ending['rate']:.1%}): {ending['ending']}")
-    for kept in report.get("kept", []):
-        console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {kept['file']}")
-
-
-def to_csv(report: dict[str, Any]) -> str:
-    """One row per figure: section, name, metric, value, 95% interval."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["section", "name", "metric", "value", "ci95_low", "ci95_high"])
-    for name, s in report["sides"].items():
-        w.writerow(["side", name, "win_rate", s["rate"], s["ci95_low"], s["ci95_high"]])
-    d = report["draws"]
-    w.writerow(["side", "draw", "rate", d["rate"], d["ci95_low"], d["ci95_high"]])
-    for metric in ("mean", "median", "min", "max"):
-        w.writerow(["rounds", "", metric, report["rounds"][metric], "", ""])
-    for rounds, count in report["rounds"]["distribution"].items():
-        w.writerow(["rounds", rounds, "fights", count, "", ""])
-    for name, c in report["combatants"].items():
-        for metric, value in c.items():
-            if isinstance(value, dict):
-                w.writerow(["combatant", name, metric, value["rate"], value["ci95_low"], value["ci95_high"]])
-            elif metric != "side":
-                w.writerow(["combatant", name, metric, value, "", ""])
-    return out.getvalue()
 
 
 def fight(

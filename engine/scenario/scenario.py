@@ -61,6 +61,8 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     weapons: tuple[Weapon, ...] = ()
     combatants: Annotated[tuple[CombatantSpec, ...], msgspec.Meta(min_length=2, max_length=64)]
     triggers: tuple[Trigger, ...] = ()
+    #: The players' side, whom the report speaks to (default: the first side).
+    players: str = ""
 
 
 class Fighter(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,6 +104,11 @@ class LoadedScenario(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.side for f in self.fighters))
+
+    @property
+    def players(self) -> str:
+        """The players' side: the scenario's `players`, else the first side."""
+        return self.scenario.players or self.sides[0]
 
 
 def load_scenario(path: str | Path) -> LoadedScenario:
@@ -162,6 +169,13 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         )
     ids = {f.id for f in fighters}
     sides = {f.side for f in fighters}
+    if scenario.players and scenario.players not in sides:
+        raise FileError(
+            name,
+            f"players: no side {scenario.players!r}",
+            json_path="$.players",
+            hint=f"sides: {', '.join(dict.fromkeys(f.side for f in fighters))}",
+        )
     for i, t in enumerate(scenario.triggers):
         if t.who != "all" and t.who not in ids and t.who not in sides:
             raise FileError(name, f"trigger for {t.who!r}: no such side or combatant", json_path=f"$.triggers[{i}].who")

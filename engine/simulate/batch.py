@@ -27,18 +27,19 @@ _RANDOM_PICK = 0x5EED
 
 
 class Picks(msgspec.Struct, kw_only=True):
-    """The indices of fights worth keeping: best and worst for the first side, and a random few."""
+    """The indices of fights worth keeping: best and worst for the players' side (by
+    `FightOutcome.score`), and a random few."""
 
     size: int = 0
-    best: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
-    worst: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
+    best: list[tuple[int, ...]] = msgspec.field(default_factory=list)
+    worst: list[tuple[int, ...]] = msgspec.field(default_factory=list)
     random: list[tuple[int, int]] = msgspec.field(default_factory=list)
 
-    def add(self, score: tuple[int, int], index: int, seed: int) -> None:
+    def add(self, score: tuple[int, ...], index: int, seed: int) -> None:
         if not self.size:
             return
-        _push(self.best, (score[0], score[1], -index), self.size)
-        _push(self.worst, (-score[0], -score[1], -index), self.size)
+        _push(self.best, (*score, -index), self.size)
+        _push(self.worst, (*(-s for s in score), -index), self.size)
         _push(self.random, (-derive_seed(seed ^ _RANDOM_PICK, index), -index), self.size)
 
     def merge(self, other: Picks) -> None:
@@ -89,7 +90,7 @@ class Fights:
 def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
     tally = Tally()
     picks = Picks(size=keep)
-    side = fights.prep.scenario.sides[0]
+    side = fights.prep.scenario.players
     for i in range(start, stop):
         fight, fast = fights.outcome(derive_seed(seed, i))
         tally.add(fight)

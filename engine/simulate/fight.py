@@ -70,6 +70,8 @@ class FightRun:
     events: list[EventBase] = field(default_factory=list)
     event_count: int = 0
     refusals: int = 0
+    #: The `Refused` message of each refused command, in order (a scenario or rules defect).
+    refusal_reasons: list[str] = field(default_factory=list)
     commands: int = 0
     dealt: dict[str, int] = field(default_factory=dict)
     faces_drawn: int = 0
@@ -87,6 +89,10 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False, opening_only
         run.events.append(msgspec.structs.replace(started, seed=seed))
         run.events.extend(prep.setup[1:])
     run.event_count = len(prep.setup)
+
+    def refused(exc: Refused) -> None:
+        run.refusals += 1
+        run.refusal_reasons.append(exc.message)
 
     def step(command: CommandBase) -> None:
         nonlocal state
@@ -128,12 +134,12 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False, opening_only
         for trigger in prep.triggers:
             try:
                 step(trigger)
-            except Refused:
-                run.refusals += 1
+            except Refused as exc:
+                refused(exc)
         try:
             step(BeginFight())
-        except Refused:
-            run.refusals += 1
+        except Refused as exc:
+            refused(exc)
             return _finished(run, state, dice)
     if opening_only:
         return _finished(run, state, dice)
@@ -150,8 +156,8 @@ def run_fight(prep: Prepared, seed: int, *, keep_log: bool = False, opening_only
             command = choose_command(state, actor, prep.profiles, dice)
         try:
             step(command)
-        except Refused:
-            run.refusals += 1
+        except Refused as exc:
+            refused(exc)
             if fight.phase == "declare":
                 step(Declare())  # nothing declared
             else:

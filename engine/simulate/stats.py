@@ -8,11 +8,24 @@ from typing import Any
 
 import msgspec
 
+from engine.scenario.scenario import Fighter
 from engine.simulate.fight import Prepared
-from engine.simulate.outcome import FightOutcome
+from engine.simulate.outcome import DOWN, FightOutcome
+from engine.state.sheet import METERS
 
 STATUSES = ("active", "incapacitated", "unconscious", "dead", "fled", "surrendered")
 Z95 = 1.959963984540054
+#: Refusal reasons and endings shown in the tables (JSON has them all).
+TOP_REASONS = 5
+TOP_ENDINGS = 10
+
+
+class MeterTally(msgspec.Struct, kw_only=True):
+    """One madness meter of one combatant: fights with a failed notch, notches gained."""
+
+    failed_fights: int = 0
+    hardened: int = 0
+    failed: int = 0
 
 
 class CombatantTally(msgspec.Struct, kw_only=True):
@@ -22,6 +35,20 @@ class CombatantTally(msgspec.Struct, kw_only=True):
     wounds_dealt: int = 0
     hardened: int = 0
     failed: int = 0
+    #: wounds taken in a fight → fights (a histogram, so medians merge exactly)
+    wounds: dict[int, int] = msgspec.field(default_factory=dict)
+    #: fights with at least one permanent injury (C2-32)
+    permanent: int = 0
+    meters: dict[str, MeterTally] = msgspec.field(default_factory=dict)
+
+
+class SideTally(msgspec.Struct, kw_only=True):
+    """Fights in which at least one member died, every member was down, anyone took permanent
+    damage."""
+
+    someone_dead: int = 0
+    all_down: int = 0
+    permanent: int = 0
 
 
 class Tally(msgspec.Struct, kw_only=True):
@@ -37,6 +64,10 @@ class Tally(msgspec.Struct, kw_only=True):
     refusals: int = 0
     #: Fights the kernel fought (the rest went to the event-sourced engine); not in the report.
     fast_path: int = 0
+    sides: dict[str, SideTally] = msgspec.field(default_factory=dict)
+    #: Fights with at least one refused command, and per reason the fights that had it.
+    refused_fights: int = 0
+    reasons: dict[str, int] = msgspec.field(default_factory=dict)
 
     def add(self, fight: FightOutcome) -> None:
         self.fights += 1
@@ -46,15 +77,50 @@ class Tally(msgspec.Struct, kw_only=True):
             self.wins[fight.winner] = self.wins.get(fight.winner, 0) + 1
         self.rounds[fight.rounds] = self.rounds.get(fight.rounds, 0) + 1
         self.events += fight.events
-        self.refusals += fight.refusals
+        if fight.refusals:
+            self.refusals += fight.refusals
+            self.refused_fights += 1
+            for reason in set(fight.reasons):
+                self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        present: set[str] = set()
+        up: set[str] = set()
+        dead: set[str] = set()
+        hurt: set[str] = set()
         for c in fight.combatants:
-            t = self.combatants.setdefault(c.id, CombatantTally())
-            t.statuses[c.status] = t.statuses.get(c.status, 0) + 1
+            t = self.combatants.get(c.id)
+            if t is None:
+                t = self.combatants[c.id] = CombatantTally()
+            status = c.status
+            t.statuses[status] = t.statuses.get(status, 0) + 1
             t.frozen += c.frozen
             t.wounds_taken += c.taken
             t.wounds_dealt += c.dealt
             t.hardened += c.hardened
             t.failed += c.failed
+            t.wounds[c.taken] = t.wounds.get(c.taken, 0) + 1
+            side = c.side
+            present.add(side)
+            if c.permanent:
+                t.permanent += 1
+                hurt.add(side)
+            for meter, hardened, failed in c.notches:
+                m = t.meters.get(meter)
+                if m is None:
+                    m = t.meters[meter] = MeterTally()
+                m.hardened += hardened
+                m.failed += failed
+                m.failed_fights += failed > 0
+            if status == "dead":
+                dead.add(side)
+            elif status not in DOWN:
+                up.add(side)
+        for side in present:
+            s = self.sides.get(side)
+            if s is None:
+                s = self.sides[side] = SideTally()
+            s.someone_dead += side in dead
+            s.all_down += side not in up
+            s.permanent += side in hurt
         key = ending_key(fight)
         self.endings[key] = self.endings.get(key, 0) + 1
 
@@ -63,18 +129,32 @@ class Tally(msgspec.Struct, kw_only=True):
         self.draws += other.draws
         self.events += other.events
         self.refusals += other.refusals
+        self.refused_fights += other.refused_fights
         self.fast_path += other.fast_path
         _add_counts(self.wins, other.wins)
         _add_counts(self.rounds, other.rounds)
         _add_counts(self.endings, other.endings)
+        _add_counts(self.reasons, other.reasons)
         for cid, t in other.combatants.items():
             mine = self.combatants.setdefault(cid, CombatantTally())
             _add_counts(mine.statuses, t.statuses)
+            _add_counts(mine.wounds, t.wounds)
             mine.frozen += t.frozen
             mine.wounds_taken += t.wounds_taken
             mine.wounds_dealt += t.wounds_dealt
             mine.hardened += t.hardened
             mine.failed += t.failed
+            mine.permanent += t.permanent
+            for name, m in t.meters.items():
+                into = mine.meters.setdefault(name, MeterTally())
+                into.failed_fights += m.failed_fights
+                into.hardened += m.hardened
+                into.failed += m.failed
+        for side, s in other.sides.items():
+            into_side = self.sides.setdefault(side, SideTally())
+            into_side.someone_dead += s.someone_dead
+            into_side.all_down += s.all_down
+            into_side.permanent += s.permanent
 
 
 def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
@@ -100,9 +180,24 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _rate(count: int, n: int) -> dict[str, float]:
+def rate(count: int, n: int) -> dict[str, float]:
+    """A proportion and its 95% Wilson interval, rounded to 6 places."""
     low, high = wilson(count, n)
     return {"rate": round(count / n, 6) if n else 0.0, "ci95_low": round(low, 6), "ci95_high": round(high, 6)}
+
+
+def _mean(total: int, n: int) -> float:
+    return round(total / n, 6) if n else 0.0
+
+
+def _nth(ordered: list[tuple[int, int]], k: int) -> int:
+    """The k-th smallest value (from 0) of a sorted histogram."""
+    seen = 0
+    for value, count in ordered:
+        seen += count
+        if seen > k:
+            return value
+    return ordered[-1][0]
 
 
 def median_of(hist: dict[int, int]) -> float:
@@ -110,58 +205,181 @@ def median_of(hist: dict[int, int]) -> float:
     if total == 0:
         return 0.0
     ordered = sorted(hist.items())
-
-    def nth(k: int) -> int:
-        seen = 0
-        for value, count in ordered:
-            seen += count
-            if seen > k:
-                return value
-        return ordered[-1][0]
-
-    return (nth((total - 1) // 2) + nth(total // 2)) / 2
+    return (_nth(ordered, (total - 1) // 2) + _nth(ordered, total // 2)) / 2
 
 
-def summary(prep: Prepared, tally: Tally, *, seed: int) -> dict[str, Any]:
-    """The report of a batch: stable keys, numbers rounded to 6 places."""
-    n = tally.fights
-    sides = prep.scenario.sides
-    rounds_total = sum(r * c for r, c in tally.rounds.items())
-    top = sorted(tally.endings.items(), key=lambda kv: (-kv[1], kv[0]))
-    combatants = {}
-    for f in prep.scenario.fighters:
-        t = tally.combatants.get(f.id, CombatantTally())
-        statuses = {s: t.statuses.get(s, 0) for s in STATUSES}
-        combatants[f.id] = {
-            "side": f.side,
-            "survival": _rate(n - statuses["dead"], n),
-            "incapacitated": _rate(statuses["incapacitated"] + statuses["unconscious"], n),
-            "dead": _rate(statuses["dead"], n),
-            "fled": _rate(statuses["fled"], n),
-            "surrendered": _rate(statuses["surrendered"], n),
-            "frozen_at_end": _rate(t.frozen, n),
-            "wounds_dealt_mean": round(t.wounds_dealt / n, 6) if n else 0.0,
-            "wounds_taken_mean": round(t.wounds_taken / n, 6) if n else 0.0,
-            "hardened_notches_mean": round(t.hardened / n, 6) if n else 0.0,
-            "failed_notches_mean": round(t.failed / n, 6) if n else 0.0,
+def percentile_of(hist: dict[int, int], q: float) -> int:
+    """The nearest-rank q-quantile of a histogram: the smallest value with at least q of the
+    fights at or below it."""
+    total = sum(hist.values())
+    if total == 0:
+        return 0
+    return _nth(sorted(hist.items()), max(0, math.ceil(q * total) - 1))
+
+
+def percent(x: float) -> str:
+    """A rate for a sentence: whole percents between 10% and 90%, one decimal outside."""
+    return f"{x:.0%}" if x in (0.0, 1.0) or 0.095 <= x < 0.905 else f"{x:.1%}"
+
+
+def interval(r: dict[str, float]) -> str:
+    """`31% [30–32%]`."""
+    return f"{percent(r['rate'])} [{percent(r['ci95_low']).rstrip('%')}–{percent(r['ci95_high'])}]"
+
+
+def headline(players: str, side: dict[str, Any]) -> str:
+    """The one sentence the report opens with, about the players' side."""
+    return (
+        f"Someone on your side ({players}) dies in {interval(side['someone_dies'])} of fights; "
+        f"everyone on it is down in {interval(side['all_down'])}; it wins {interval(side)}."
+    )
+
+
+def _sides(prep: Prepared, tally: Tally, n: int) -> dict[str, Any]:
+    out = {}
+    for side in prep.scenario.sides:
+        s = tally.sides.get(side, SideTally())
+        wins = tally.wins.get(side, 0)
+        out[side] = {
+            "wins": wins,
+            **rate(wins, n),
+            "someone_dies": rate(s.someone_dead, n),
+            "all_down": rate(s.all_down, n),
+            "permanent_damage": rate(s.permanent, n),
+        }
+    return out
+
+
+def _combatant(f: Fighter, t: CombatantTally, n: int) -> dict[str, Any]:
+    statuses = {s: t.statuses.get(s, 0) for s in STATUSES}
+    meters = {}
+    for name in METERS:
+        m = t.meters.get(name, MeterTally())
+        meters[name] = {
+            "failed_at_least_once": rate(m.failed_fights, n),
+            "hardened_notches_mean": _mean(m.hardened, n),
+            "failed_notches_mean": _mean(m.failed, n),
+            "notches_mean": _mean(m.hardened + m.failed, n),
         }
     return {
+        "side": f.side,
+        "survival": rate(n - statuses["dead"], n),
+        "incapacitated": rate(statuses["incapacitated"] + statuses["unconscious"], n),
+        "dead": rate(statuses["dead"], n),
+        "fled": rate(statuses["fled"], n),
+        "surrendered": rate(statuses["surrendered"], n),
+        "frozen_at_end": rate(t.frozen, n),
+        "wounds_dealt_mean": _mean(t.wounds_dealt, n),
+        "wounds_taken_mean": _mean(t.wounds_taken, n),
+        "hardened_notches_mean": _mean(t.hardened, n),
+        "failed_notches_mean": _mean(t.failed, n),
+        "wounds_taken": {
+            "median": median_of(t.wounds),
+            "p90": percentile_of(t.wounds, 0.9),
+            "max": max(t.wounds) if t.wounds else 0,
+            "distribution": {str(w): c for w, c in sorted(t.wounds.items())},
+        },
+        "permanent_damage": rate(t.permanent, n),
+        "meters": meters,
+    }
+
+
+def _refusals(tally: Tally, n: int) -> dict[str, Any]:
+    reasons = sorted(tally.reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {
+        "fights": tally.refused_fights,
+        **rate(tally.refused_fights, n),
+        "commands": tally.refusals,
+        "reasons": [{"reason": r, "fights": c, **rate(c, n)} for r, c in reasons],
+    }
+
+
+def _warnings(report: dict[str, Any]) -> list[str]:
+    """What makes the numbers untrustworthy: refused commands, fights over before they began."""
+    n = report["fights"]
+    out = []
+    refused = report["refusals"]
+    if refused["fights"]:
+        top = refused["reasons"][0]
+        out.append(
+            f"{refused['fights']:,} of {n:,} fights ({percent(refused['rate'])}) had refused commands "
+            f"— a scenario or rules defect; the most common: {top['reason']!r} in {top['fights']:,} fights"
+        )
+    at_zero = report["rounds"]["distribution"].get("0", 0)
+    if at_zero:
+        out.append(f"{at_zero:,} of {n:,} fights ({percent(at_zero / n)}) ended at round 0, before anyone acted")
+    return out
+
+
+def _same_but_id(a: Fighter, b: Fighter) -> bool:
+    same_sheet = msgspec.structs.replace(a.sheet, name=b.sheet.name) == b.sheet
+    return same_sheet and msgspec.structs.replace(a, id=b.id, sheet=b.sheet) == b
+
+
+def _notes(prep: Prepared, combatants: dict[str, Any]) -> list[str]:
+    """Identical combatants whose figures differ more than chance explains, and why."""
+    out = []
+    fighters = prep.scenario.fighters
+    for i, a in enumerate(fighters):
+        for b in fighters[i + 1 :]:
+            if not _same_but_id(a, b):
+                continue
+            ra, rb = combatants[a.id], combatants[b.id]
+            for metric, what in (("dead", "dies"), ("incapacitated", "is incapacitated")):
+                x, y = ra[metric], rb[metric]
+                if x["ci95_low"] > y["ci95_high"] or y["ci95_low"] > x["ci95_high"]:
+                    out.append(
+                        f"{a.id} and {b.id} are identical, yet {a.id} {what} in {interval(x)} of fights and "
+                        f"{b.id} in {interval(y)}: target selectors break ties by scenario order (nearest "
+                        "takes the first listed, weakest, strongest and most_dangerous the first of equals), "
+                        f"so {a.id}, listed first, is attacked first"
+                    )
+                    break
+    return out
+
+
+def summary(
+    prep: Prepared,
+    tally: Tally,
+    *,
+    seed: int,
+    requested: int | None = None,
+    from_event: int | None = None,
+) -> dict[str, Any]:
+    """The report of a batch: stable keys, numbers rounded to 6 places. `requested`: the fights
+    asked for (fewer finished: the report is partial); `from_event`: a what-if's starting event."""
+    n = tally.fights
+    rounds_total = sum(r * c for r, c in tally.rounds.items())
+    top = sorted(tally.endings.items(), key=lambda kv: (-kv[1], kv[0]))
+    combatants = {f.id: _combatant(f, tally.combatants.get(f.id, CombatantTally()), n) for f in prep.scenario.fighters}
+    sides = _sides(prep, tally, n)
+    players = prep.scenario.players
+    report: dict[str, Any] = {
         "scenario": prep.scenario.scenario.title,
         "file": prep.scenario.path,
         "seed": seed,
         "fights": n,
-        "sides": {side: {"wins": tally.wins.get(side, 0), **_rate(tally.wins.get(side, 0), n)} for side in sides},
-        "draws": {"count": tally.draws, **_rate(tally.draws, n)},
+        "requested": n if requested is None else requested,
+        "partial": requested is not None and n < requested,
+        "from_event": from_event,
+        "players": players,
+        "headline": headline(players, sides[players]),
+        "sides": sides,
+        "draws": {"count": tally.draws, **rate(tally.draws, n)},
         "rounds": {
-            "mean": round(rounds_total / n, 6) if n else 0.0,
+            "mean": _mean(rounds_total, n),
             "median": median_of(tally.rounds),
             "min": min(tally.rounds) if tally.rounds else 0,
             "max": max(tally.rounds) if tally.rounds else 0,
             "distribution": {str(r): c for r, c in sorted(tally.rounds.items())},
         },
         "combatants": combatants,
-        "most_common_ending": {"ending": top[0][0], "count": top[0][1], **_rate(top[0][1], n)} if top else None,
-        "endings": [{"ending": k, "count": c} for k, c in top[:10]],
+        "most_common_ending": {"ending": top[0][0], "count": top[0][1], **rate(top[0][1], n)} if top else None,
+        "endings": [{"ending": k, "count": c, **rate(c, n)} for k, c in top],
         "events": tally.events,
         "refused_commands": tally.refusals,
+        "refusals": _refusals(tally, n),
     }
+    report["warnings"] = _warnings(report)
+    report["notes"] = _notes(prep, combatants)
+    return report

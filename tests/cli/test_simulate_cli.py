@@ -170,7 +170,9 @@ def test_csv_parses_and_carries_the_win_rates() -> None:
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows and set(rows[0]) == {"section", "name", "metric", "value", "ci95_low", "ci95_high"}
-    rates = {r["name"]: float(r["value"]) for r in rows if r["section"] == "side"}
+    rates = {
+        r["name"]: float(r["value"]) for r in rows if r["section"] == "side" and r["metric"] in ("win_rate", "rate")
+    }
     assert rates == {**{s: v["rate"] for s, v in report["sides"].items()}, "draw": report["draws"]["rate"]}
     assert sum(rates.values()) == pytest.approx(1.0)
     for r in rows:

@@ -11,9 +11,10 @@ from engine.dice.percentile import percentile_value
 from engine.rules.ua2.combat.situation import attack_skill, skill_spec
 from engine.settings import Settings
 from engine.simulate.kernel.tactics import compile_rule
+from engine.simulate.outcome import notches_gained
 from engine.state.encounter import Combatant, Status
 from engine.state.fight import Fighter
-from engine.state.sheet import METERS, Sheet
+from engine.state.sheet import Sheet
 from engine.state.weapons import FISTS, Weapon
 from engine.tactics.choose import threat
 from engine.tactics.rules import TacticRule
@@ -136,12 +137,13 @@ class Start(NamedTuple):
     wounds: int
     status: Status
     taken: int
+    permanent: int
     hardened: int  # violence
     failed: int
     neurosis: bool
-    #: (hardened, failed) notches gained in the opening on the other meters (the kernel marks
-    #: violence notches only, M2-8).
-    notches_before: tuple[int, int]
+    #: (meter, hardened, failed) notches gained in the opening on the other meters that changed
+    #: (the kernel marks violence notches only, M2-8).
+    notches_before: tuple[tuple[str, int, int], ...]
     reaction: str | None
     reaction_source: str
     in_hand: Arm
@@ -153,18 +155,17 @@ class Start(NamedTuple):
 
 def start_of(t: Template, c: Combatant, f: Fighter, baseline: Combatant) -> Start:
     violence = c.meters.violence
-    others = [m for m in METERS if m != "violence"]
+    earlier = {i.id for i in baseline.injuries}
+    new = [i for i in c.injuries if i.id not in earlier]
     return Start(
         wounds=c.wounds,
         status=c.status,
-        taken=sum(i.amount for i in c.injuries),
+        taken=sum(i.amount for i in new),
+        permanent=sum(i.permanent for i in new),
         hardened=violence.hardened,
         failed=violence.failed,
         neurosis=violence.neurosis,
-        notches_before=(
-            sum(c.meters.of(m).hardened - baseline.meters.of(m).hardened for m in others),
-            sum(c.meters.of(m).failed - baseline.meters.of(m).failed for m in others),
-        ),
+        notches_before=tuple(n for n in notches_gained(baseline.meters, c.meters) if n[0] != "violence"),
         reaction=None if c.reaction is None else c.reaction.kind,
         reaction_source="" if c.reaction is None else c.reaction.source,
         in_hand=t.arms[(f.weapon() or FISTS).name],
@@ -198,6 +199,7 @@ class FighterState:
         "jammed",
         "neurosis",
         "notches_before",
+        "permanent",
         "prone",
         "reaction",
         "reaction_source",
@@ -215,6 +217,7 @@ class FighterState:
         self.wounds = start.wounds
         self.status = start.status
         self.taken = start.taken
+        self.permanent = start.permanent
         self.hardened = start.hardened
         self.failed = start.failed
         self.neurosis = start.neurosis

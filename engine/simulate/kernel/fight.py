@@ -37,6 +37,7 @@ class Opening(NamedTuple):
 
     events: int
     refusals: int
+    reasons: tuple[str, ...]
     faces: int
     choices: int
     round: int
@@ -130,6 +131,7 @@ class Kernel:
         return Opening(
             events=run.event_count,
             refusals=run.refusals,
+            reasons=tuple(run.refusal_reasons),
             faces=run.faces_drawn,
             choices=run.choices_drawn,
             round=fight.round,
@@ -181,6 +183,25 @@ def at_range_of(c: FighterState) -> bool:
     return c.t.at_range
 
 
+def _end(f: FighterState) -> CombatantEnd:
+    hardened, failed = f.hardened - f.t.base_hardened, f.failed - f.t.base_failed
+    notches = f.notches_before
+    if hardened or failed:
+        notches = (("violence", hardened, failed), *notches)  # METERS order: violence first
+    return CombatantEnd(
+        id=f.t.id,
+        side=f.side,
+        status=f.status,
+        frozen=f.status == "active" and f.reaction == "freeze",
+        taken=f.taken,
+        dealt=f.dealt,
+        hardened=sum(n[1] for n in notches),
+        failed=sum(n[2] for n in notches),
+        permanent=f.permanent,
+        notches=notches,
+    )
+
+
 class _Fight:
     """One fight on the fast path. Event counts follow what the reference engine emits."""
 
@@ -194,6 +215,7 @@ class _Fight:
         self.dice = SeededDice(seed, opening.faces, opening.choices)
         self.events = opening.events
         self.refusals = opening.refusals
+        self.reasons = opening.reasons  # the kernel refuses nothing itself: only the opening can
         self.round = opening.round
         self.turn = opening.turn
         self.order = [fighters[i] for i in opening.order]
@@ -217,19 +239,8 @@ class _Fight:
             rounds=self.round,
             events=self.events,
             refusals=self.refusals,
-            combatants=tuple(
-                CombatantEnd(
-                    id=f.t.id,
-                    side=f.side,
-                    status=f.status,
-                    frozen=f.status == "active" and f.reaction == "freeze",
-                    taken=f.taken,
-                    dealt=f.dealt,
-                    hardened=f.hardened + f.notches_before[0] - f.t.base_hardened,
-                    failed=f.failed + f.notches_before[1] - f.t.base_failed,
-                )
-                for f in self.fighters
-            ),
+            combatants=tuple(_end(f) for f in self.fighters),
+            reasons=self.reasons,
         )
 
     # -- tactics (tactics.choose) ----------------------------------------------------------------
@@ -565,6 +576,7 @@ class _Fight:
         f.taken += amount
         if amount > PERMANENT_OVER:
             self.events += 1  # PermanentDamage
+            f.permanent += 1
         if f.status == "dead":
             return
         if f.wounds <= self.settings.dead_at:
