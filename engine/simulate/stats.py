@@ -29,52 +29,53 @@ class MeterTally(msgspec.Struct, kw_only=True):
 
 
 class CombatantTally(msgspec.Struct, kw_only=True):
-    statuses: dict[str, int] = msgspec.field(default_factory=dict)
-    frozen: int = 0
-    wounds_taken: int = 0
+    """What is counted per combatant (statuses come from the endings)."""
+
     wounds_dealt: int = 0
-    hardened: int = 0
-    failed: int = 0
-    #: wounds taken in a fight → fights (a histogram, so medians merge exactly)
+    #: wounds taken in a fight → fights (a histogram: means and percentiles merge exactly)
     wounds: dict[int, int] = msgspec.field(default_factory=dict)
     #: fights with at least one permanent injury (C2-32)
     permanent: int = 0
     meters: dict[str, MeterTally] = msgspec.field(default_factory=dict)
 
+    @property
+    def wounds_taken(self) -> int:
+        return sum(w * c for w, c in self.wounds.items())
 
-class SideTally(msgspec.Struct, kw_only=True):
-    """Fights in which at least one member died, every member was down, anyone took permanent
-    damage."""
 
-    someone_dead: int = 0
-    all_down: int = 0
-    permanent: int = 0
+#: An ending: the winner (None: a draw), each combatant's status ("frozen" when frozen and
+#: standing), in the order of `Tally.ids`, and who took permanent damage (empty when nobody did).
+Ending = tuple[str | None, tuple[str, ...], tuple[bool, ...]]
 
 
 class Tally(msgspec.Struct, kw_only=True):
-    """Everything a batch reports, as integers; `merge` adds another tally in."""
+    """Everything a batch reports, as integers; `merge` adds another tally in. Every figure about
+    the combination of combatants in one fight (who died, whether a whole side is down) is read
+    from the endings, so a fight costs one key."""
 
     fights: int = 0
     wins: dict[str, int] = msgspec.field(default_factory=dict)
     draws: int = 0
     rounds: dict[int, int] = msgspec.field(default_factory=dict)
     combatants: dict[str, CombatantTally] = msgspec.field(default_factory=dict)
-    endings: dict[str, int] = msgspec.field(default_factory=dict)
+    endings: dict[Ending, int] = msgspec.field(default_factory=dict)
+    #: The combatants of the endings, in order (every fight of a batch has the same).
+    ids: tuple[str, ...] = ()
     events: int = 0
     refusals: int = 0
     #: Fights the kernel fought (the rest went to the event-sourced engine); not in the report.
     fast_path: int = 0
-    sides: dict[str, SideTally] = msgspec.field(default_factory=dict)
     #: Fights with at least one refused command, and per reason the fights that had it.
     refused_fights: int = 0
     reasons: dict[str, int] = msgspec.field(default_factory=dict)
 
     def add(self, fight: FightOutcome) -> None:
         self.fights += 1
-        if fight.winner is None:
+        winner = fight.winner
+        if winner is None:
             self.draws += 1
         else:
-            self.wins[fight.winner] = self.wins.get(fight.winner, 0) + 1
+            self.wins[winner] = self.wins.get(winner, 0) + 1
         self.rounds[fight.rounds] = self.rounds.get(fight.rounds, 0) + 1
         self.events += fight.events
         if fight.refusals:
@@ -82,27 +83,20 @@ class Tally(msgspec.Struct, kw_only=True):
             self.refused_fights += 1
             for reason in set(fight.reasons):
                 self.reasons[reason] = self.reasons.get(reason, 0) + 1
-        present: set[str] = set()
-        up: set[str] = set()
-        dead: set[str] = set()
-        hurt: set[str] = set()
-        for c in fight.combatants:
-            t = self.combatants.get(c.id)
+        ends = fight.combatants
+        if not self.ids:
+            self.ids = tuple(c.id for c in ends)
+        tallies = self.combatants
+        permanent = False
+        for c in ends:
+            t = tallies.get(c.id)
             if t is None:
-                t = self.combatants[c.id] = CombatantTally()
-            status = c.status
-            t.statuses[status] = t.statuses.get(status, 0) + 1
-            t.frozen += c.frozen
-            t.wounds_taken += c.taken
-            t.wounds_dealt += c.dealt
-            t.hardened += c.hardened
-            t.failed += c.failed
+                t = tallies[c.id] = CombatantTally()
             t.wounds[c.taken] = t.wounds.get(c.taken, 0) + 1
-            side = c.side
-            present.add(side)
+            t.wounds_dealt += c.dealt
             if c.permanent:
                 t.permanent += 1
-                hurt.add(side)
+                permanent = True
             for meter, hardened, failed in c.notches:
                 m = t.meters.get(meter)
                 if m is None:
@@ -110,18 +104,11 @@ class Tally(msgspec.Struct, kw_only=True):
                 m.hardened += hardened
                 m.failed += failed
                 m.failed_fights += failed > 0
-            if status == "dead":
-                dead.add(side)
-            elif status not in DOWN:
-                up.add(side)
-        for side in present:
-            s = self.sides.get(side)
-            if s is None:
-                s = self.sides[side] = SideTally()
-            s.someone_dead += side in dead
-            s.all_down += side not in up
-            s.permanent += side in hurt
-        key = ending_key(fight)
+        key = (
+            winner,
+            tuple(["frozen" if c.frozen else c.status for c in ends]),
+            tuple([c.permanent > 0 for c in ends]) if permanent else (),
+        )
         self.endings[key] = self.endings.get(key, 0) + 1
 
     def merge(self, other: Tally) -> None:
@@ -131,30 +118,21 @@ class Tally(msgspec.Struct, kw_only=True):
         self.refusals += other.refusals
         self.refused_fights += other.refused_fights
         self.fast_path += other.fast_path
+        self.ids = self.ids or other.ids
         _add_counts(self.wins, other.wins)
         _add_counts(self.rounds, other.rounds)
         _add_counts(self.endings, other.endings)
         _add_counts(self.reasons, other.reasons)
         for cid, t in other.combatants.items():
             mine = self.combatants.setdefault(cid, CombatantTally())
-            _add_counts(mine.statuses, t.statuses)
             _add_counts(mine.wounds, t.wounds)
-            mine.frozen += t.frozen
-            mine.wounds_taken += t.wounds_taken
             mine.wounds_dealt += t.wounds_dealt
-            mine.hardened += t.hardened
-            mine.failed += t.failed
             mine.permanent += t.permanent
             for name, m in t.meters.items():
                 into = mine.meters.setdefault(name, MeterTally())
                 into.failed_fights += m.failed_fights
                 into.hardened += m.hardened
                 into.failed += m.failed
-        for side, s in other.sides.items():
-            into_side = self.sides.setdefault(side, SideTally())
-            into_side.someone_dead += s.someone_dead
-            into_side.all_down += s.all_down
-            into_side.permanent += s.permanent
 
 
 def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
@@ -162,11 +140,55 @@ def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
         into[k] = into.get(k, 0) + v
 
 
-def ending_key(fight: FightOutcome) -> str:
+def ending_text(ids: tuple[str, ...], ending: Ending) -> str:
     """`side gun wins: mara dead, vic active` — the shape of an ending, for counting."""
-    head = f"side {fight.winner} wins" if fight.winner else "draw"
-    parts = ", ".join(f"{c.id} {'frozen' if c.frozen else c.status}" for c in fight.combatants)
-    return f"{head}: {parts}"
+    winner, statuses, _ = ending
+    head = f"side {winner} wins" if winner else "draw"
+    return f"{head}: {', '.join(f'{cid} {status}' for cid, status in zip(ids, statuses, strict=True))}"
+
+
+class _Joint(msgspec.Struct, kw_only=True):
+    """What the endings say, per combatant (statuses) and per side (someone dead, all down,
+    anyone permanently hurt)."""
+
+    statuses: dict[str, dict[str, int]]
+    someone_dead: dict[str, int]
+    all_down: dict[str, int]
+    permanent: dict[str, int]
+    texts: dict[str, int]
+
+
+def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
+    ids = tally.ids
+    joint = _Joint(
+        statuses={cid: {} for cid in ids},
+        someone_dead={},
+        all_down={},
+        permanent={},
+        texts={},
+    )
+    sides = [side_of.get(cid, "") for cid in ids]
+    for ending, count in tally.endings.items():
+        _, statuses, hurt = ending
+        text = ending_text(ids, ending)
+        joint.texts[text] = joint.texts.get(text, 0) + count
+        dead: set[str] = set()
+        up: set[str] = set()
+        for cid, side, status in zip(ids, sides, statuses, strict=True):
+            counts = joint.statuses[cid]
+            counts[status] = counts.get(status, 0) + count
+            if status == "dead":
+                dead.add(side)
+            elif status not in DOWN:
+                up.add(side)
+        for side in set(sides):
+            if side in dead:
+                joint.someone_dead[side] = joint.someone_dead.get(side, 0) + count
+            if side not in up:
+                joint.all_down[side] = joint.all_down.get(side, 0) + count
+        for side in {side for side, h in zip(sides, hurt, strict=False) if h}:
+            joint.permanent[side] = joint.permanent.get(side, 0) + count
+    return joint
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
@@ -235,23 +257,22 @@ def headline(players: str, side: dict[str, Any]) -> str:
     )
 
 
-def _sides(prep: Prepared, tally: Tally, n: int) -> dict[str, Any]:
+def _sides(prep: Prepared, tally: Tally, joint: _Joint, n: int) -> dict[str, Any]:
     out = {}
     for side in prep.scenario.sides:
-        s = tally.sides.get(side, SideTally())
         wins = tally.wins.get(side, 0)
         out[side] = {
             "wins": wins,
             **rate(wins, n),
-            "someone_dies": rate(s.someone_dead, n),
-            "all_down": rate(s.all_down, n),
-            "permanent_damage": rate(s.permanent, n),
+            "someone_dies": rate(joint.someone_dead.get(side, 0), n),
+            "all_down": rate(joint.all_down.get(side, 0), n),
+            "permanent_damage": rate(joint.permanent.get(side, 0), n),
         }
     return out
 
 
-def _combatant(f: Fighter, t: CombatantTally, n: int) -> dict[str, Any]:
-    statuses = {s: t.statuses.get(s, 0) for s in STATUSES}
+def _combatant(f: Fighter, t: CombatantTally, counted: dict[str, int], n: int) -> dict[str, Any]:
+    statuses = {s: counted.get(s, 0) for s in STATUSES}
     meters = {}
     for name in METERS:
         m = t.meters.get(name, MeterTally())
@@ -268,11 +289,11 @@ def _combatant(f: Fighter, t: CombatantTally, n: int) -> dict[str, Any]:
         "dead": rate(statuses["dead"], n),
         "fled": rate(statuses["fled"], n),
         "surrendered": rate(statuses["surrendered"], n),
-        "frozen_at_end": rate(t.frozen, n),
+        "frozen_at_end": rate(counted.get("frozen", 0), n),
         "wounds_dealt_mean": _mean(t.wounds_dealt, n),
         "wounds_taken_mean": _mean(t.wounds_taken, n),
-        "hardened_notches_mean": _mean(t.hardened, n),
-        "failed_notches_mean": _mean(t.failed, n),
+        "hardened_notches_mean": _mean(sum(m.hardened for m in t.meters.values()), n),
+        "failed_notches_mean": _mean(sum(m.failed for m in t.meters.values()), n),
         "wounds_taken": {
             "median": median_of(t.wounds),
             "p90": percentile_of(t.wounds, 0.9),
@@ -350,9 +371,13 @@ def summary(
     asked for (fewer finished: the report is partial); `from_event`: a what-if's starting event."""
     n = tally.fights
     rounds_total = sum(r * c for r, c in tally.rounds.items())
-    top = sorted(tally.endings.items(), key=lambda kv: (-kv[1], kv[0]))
-    combatants = {f.id: _combatant(f, tally.combatants.get(f.id, CombatantTally()), n) for f in prep.scenario.fighters}
-    sides = _sides(prep, tally, n)
+    joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
+    top = sorted(joint.texts.items(), key=lambda kv: (-kv[1], kv[0]))
+    combatants = {
+        f.id: _combatant(f, tally.combatants.get(f.id, CombatantTally()), joint.statuses.get(f.id, {}), n)
+        for f in prep.scenario.fighters
+    }
+    sides = _sides(prep, tally, joint, n)
     players = prep.scenario.players
     report: dict[str, Any] = {
         "scenario": prep.scenario.scenario.title,

@@ -142,8 +142,9 @@ class Start(NamedTuple):
     failed: int
     neurosis: bool
     #: (meter, hardened, failed) notches gained in the opening on the other meters that changed
-    #: (the kernel marks violence notches only, M2-8).
+    #: (the kernel marks violence notches only, M2-8), and their (hardened, failed) sums.
     notches_before: tuple[tuple[str, int, int], ...]
+    others_gained: tuple[int, int]
     reaction: str | None
     reaction_source: str
     in_hand: Arm
@@ -157,6 +158,7 @@ def start_of(t: Template, c: Combatant, f: Fighter, baseline: Combatant) -> Star
     violence = c.meters.violence
     earlier = {i.id for i in baseline.injuries}
     new = [i for i in c.injuries if i.id not in earlier]
+    others = tuple(n for n in notches_gained(baseline.meters, c.meters) if n[0] != "violence")
     return Start(
         wounds=c.wounds,
         status=c.status,
@@ -165,7 +167,8 @@ def start_of(t: Template, c: Combatant, f: Fighter, baseline: Combatant) -> Star
         hardened=violence.hardened,
         failed=violence.failed,
         neurosis=violence.neurosis,
-        notches_before=tuple(n for n in notches_gained(baseline.meters, c.meters) if n[0] != "violence"),
+        notches_before=others,
+        others_gained=(sum(n[1] for n in others), sum(n[2] for n in others)),
         reaction=None if c.reaction is None else c.reaction.kind,
         reaction_source="" if c.reaction is None else c.reaction.source,
         in_hand=t.arms[(f.weapon() or FISTS).name],
@@ -199,6 +202,7 @@ class FighterState:
         "jammed",
         "neurosis",
         "notches_before",
+        "others_gained",
         "permanent",
         "prone",
         "reaction",
@@ -222,6 +226,7 @@ class FighterState:
         self.failed = start.failed
         self.neurosis = start.neurosis
         self.notches_before = start.notches_before
+        self.others_gained = start.others_gained
         self.reaction = start.reaction  # M2-4: kept until its source is gone
         self.reaction_source = start.reaction_source
         self.in_hand = start.in_hand

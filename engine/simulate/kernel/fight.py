@@ -184,21 +184,15 @@ def at_range_of(c: FighterState) -> bool:
 
 
 def _end(f: FighterState) -> CombatantEnd:
-    hardened, failed = f.hardened - f.t.base_hardened, f.failed - f.t.base_failed
+    t = f.t
+    hardened, failed = f.hardened - t.base_hardened, f.failed - t.base_failed
     notches = f.notches_before
     if hardened or failed:
         notches = (("violence", hardened, failed), *notches)  # METERS order: violence first
+    others = f.others_gained
+    frozen = f.status == "active" and f.reaction == "freeze"
     return CombatantEnd(
-        id=f.t.id,
-        side=f.side,
-        status=f.status,
-        frozen=f.status == "active" and f.reaction == "freeze",
-        taken=f.taken,
-        dealt=f.dealt,
-        hardened=sum(n[1] for n in notches),
-        failed=sum(n[2] for n in notches),
-        permanent=f.permanent,
-        notches=notches,
+        t.id, f.side, f.status, frozen, f.taken, f.dealt, hardened + others[0], failed + others[1], f.permanent, notches
     )
 
 
@@ -234,14 +228,8 @@ class _Fight:
                 self.declare()
             else:
                 self.act(self.order[self.turn])
-        return FightOutcome(
-            winner=self.winner,
-            rounds=self.round,
-            events=self.events,
-            refusals=self.refusals,
-            combatants=tuple(_end(f) for f in self.fighters),
-            reasons=self.reasons,
-        )
+        ends = tuple([_end(f) for f in self.fighters])
+        return FightOutcome(self.winner, self.round, self.events, self.refusals, ends, self.reasons)
 
     # -- tactics (tactics.choose) ----------------------------------------------------------------
 
