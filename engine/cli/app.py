@@ -55,7 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {
     "character": ("engine.cli.character", "app"),
-    "scenario": ("engine.cli.simulate", "scenario_app"),
+    "scenario": ("engine.cli.scenario", "app"),
     "session": ("engine.cli.session", "app"),
 }
 ROOT_OPTIONS = ("--log-json", "--verbose", "-v")

@@ -15,17 +15,25 @@ from engine.cli.common import JsonOption, console, emit_json, err_console
 from engine.cli.plots import plot_report, require_matplotlib
 from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
-from engine.scenario.scenario import Scenario, load_scenario
 from engine.session.live import stored_log
 from engine.simulate.batch import Keep, default_workers, run_batch
 from engine.simulate.fight import prepare, run_fight
+from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Batch seed; fight i uses derive(seed, i).")]
 
-scenario_app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="PATH=VALUE",
+        help="Change a scenario field for this run (repeatable): settings.max_rounds=20, "
+        "combatants.Rosa.tactics=cautious, combatants.Rosa.stats.body=60.",
+    ),
+]
 
 
 def _seed(seed: int | None) -> int:
@@ -43,7 +51,9 @@ def simulate(
         Path | None, typer.Option("--plot", help="Draw the report as a PNG panel (needs matplotlib).")
     ] = None,
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
-    keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
+    keep_which: Annotated[
+        Keep, typer.Option("--keep-which", help="Which fights --keep saves, judged for the players' side.")
+    ] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
     progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = None,
     reference: Annotated[
@@ -53,9 +63,13 @@ def simulate(
             help="Fight every fight on the event-sourced engine, not the fast kernel (slower; the same report).",
         ),
     ] = False,
+    sets: SetOpt = None,
 ) -> None:
-    """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost."""
-    loaded = load_scenario(scenario)
+    """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
+
+    --keep-which worst|best ranks fights for the players' side (the scenario's `players`, else the
+    first side): lost before drawn before won, then more of the side dead, then more wounds taken."""
+    loaded = load_with_overrides(scenario, sets or [])
     batch_seed = _seed(seed)
     count = default_workers() if workers is None else workers
     if plot is not None:
@@ -122,9 +136,10 @@ def fight(
     index: Annotated[int, typer.Option("--index", "-i", min=0, help="Which fight of the batch with --seed.")] = 0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the fight's log to this JSONL file.")] = None,
     json: JsonOption = False,
+    sets: SetOpt = None,
 ) -> None:
     """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
-    loaded = load_scenario(scenario)
+    loaded = load_with_overrides(scenario, sets or [])
     batch_seed = _seed(seed)
     run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
     if save is not None:
@@ -159,30 +174,3 @@ def fight(
             console.print(e.explain(), markup=False)
     if save is not None:
         console.print(f"log written to {save}")
-
-
-@scenario_app.command("check")
-def scenario_check(scenario: ScenarioArg, json: JsonOption = False) -> None:
-    """Load a scenario and every sheet it names; report what it sets up."""
-    loaded = load_scenario(scenario)
-    info = {
-        "title": loaded.scenario.title,
-        "sides": list(loaded.sides),
-        "combatants": [
-            {"id": f.id, "side": f.side, "name": f.sheet.name, "in_hand": f.in_hand, "rules": len(f.rules)}
-            for f in loaded.fighters
-        ],
-        "valid": True,
-    }
-    if json:
-        emit_json(info)
-        return
-    console.print(f"{scenario}: valid — {loaded.scenario.title}")
-    for f in loaded.fighters:
-        console.print(f"  {f.id} ({f.sheet.name}), side {f.side}, {f.in_hand} in hand, {len(f.rules)} tactic rules")
-
-
-@scenario_app.command("schema")
-def scenario_schema() -> None:
-    """Print the JSON Schema of scenario files."""
-    emit_json(msgspec.json.schema(Scenario))
