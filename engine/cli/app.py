@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("engine.cli.checks", "check"),
     "simulate": ("engine.cli.simulate", "simulate"),
     "fight": ("engine.cli.simulate", "fight"),
+    "compare": ("engine.cli.compare", "compare"),
     "bench": ("engine.cli.bench", "bench"),
     "replay": ("engine.cli.replay", "replay"),
     "audit": ("engine.cli.replay", "audit"),

@@ -101,3 +101,59 @@ def plot_report(report: dict[str, Any], path: Path) -> None:
     fig.suptitle(f"{report['scenario']} — {report['fights']:,} fights, seed {report['seed']}{partial}")
     fig.tight_layout()
     _save(fig, path)
+
+
+def _numeric(values: list[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def plot_comparison(report: dict[str, Any], path: Path) -> None:
+    """A sweep: the players' win and death rates against the value, with 95% bands. A
+    comparison: both rates per variant, and each difference from the first with its paired
+    interval beside the wider one two separate runs would give."""
+    plt = _pyplot()
+    arms = report["variants"]
+    if report["sweep"] is not None:
+        fig, ax = plt.subplots(figsize=(9, 5.5))
+        values = [a["value"] for a in arms]
+        x = values if _numeric(values) else list(range(len(values)))
+        for key, label, colour in (("win", "your side wins", WIN), ("someone_dies", "someone on it dies", DEATH)):
+            rates = [a[key] for a in arms]
+            ax.plot(x, [r["rate"] for r in rates], marker="o", color=colour, label=label)
+            ax.fill_between(x, [r["ci95_low"] for r in rates], [r["ci95_high"] for r in rates], color=colour, alpha=0.2)
+        if not _numeric(values):
+            ax.set_xticks(x, [str(v) for v in values])
+        ax.set_xlabel(report["sweep"])
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(f"share of fights (players: {arms[0]['players']})")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        ax.set_title(f"sweep of {report['sweep']} — {report['fights']:,} fights per value, same seeds")
+        fig.tight_layout()
+        _save(fig, path)
+        return
+    fig, (rates_ax, diff_ax) = plt.subplots(1, 2, figsize=(13, 5.5))
+    names = [a["name"] for a in arms]
+    for k, (key, label, colour) in enumerate((("win", "wins", WIN), ("someone_dies", "someone dies", DEATH))):
+        rates = [a[key] for a in arms]
+        x = [i + (k - 0.5) * 0.38 for i in range(len(arms))]
+        rates_ax.bar(x, [r["rate"] for r in rates], 0.38, yerr=_errors(rates), capsize=4, color=colour, label=label)
+    rates_ax.set_xticks(range(len(arms)), names)
+    rates_ax.set_ylim(0, 1)
+    rates_ax.legend(fontsize="small")
+    rates_ax.set_title("the players' side in each variant (95% intervals)")
+    rows = [(d["variant"], key, d[key]) for d in report["differences"] for key in ("win", "someone_dies")]
+    y = list(range(len(rows)))
+    for i, (_, key, d) in enumerate(rows):
+        colour = WIN if key == "win" else DEATH
+        diff_ax.plot([d["independent_ci95_low"], d["independent_ci95_high"]], [i, i], color=GREY, lw=6, alpha=0.35)
+        diff_ax.plot([d["ci95_low"], d["ci95_high"]], [i, i], color=colour, lw=3)
+        diff_ax.plot([d["difference"]], [i], "o", color=colour)
+    diff_ax.axvline(0, color="black", lw=0.8)
+    diff_ax.set_yticks(y, [f"{v}: {'wins' if k == 'win' else 'someone dies'}" for v, k, _ in rows])
+    diff_ax.invert_yaxis()
+    diff_ax.set_title(f"difference from {arms[0]['name']} (paired; grey: separate runs)")
+    diff_ax.set_xlabel("difference in share of fights")
+    fig.suptitle(f"{report['fights']:,} fights per variant on the same seeds, seed {report['seed']}")
+    fig.tight_layout()
+    _save(fig, path)

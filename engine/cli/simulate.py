@@ -1,22 +1,24 @@
-"""`ua simulate`, `ua fight`, `ua scenario`: batch simulation, one narrated fight, scenario files."""
+"""`ua simulate` and `ua fight`: a batch of fights and its report, one narrated fight; the options
+they share with `ua compare` and `ua scenario check`."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from engine.cli.common import JsonOption, console, emit_json, err_console
+from engine.cli.common import JsonOption, console, emit_json, err_console, fail
 from engine.cli.plots import plot_report, require_matplotlib
+from engine.cli.progress import INTERRUPTED, SAMPLE_FROM, progress_bar, say_estimate
 from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
 from engine.session.live import stored_log
-from engine.simulate.batch import Keep, default_workers, run_batch
+from engine.simulate.batch import Keep, check_size, default_workers, run_batch, seconds_per_fight
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import summary
@@ -36,87 +38,110 @@ SetOpt = Annotated[
 ]
 
 
-def _seed(seed: int | None) -> int:
+def seed_or_random(seed: int | None) -> int:
     return seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+
+
+FightsOpt = Annotated[int, typer.Option("-n", "--fights", help="How many fights.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="CSV on stdout.")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Draw the report as a PNG (needs matplotlib).")]
+ProgressOpt = Annotated[
+    bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
+]
+ReferenceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reference",
+        help="Fight every fight on the event-sourced engine, not the fast kernel (slower; the same report).",
+    ),
+]
 
 
 def simulate(
     scenario: ScenarioArg,
-    n: Annotated[int, typer.Option("-n", "--fights", help="How many fights.")] = 10_000,
+    n: FightsOpt = 10_000,
     seed: SeedOpt = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")] = None,
+    workers: WorkersOpt = None,
     json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
-    plot: Annotated[
-        Path | None, typer.Option("--plot", help="Draw the report as a PNG panel (needs matplotlib).")
-    ] = None,
+    as_csv: CsvOpt = False,
+    plot: PlotOpt = None,
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
     keep_which: Annotated[
         Keep, typer.Option("--keep-which", help="Which fights --keep saves, judged for the players' side.")
     ] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
-    progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = None,
-    reference: Annotated[
-        bool,
-        typer.Option(
-            "--reference",
-            help="Fight every fight on the event-sourced engine, not the fast kernel (slower; the same report).",
-        ),
-    ] = False,
+    progress: ProgressOpt = None,
+    reference: ReferenceOpt = False,
     sets: SetOpt = None,
 ) -> None:
     """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
 
-    --keep-which worst|best ranks fights for the players' side (the scenario's `players`, else the
-    first side): lost before drawn before won, then more of the side dead, then more wounds taken."""
+    The report opens with a sentence about the players' side (the scenario's `players`, else the
+    first side). --keep-which worst|best ranks fights for that side: lost before drawn before won,
+    then more of the side dead, then more wounds taken. Ctrl-C stops a batch and prints the report
+    of the fights finished so far, marked partial (exit code 130)."""
     loaded = load_with_overrides(scenario, sets or [])
-    batch_seed = _seed(seed)
+    batch_seed = seed_or_random(seed)
     count = default_workers() if workers is None else workers
+    check_size(n, count)
     if plot is not None:
         require_matplotlib()
+    if n >= SAMPLE_FROM:
+        say_estimate(n, count, seconds_per_fight(loaded, batch_seed, fast=not reference))
     show = sys.stderr.isatty() if progress is None else progress
-    with _progress_bar(n, show) as advance:
+    with progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
-            loaded, n, batch_seed, workers=count, keep=keep, progress=advance, fast=not reference
+            loaded,
+            n,
+            batch_seed,
+            workers=count,
+            keep=keep,
+            progress=advance,
+            fast=not reference,
+            interruptible=True,
         )
+    stopped_early(tally.fights, n)
     report = summary(prep, tally, seed=batch_seed, requested=n)
     if keep:
         report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)
+    emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_report, text=render, table=to_csv)
+
+
+def stopped_early(done: int, requested: int) -> None:
+    """After Ctrl-C: nothing finished is an error (exit 130); else the partial report follows."""
+    if done == 0 and requested > 0:
+        fail("stopped before any fight finished", code=INTERRUPTED, hint="let it run a little longer")
+
+
+def emit_report(
+    report: dict[str, Any],
+    *,
+    json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    draw: Callable[[dict[str, Any], Path], None],
+    text: Callable[[dict[str, Any]], None],
+    table: Callable[[dict[str, Any]], str],
+) -> None:
+    """The report as JSON, CSV or rich text, the plot if asked; exit 130 if it is partial."""
     if plot is not None:
-        plot_report(report, plot)
+        draw(report, plot)
         report["plot"] = str(plot)
     if json:
         emit_json(report)
     elif as_csv:
-        sys.stdout.write(to_csv(report))
+        sys.stdout.write(table(report))
     else:
-        render(report)
+        text(report)
     if plot is not None:
         (err_console if json or as_csv else console).print(f"plot written to {plot}", markup=False)
-
-
-class _progress_bar:
-    """A rich progress bar on stderr, or nothing (off when stderr is not a terminal)."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total = total
-        self.show = show
-        self.bar: Progress | None = None
-
-    def __enter__(self) -> Any:
-        if not self.show:
-            return None
-        self.bar = Progress(
-            TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err_console
+    if report["partial"]:
+        err_console.print(
+            f"stopped: the report is of the {report['fights']:,} fights finished of {report['requested']:,}",
+            markup=False,
         )
-        self.bar.start()
-        task = self.bar.add_task("fights", total=self.total)
-        bar = self.bar
-        return lambda done: bar.update(task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        raise typer.Exit(INTERRUPTED)
 
 
 def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path) -> list[dict[str, Any]]:
@@ -140,7 +165,7 @@ def fight(
 ) -> None:
     """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
     loaded = load_with_overrides(scenario, sets or [])
-    batch_seed = _seed(seed)
+    batch_seed = seed_or_random(seed)
     run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
     if save is not None:
         write_log(save, stored_log("fight", run.events))
