@@ -119,13 +119,13 @@ def emit_report(
     *,
     json: bool,
     as_csv: bool,
-    plot: Path | None,
-    draw: Callable[[dict[str, Any], Path], None],
     text: Callable[[dict[str, Any]], None],
     table: Callable[[dict[str, Any]], str],
+    plot: Path | None = None,
+    draw: Callable[[dict[str, Any], Path], None] | None = None,
 ) -> None:
     """The report as JSON, CSV or rich text, the plot if asked; exit 130 if it is partial."""
-    if plot is not None:
+    if plot is not None and draw is not None:
         draw(report, plot)
         report["plot"] = str(plot)
     if json:
