@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.commands.combat import BeginFight
 from engine.errors import CorruptLog, EngineError, InvalidInput, OutOfOrder
 from engine.events.base import EventBase
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
@@ -117,7 +118,7 @@ def fork_point(records: Sequence[Record], at: int) -> Encounter:
         raise _not_in_history(records, entries, entry, superseded, at)
     state = effective_fold(records[:at], also_skip=skip)
     if state.fight.phase == "setup":
-        begun = _fight_begins(records, skip)
+        begun = _fight_begins(entries, records)
         hint = f"fork from event {begun} or later" if begun else "begin the fight first, then fork"
         raise InvalidInput(f"event {at} is before the fight began: there is nothing to fight out", hint=hint)
     return state
@@ -152,13 +153,9 @@ def _not_in_history(
     )
 
 
-def _fight_begins(records: Sequence[Record], skip: set[int]) -> int:
+def _fight_begins(entries: list[CommandEntry], records: Sequence[Record]) -> int:
     """The last event of the command that began the fight, in the current history (0: none)."""
-    state = Encounter()
-    for _, event in records:
-        if isinstance(event, MARKERS) or event.command in skip:
-            continue
-        state = apply(state, event)
-        if state.fight.phase != "setup":
-            return _last_event(records, event.command)
+    for entry in entries:
+        if entry.status == "effective" and isinstance(entry.record.issued, BeginFight):
+            return _last_event(records, entry.id)
     return 0
