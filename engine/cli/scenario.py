@@ -22,6 +22,8 @@ from engine.scenario.scenario import LoadedScenario, Scenario, scenario_catalog
 from engine.simulate.batch import run_batch
 from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import TOP_REASONS, summary
+from engine.state.sheet import Sheet
+from engine.state.weapons import Weapon
 
 app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
 
@@ -31,48 +33,42 @@ TRIAL_SEED = 1
 
 
 class SheetCheck(msgspec.Struct, kw_only=True):
-    """One combatant's sheet against the creation rules. `tier_from`: "sheet", "--tier", or
-    "fits" (the sheet names no tier: the smallest it fits; its findings are only warnings)."""
+    """One combatant's sheet against the creation rules, at `tier`. `tier_from`: "sheet",
+    "--tier", "fits" (the sheet names no tier: the smallest tier it fits) or "none fits" (it
+    breaks the rules at every tier: checked as the most generous)."""
 
     combatant: str
     file: str | None
     where: str
-    tier: str | None
+    tier: str
     tier_from: str
     errors: int
     warnings: int
     findings: list[Finding]
 
 
-def _smallest_fit(findings_by_tier: dict[Tier, list[Finding]]) -> Tier | None:
-    for tier in TIERS:
-        if not any(f.severity == "error" for f in findings_by_tier[tier]):
-            return tier
-    return None
+def _tier_of(sheet: Sheet, tier: Tier | None, catalog: dict[str, Weapon]) -> tuple[Tier, str, list[Finding]]:
+    """(tier, where it comes from, findings): `--tier`, else the sheet's own, else the smallest
+    tier whose rules it keeps, else the most generous (whose errors it then has)."""
+    chosen = tier if tier is not None else sheet.tier
+    if chosen is not None:
+        return chosen, "--tier" if tier else "sheet", creation_findings(sheet, chosen, catalog)
+    for candidate in TIERS:
+        findings = creation_findings(sheet, candidate, catalog)
+        if not any(f.severity == "error" for f in findings):
+            return candidate, "fits", findings
+    return TIERS[-1], "none fits", findings
 
 
 def check_sheets(loaded: LoadedScenario, tier: Tier | None) -> list[SheetCheck]:
-    """Each combatant's sheet (a file or inline) as `ua character check` checks it: against its
-    own tier or `tier`; a sheet with neither (a GM's extra, a monster) is checked against each
-    tier and reported as the smallest it fits, any findings as warnings."""
+    """Each combatant's sheet (a file or inline) as `ua character check` checks it: at `--tier`,
+    else at its own tier; a sheet that names none (a GM's extra, a monster) at the smallest tier
+    whose rules it keeps — or, keeping none, at the most generous, errors and all."""
     catalog = scenario_catalog(loaded.scenario)
     out = []
     for i, (spec, fighter) in enumerate(zip(loaded.scenario.combatants, loaded.fighters, strict=True)):
-        sheet = fighter.sheet
         where = f"$.combatants[{i}].sheet" if spec.sheet is not None else f"$.combatants[{i}].character"
-        chosen = tier or sheet.tier
-        if chosen is not None:
-            findings = creation_findings(sheet, chosen, catalog)
-            tier_from = "--tier" if tier else "sheet"
-        else:
-            by_tier = {t: creation_findings(sheet, t, catalog) for t in TIERS}
-            chosen = _smallest_fit(by_tier)
-            tier_from = "fits"
-            findings = [
-                msgspec.structs.replace(f, severity="warning")
-                for f in by_tier[chosen or TIERS[-1]]
-                if f.severity == "error" or chosen is None
-            ]
+        chosen, tier_from, findings = _tier_of(fighter.sheet, tier, catalog)
         if spec.sheet is None:  # inline: paths inside the scenario file
             findings = [msgspec.structs.replace(f, path=where + f.path[1:]) for f in findings]
         errors = sum(f.severity == "error" for f in findings)
@@ -106,8 +102,10 @@ def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
 
 def _tier_text(c: SheetCheck) -> str:
     if c.tier_from == "fits":
-        return f"no tier: fits {_a(c.tier)}" if c.tier else "no tier: fits none"
-    return f"as {_a(c.tier or '')}"
+        return f"no tier: fits {_a(c.tier)}"
+    if c.tier_from == "none fits":
+        return f"no tier, and fits none: as {_a(c.tier)}"
+    return f"as {_a(c.tier)}"
 
 
 def _a(tier: str) -> str:

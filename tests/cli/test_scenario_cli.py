@@ -93,22 +93,26 @@ def test_tier_checks_every_sheet_against_that_tier(folder: Path) -> None:
     assert {(s["tier"], s["tier_from"]) for s in sheets} == {("beginner", "--tier")}
 
 
-def test_a_sheet_without_a_tier_is_reported_as_the_smallest_tier_it_fits_and_never_fails() -> None:
+def test_a_sheet_without_a_tier_is_checked_as_the_smallest_tier_it_fits() -> None:
     code, out, _ = run("scenario", "check", str(SCENARIOS / "the-thing-in-the-cellar.toml"), "--json")
     assert code == 0
     thing = json.loads(out)["combatants"][2]["sheet"]
     assert (thing["tier"], thing["tier_from"], thing["errors"]) == ("beginner", "fits", 0)
 
 
-def test_a_sheet_without_a_tier_that_fits_none_gets_warnings_not_errors(folder: Path) -> None:
+def test_a_sheet_without_a_tier_that_fits_none_is_checked_as_an_experienced_and_fails(folder: Path) -> None:
     def monster(doc: dict[str, Any]) -> None:
         doc["combatants"][2]["character"]["stats"] = {"body": 99, "speed": 99, "mind": 99, "soul": 99}
 
-    code, out, _ = run("scenario", "check", str(_scenario(folder, "the-thing-in-the-cellar", monster)), "--json")
-    assert code == 0
+    path = _scenario(folder, "the-thing-in-the-cellar", monster)
+    code, out, _ = run("scenario", "check", str(path), "--json")
+    assert code == 1
     thing = json.loads(out)["combatants"][2]["sheet"]
-    assert thing["tier"] is None and thing["errors"] == 0 and thing["warnings"] >= 1
-    assert any("stat points: 396 spent" in f["message"] for f in thing["findings"])
+    assert (thing["tier"], thing["tier_from"], thing["errors"]) == ("experienced", "none fits", 1)
+    error = next(f for f in thing["findings"] if f["severity"] == "error")
+    assert error["path"] == "$.combatants[2].character.stats" and "396 spent, 260 available" in error["message"]
+    code, text, _ = run("scenario", "check", str(path))
+    assert "no tier, and fits none: as an experienced" in text
 
 
 def test_set_applies_before_the_sheets_are_checked() -> None:
