@@ -147,9 +147,10 @@ def compare(
     progress: ProgressOpt = None,
     reference: ReferenceOpt = False,
 ) -> None:
-    """Compare variants on the same fight seeds (fight i of each uses derive(seed, i)): the
-    players' win and death rates of each, and each one's difference from the first with a 95%
-    interval from the paired fights (narrower than two separate runs could give)."""
+    """Compare variants or sweep a value on the same fight seeds: the players' win and deaths.
+
+    Fight i of every variant uses derive(seed, i). Each variant's difference from the first comes
+    with a 95% interval from the paired fights (narrower than two separate runs could give)."""
     arms, swept = variants_of(scenarios, sets or [], variant or [], sweep)
     batch_seed = seed_or_random(seed)
     count = default_workers() if workers is None else workers
