@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("engine.cli.checks", "check"),
     "simulate": ("engine.cli.simulate", "simulate"),
     "fight": ("engine.cli.simulate", "fight"),
+    "compare": ("engine.cli.compare", "compare"),
     "bench": ("engine.cli.bench", "bench"),
     "replay": ("engine.cli.replay", "replay"),
     "audit": ("engine.cli.replay", "audit"),
@@ -55,7 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {
     "character": ("engine.cli.character", "app"),
-    "scenario": ("engine.cli.simulate", "scenario_app"),
+    "scenario": ("engine.cli.scenario", "app"),
     "session": ("engine.cli.session", "app"),
 }
 ROOT_OPTIONS = ("--log-json", "--verbose", "-v")

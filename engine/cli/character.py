@@ -11,6 +11,7 @@ tier to check against).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -34,6 +35,7 @@ from engine.rules.ua2.creation import (
 from engine.scenario.files import one_line
 from engine.scenario.sheets import load_sheet
 from engine.state.sheet import METERS, Meter, Sheet
+from engine.state.weapons import Weapon
 
 app = typer.Typer(
     help="Character sheets (TOML, YAML or JSON): check the creation rules, show, schema.",
@@ -66,7 +68,7 @@ def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False
             where=one_line(path),
             hint='add --tier beginner|seasoned|experienced, or tier = "beginner" to the sheet',
         )
-    findings = check_sheet(sheet, chosen) + check_weapons(sheet, weapon_catalog())
+    findings = creation_findings(sheet, chosen)
     account = spending(sheet, chosen)
     errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
@@ -87,6 +89,12 @@ def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False
         _render_check(path, sheet, account, findings, errors, warnings)
     if errors:
         raise typer.Exit(INVALID)
+
+
+def creation_findings(sheet: Sheet, tier: Tier, catalog: Mapping[str, Weapon] | None = None) -> list[Finding]:
+    """Every creation finding of a sheet as a new character of `tier` (S2-1…S2-6), and its
+    weapons against `catalog` (default: the seeds' catalog)."""
+    return check_sheet(sheet, tier) + check_weapons(sheet, weapon_catalog() if catalog is None else catalog)
 
 
 def spending_json(account: Spending) -> dict[str, Any]:

@@ -726,8 +726,13 @@ def fork(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """What if: fight the rest of the encounter from event N many times with the scenario's tactics."""
-    from engine.cli.simulate import render
+    """What if: fight the rest of the encounter from event N many times with the scenario's tactics.
+
+    N must be an event of the history that counts now (not one an undo or amend took out) after
+    the fight began. The report is `ua simulate`'s, from that point on."""
+    from engine.cli.report import render, to_csv
+    from engine.cli.simulate import emit_report, stopped_early
+    from engine.session.history import fork_point
     from engine.simulate.batch import check_size
     from engine.simulate.whatif import fork_batch
 
@@ -735,12 +740,14 @@ def fork(
     if not 1 <= at <= session.version:
         raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
     check_size(simulate, workers)
-    report = fork_batch(session.state_at(at), simulate, seed if seed is not None else 0, workers=workers)
-    report["from_event"] = at
-    if json:
-        emit_json(report)
-    else:
-        render(report)
+    try:
+        state = fork_point(session.records, at)
+    except InvalidInput as exc:
+        raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
+    batch_seed = seed if seed is not None else 0
+    report = fork_batch(state, simulate, batch_seed, workers=workers, from_event=at, interruptible=True)
+    stopped_early(report["fights"], simulate)
+    emit_report(report, json=json, as_csv=False, text=render, table=to_csv)
 
 
 class CommandScript(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):

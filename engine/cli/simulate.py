@@ -1,107 +1,147 @@
-"""`ua simulate`, `ua fight`, `ua scenario`: batch simulation, one narrated fight, scenario files."""
+"""`ua simulate` and `ua fight`: a batch of fights and its report, one narrated fight; the options
+they share with `ua compare` and `ua scenario check`."""
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from engine.cli.common import JsonOption, console, emit_json, err_console
+from engine.cli.common import JsonOption, console, emit_json, err_console, fail
+from engine.cli.plots import plot_report, require_matplotlib
+from engine.cli.progress import INTERRUPTED, SAMPLE_FROM, progress_bar, say_estimate
+from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
-from engine.errors import InvalidInput
-from engine.scenario.scenario import Scenario, load_scenario
 from engine.session.live import stored_log
-from engine.simulate.batch import Keep, default_workers, run_batch
+from engine.simulate.batch import Keep, check_size, default_workers, run_batch, seconds_per_fight
 from engine.simulate.fight import prepare, run_fight
+from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Batch seed; fight i uses derive(seed, i).")]
 
-scenario_app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="PATH=VALUE",
+        help="Change a scenario field for this run (repeatable): settings.max_rounds=20, "
+        "combatants.Rosa.tactics=cautious, combatants.Rosa.stats.body=60.",
+    ),
+]
 
 
-def _seed(seed: int | None) -> int:
+def seed_or_random(seed: int | None) -> int:
     return seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+
+
+FightsOpt = Annotated[int, typer.Option("-n", "--fights", help="How many fights.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="CSV on stdout.")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Draw the report as a PNG (needs matplotlib).")]
+ProgressOpt = Annotated[
+    bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
+]
+ReferenceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--reference",
+        help="Build every event of every fight, as its log would hold it (slower; the same report).",
+    ),
+]
 
 
 def simulate(
     scenario: ScenarioArg,
-    n: Annotated[int, typer.Option("-n", "--fights", help="How many fights.")] = 10_000,
+    n: FightsOpt = 10_000,
     seed: SeedOpt = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")] = None,
+    workers: WorkersOpt = None,
     json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="CSV on stdout.")] = False,
-    plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write histograms to this PNG (needs matplotlib).")
-    ] = None,
+    as_csv: CsvOpt = False,
+    plot: PlotOpt = None,
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
-    keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
+    keep_which: Annotated[
+        Keep, typer.Option("--keep-which", help="Which fights --keep saves, judged for the players' side.")
+    ] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
-    progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = None,
-    reference: Annotated[
-        bool,
-        typer.Option(
-            "--reference",
-            help="Build every event of every fight, as its log would hold it (slower; the same report).",
-        ),
-    ] = False,
+    progress: ProgressOpt = None,
+    reference: ReferenceOpt = False,
+    sets: SetOpt = None,
 ) -> None:
-    """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost."""
-    loaded = load_scenario(scenario)
-    batch_seed = _seed(seed)
+    """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
+
+    The report opens with a sentence about the players' side (the scenario's `players`, else the
+    first side). --keep-which worst|best ranks fights for that side: lost before drawn before won,
+    then more of the side dead, then more wounds taken. Ctrl-C stops a batch and prints the report
+    of the fights finished so far, marked partial (exit code 130)."""
+    loaded = load_with_overrides(scenario, sets or [])
+    batch_seed = seed_or_random(seed)
     count = default_workers() if workers is None else workers
+    check_size(n, count)
     if plot is not None:
-        _require_matplotlib()
+        require_matplotlib()
+    if n >= SAMPLE_FROM:
+        say_estimate(n, count, seconds_per_fight(loaded, batch_seed, fast=not reference))
     show = sys.stderr.isatty() if progress is None else progress
-    with _progress_bar(n, show) as advance:
+    with progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
-            loaded, n, batch_seed, workers=count, keep=keep, progress=advance, fast=not reference
+            loaded,
+            n,
+            batch_seed,
+            workers=count,
+            keep=keep,
+            progress=advance,
+            fast=not reference,
+            interruptible=True,
         )
-    report = summary(prep, tally, seed=batch_seed)
+    stopped_early(tally.fights, n)
+    report = summary(prep, tally, seed=batch_seed, requested=n)
     if keep:
         report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)
-    if plot is not None:
-        _plot(report, plot)
+    emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_report, text=render, table=to_csv)
+
+
+def stopped_early(done: int, requested: int) -> None:
+    """After Ctrl-C: nothing finished is an error (exit 130); else the partial report follows."""
+    if done == 0 and requested > 0:
+        fail("stopped before any fight finished", code=INTERRUPTED, hint="let it run a little longer")
+
+
+def emit_report(
+    report: dict[str, Any],
+    *,
+    json: bool,
+    as_csv: bool,
+    text: Callable[[dict[str, Any]], None],
+    table: Callable[[dict[str, Any]], str],
+    plot: Path | None = None,
+    draw: Callable[[dict[str, Any], Path], None] | None = None,
+) -> None:
+    """The report as JSON, CSV or rich text, the plot if asked; exit 130 if it is partial."""
+    if plot is not None and draw is not None:
+        draw(report, plot)
+        report["plot"] = str(plot)
     if json:
         emit_json(report)
     elif as_csv:
-        sys.stdout.write(to_csv(report))
+        sys.stdout.write(table(report))
     else:
-        render(report)
-
-
-class _progress_bar:
-    """A rich progress bar on stderr, or nothing (off when stderr is not a terminal)."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total = total
-        self.show = show
-        self.bar: Progress | None = None
-
-    def __enter__(self) -> Any:
-        if not self.show:
-            return None
-        self.bar = Progress(
-            TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err_console
+        text(report)
+    if plot is not None:
+        (err_console if json or as_csv else console).print(f"plot written to {plot}", markup=False)
+    if report["partial"]:
+        err_console.print(
+            f"stopped: the report is of the {report['fights']:,} fights finished of {report['requested']:,}",
+            markup=False,
         )
-        self.bar.start()
-        task = self.bar.add_task("fights", total=self.total)
-        bar = self.bar
-        return lambda done: bar.update(task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        raise typer.Exit(INTERRUPTED)
 
 
 def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path) -> list[dict[str, Any]]:
@@ -115,124 +155,17 @@ def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, sce
     return kept
 
 
-def _require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InvalidInput("--plot needs matplotlib", where="--plot", hint="pip install 'ua-engine[plot]'") from None
-
-
-def _plot(report: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    dist = report["rounds"]["distribution"]
-    left.bar([int(r) for r in dist], list(dist.values()), color="#555")
-    left.set_title("rounds per fight")
-    left.set_xlabel("rounds")
-    left.set_ylabel("fights")
-    sides = report["sides"]
-    names = [*sides, "draw"]
-    rates = [sides[s]["rate"] for s in sides] + [report["draws"]["rate"]]
-    errors = [
-        [
-            r - lo
-            for r, lo in zip(rates, [sides[s]["ci95_low"] for s in sides] + [report["draws"]["ci95_low"]], strict=True)
-        ],
-        [
-            hi - r
-            for r, hi in zip(
-                rates, [sides[s]["ci95_high"] for s in sides] + [report["draws"]["ci95_high"]], strict=True
-            )
-        ],
-    ]
-    right.bar(names, rates, yerr=errors, capsize=4, color="#933")
-    right.set_ylim(0, 1)
-    right.set_title("win rate (95% CI)")
-    fig.suptitle(f"{report['scenario']} — {report['fights']} fights, seed {report['seed']}")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
-def _pct(rate: dict[str, float]) -> str:
-    return f"{rate['rate']:.1%} [{rate['ci95_low']:.1%}–{rate['ci95_high']:.1%}]"
-
-
-def render(report: dict[str, Any]) -> None:
-    console.print(f"[bold]{report['scenario']}[/bold] — {report['fights']:,} fights, seed {report['seed']}")
-    sides = Table(title="who wins (95% confidence interval)")
-    sides.add_column("side")
-    sides.add_column("wins", justify="right")
-    sides.add_column("rate", justify="right")
-    for name, s in report["sides"].items():
-        sides.add_row(name, f"{s['wins']:,}", _pct(s))
-    sides.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]))
-    console.print(sides)
-    r = report["rounds"]
-    console.print(f"rounds: mean {r['mean']:.2f}, median {r['median']:g}, range {r['min']}–{r['max']}")
-    total = report["fights"] or 1
-    for rounds, count in list(r["distribution"].items())[:15]:
-        console.print(f"  {rounds:>3} {'█' * max(1, round(40 * count / total)) if count else ''} {count:,}")
-    people = Table(title="combatants (down = incapacitated; dealt, taken: mean wounds; +hard, +fail: notches)")
-    for column in ("who", "side", "lives", "dies", "down", "fled", "dealt", "taken", "+hard", "+fail"):
-        people.add_column(column, justify="right" if column not in ("who", "side") else "left")
-    for name, c in report["combatants"].items():
-        people.add_row(
-            name,
-            c["side"],
-            f"{c['survival']['rate']:.1%}",
-            f"{c['dead']['rate']:.1%}",
-            f"{c['incapacitated']['rate']:.1%}",
-            f"{c['fled']['rate']:.1%}",
-            f"{c['wounds_dealt_mean']:.1f}",
-            f"{c['wounds_taken_mean']:.1f}",
-            f"{c['hardened_notches_mean']:.2f}",
-            f"{c['failed_notches_mean']:.2f}",
-        )
-    console.print(people)
-    ending = report["most_common_ending"]
-    if ending:
-        console.print(f"most common ending ({ending['rate']:.1%}): {ending['ending']}")
-    for kept in report.get("kept", []):
-        console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {kept['file']}")
-
-
-def to_csv(report: dict[str, Any]) -> str:
-    """One row per figure: section, name, metric, value, 95% interval."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["section", "name", "metric", "value", "ci95_low", "ci95_high"])
-    for name, s in report["sides"].items():
-        w.writerow(["side", name, "win_rate", s["rate"], s["ci95_low"], s["ci95_high"]])
-    d = report["draws"]
-    w.writerow(["side", "draw", "rate", d["rate"], d["ci95_low"], d["ci95_high"]])
-    for metric in ("mean", "median", "min", "max"):
-        w.writerow(["rounds", "", metric, report["rounds"][metric], "", ""])
-    for rounds, count in report["rounds"]["distribution"].items():
-        w.writerow(["rounds", rounds, "fights", count, "", ""])
-    for name, c in report["combatants"].items():
-        for metric, value in c.items():
-            if isinstance(value, dict):
-                w.writerow(["combatant", name, metric, value["rate"], value["ci95_low"], value["ci95_high"]])
-            elif metric != "side":
-                w.writerow(["combatant", name, metric, value, "", ""])
-    return out.getvalue()
-
-
 def fight(
     scenario: ScenarioArg,
     seed: SeedOpt = None,
     index: Annotated[int, typer.Option("--index", "-i", min=0, help="Which fight of the batch with --seed.")] = 0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the fight's log to this JSONL file.")] = None,
     json: JsonOption = False,
+    sets: SetOpt = None,
 ) -> None:
     """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
-    loaded = load_scenario(scenario)
-    batch_seed = _seed(seed)
+    loaded = load_with_overrides(scenario, sets or [])
+    batch_seed = seed_or_random(seed)
     run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
     if save is not None:
         write_log(save, stored_log("fight", run.events))
@@ -266,30 +199,3 @@ def fight(
             console.print(e.explain(), markup=False)
     if save is not None:
         console.print(f"log written to {save}")
-
-
-@scenario_app.command("check")
-def scenario_check(scenario: ScenarioArg, json: JsonOption = False) -> None:
-    """Load a scenario and every sheet it names; report what it sets up."""
-    loaded = load_scenario(scenario)
-    info = {
-        "title": loaded.scenario.title,
-        "sides": list(loaded.sides),
-        "combatants": [
-            {"id": f.id, "side": f.side, "name": f.sheet.name, "in_hand": f.in_hand, "rules": len(f.rules)}
-            for f in loaded.fighters
-        ],
-        "valid": True,
-    }
-    if json:
-        emit_json(info)
-        return
-    console.print(f"{scenario}: valid — {loaded.scenario.title}")
-    for f in loaded.fighters:
-        console.print(f"  {f.id} ({f.sheet.name}), side {f.side}, {f.in_hand} in hand, {len(f.rules)} tactic rules")
-
-
-@scenario_app.command("schema")
-def scenario_schema() -> None:
-    """Print the JSON Schema of scenario files."""
-    emit_json(msgspec.json.schema(Scenario))

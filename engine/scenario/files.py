@@ -133,6 +133,11 @@ def read_limited(path: Path, limit: int = MAX_BYTES, *, any_format: bool = False
 
 def decode_document(data: bytes, *, name: str, type_: type[T], hint: str = "") -> T:
     """Parse `data` (format from `name`'s extension) and convert it into `type_`."""
+    return convert_document(parse_document(data, name=name), name=name, type_=type_, hint=hint)
+
+
+def parse_document(data: bytes, *, name: str) -> Any:
+    """Parse `data` (format from `name`'s extension) into plain values (tables, lists, scalars)."""
     suffix = Path(name).suffix.lower()
     fmt = FORMATS.get(suffix)
     if fmt is None:
@@ -142,6 +147,11 @@ def decode_document(data: bytes, *, name: str, type_: type[T], hint: str = "") -
     text = _utf8(data, name)
     obj = _PARSERS[fmt](text, name)
     _check_depth(obj, name)
+    return obj
+
+
+def convert_document(obj: Any, *, name: str, type_: type[T], hint: str = "") -> T:
+    """Convert parsed values into `type_` (strict: no silent coercion), errors at their `$.path`."""
     try:
         return msgspec.convert(obj, type=type_, strict=True)
     except msgspec.ValidationError as exc:

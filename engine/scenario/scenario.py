@@ -7,14 +7,14 @@ leave its folder tree; every error names the file and the `$.path`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from engine.catalog import weapon_catalog
 from engine.commands.combat import CherryName
 from engine.commands.setup import AddCombatant
-from engine.scenario.files import FileError, load_document
+from engine.scenario.files import FileError, convert_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import Settings
 from engine.state.sheet import MAX_RANK, MeterName, Sheet
@@ -61,6 +61,8 @@ class Scenario(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unkno
     weapons: tuple[Weapon, ...] = ()
     combatants: Annotated[tuple[CombatantSpec, ...], msgspec.Meta(min_length=2, max_length=64)]
     triggers: tuple[Trigger, ...] = ()
+    #: The players' side, whom the report speaks to (default: the first side).
+    players: str = ""
 
 
 class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
@@ -103,16 +105,30 @@ class LoadedScenario(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.side for f in self.fighters))
 
+    @property
+    def players(self) -> str:
+        """The players' side: the scenario's `players`, else the first side."""
+        return self.scenario.players or self.sides[0]
 
-def load_scenario(path: str | Path) -> LoadedScenario:
-    """Read and check a scenario file and the sheets it names."""
+
+def scenario_catalog(scenario: Scenario) -> dict[str, Weapon]:
+    """The weapons a scenario's combatants may carry, by case-folded name: the seeds' catalog
+    and the scenario's own."""
+    return {**weapon_catalog(), **{w.name.casefold(): w for w in scenario.weapons}}
+
+
+def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
+    """Read and check a scenario file and the sheets it names. With `document` (the file's
+    parsed values, changed by `--set`), that is checked instead, as the file would be."""
     path = Path(path)
     name = str(path)
-    scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
+    if document is None:
+        scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
+    else:
+        scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
     root = path.resolve().parent
-    catalog = dict(weapon_catalog())
+    catalog = scenario_catalog(scenario)
     for i, w in enumerate(scenario.weapons):
-        catalog[w.name.casefold()] = w
         if not w.house and w.name.casefold() not in weapon_catalog():
             raise FileError(
                 name,
@@ -162,6 +178,13 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         )
     ids = {f.id for f in fighters}
     sides = {f.side for f in fighters}
+    if scenario.players and scenario.players not in sides:
+        raise FileError(
+            name,
+            f"players: no side {scenario.players!r}",
+            json_path="$.players",
+            hint=f"sides: {', '.join(dict.fromkeys(f.side for f in fighters))}",
+        )
     for i, t in enumerate(scenario.triggers):
         if t.who != "all" and t.who not in ids and t.who not in sides:
             raise FileError(name, f"trigger for {t.who!r}: no such side or combatant", json_path=f"$.triggers[{i}].who")
@@ -201,14 +224,7 @@ def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
             raise FileError(name, p.message, json_path=f"{where}.character{p.path[1:]}")
         return spec.character
     assert spec.sheet is not None
-    target = (root / spec.sheet).resolve()
-    if not target.is_relative_to(root):
-        raise FileError(
-            name,
-            f"sheet path {spec.sheet!r} leaves the scenario's folder",
-            json_path=f"{where}.sheet",
-            hint="keep sheets in the scenario's folder or below it",
-        )
+    target = sheet_file(name, root, spec.sheet, f"{where}.sheet")
     try:
         return load_sheet(target)
     except FileError as exc:
@@ -216,6 +232,19 @@ def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
         raise FileError(
             name, f"sheet {spec.sheet}: {exc.reason}{inside}", json_path=f"{where}.sheet", hint=exc.hint
         ) from None
+
+
+def sheet_file(name: str, root: Path, sheet: str, where: str) -> Path:
+    """Where a sheet path of the scenario `name` points; it may not leave the folder `root`."""
+    target = (root / sheet).resolve()
+    if not target.is_relative_to(root):
+        raise FileError(
+            name,
+            f"sheet path {sheet!r} leaves the scenario's folder",
+            json_path=where,
+            hint="keep sheets in the scenario's folder or below it",
+        )
+    return target
 
 
 def _arsenal(

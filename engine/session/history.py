@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import OutOfOrder
+from engine.commands.combat import BeginFight
+from engine.errors import InvalidInput, OutOfOrder
 from engine.events.base import EventBase
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.reducers.fold import table_for
@@ -99,3 +100,58 @@ def cursors(records: Iterable[Record]) -> tuple[int, int]:
             next_id = max(next_id, event.id + 1)
             dice = max(dice, event.seeded_from + event.seeded_count)
     return next_id, dice
+
+
+def fork_point(records: Sequence[Record], at: int) -> Any:
+    """The state after event `at` of the history that counts now, to fight the rest of from.
+    `InvalidInput` naming the event to use instead when `at` is an event of a command an undo or
+    an amend took out of the history, or a point before the fight began."""
+    entries = command_entries(records)
+    by_id = {e.id: e for e in entries}
+    skip, _, superseded = excluded(records)
+    entry = by_id.get(records[at - 1][1].command)  # a marker's is 0: markers are in the history
+    if entry is not None and entry.status != "effective":
+        raise _not_in_history(records, entries, entry, superseded, at)
+    state = effective_fold(records[:at], also_skip=skip)
+    if state.fight.phase == "setup":
+        begun = _fight_begins(entries, records)
+        hint = f"fork from event {begun} or later" if begun else "begin the fight first, then fork"
+        raise InvalidInput(f"event {at} is before the fight began: there is nothing to fight out", hint=hint)
+    return state
+
+
+def _last_event(records: Sequence[Record], command: int) -> int:
+    return max(p for p, e in records if e.command == command)
+
+
+def _not_in_history(
+    records: Sequence[Record],
+    entries: list[CommandEntry],
+    entry: CommandEntry,
+    superseded: dict[int, int],
+    at: int,
+) -> InvalidInput:
+    if entry.status == "superseded":
+        replaced = entry.id
+        while replaced in superseded:  # an amend of an amend: follow to the command that counts
+            marker = records[superseded[replaced] - 1][1]
+            assert isinstance(marker, CommandAmended)
+            replaced = marker.replacements[marker.superseded.index(replaced)]
+        return InvalidInput(
+            f"event {at} is part of command #{entry.id}, which the amend at event {entry.by} replaced",
+            hint=f"fork from event {_last_event(records, replaced)}, where its replacement #{replaced} ends",
+        )
+    earlier = [e for e in entries if e.status == "effective" and e.position < entry.position]
+    use = f"event {_last_event(records, earlier[-1].id)}" if earlier else "a later event"
+    return InvalidInput(
+        f"event {at} is part of command #{entry.id}, which was undone at event {entry.by}",
+        hint=f"fork from {use}, the last that still counts before it",
+    )
+
+
+def _fight_begins(entries: list[CommandEntry], records: Sequence[Record]) -> int:
+    """The last event of the command that began the fight, in the current history (0: none)."""
+    for entry in entries:
+        if entry.status == "effective" and isinstance(entry.record.issued, BeginFight):
+            return _last_event(records, entry.id)
+    return 0

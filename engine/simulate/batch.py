@@ -4,10 +4,8 @@ their integer tallies merge, so the result is the same for any number of workers
 from __future__ import annotations
 
 import heapq
-import multiprocessing
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+import time
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -18,6 +16,9 @@ from engine.scenario.scenario import LoadedScenario
 from engine.simulate.fight import Prepared, prepare, run_fight
 from engine.simulate.openings import Openings
 from engine.simulate.outcome import FightOutcome, outcome_of
+from engine.simulate.pool import MAX_WORKERS, Job, run_chunks
+from engine.simulate.pool import chunks as chunks  # re-exported: callers know them from here
+from engine.simulate.pool import default_workers as default_workers
 from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
 
@@ -27,18 +28,19 @@ _RANDOM_PICK = 0x5EED
 
 
 class Picks(msgspec.Struct, kw_only=True):
-    """The indices of fights worth keeping: best and worst for the first side, and a random few."""
+    """The indices of fights worth keeping: best and worst for the players' side (by
+    `FightOutcome.score`), and a random few."""
 
     size: int = 0
-    best: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
-    worst: list[tuple[int, int, int]] = msgspec.field(default_factory=list)
+    best: list[tuple[int, ...]] = msgspec.field(default_factory=list)
+    worst: list[tuple[int, ...]] = msgspec.field(default_factory=list)
     random: list[tuple[int, int]] = msgspec.field(default_factory=list)
 
-    def add(self, score: tuple[int, int], index: int, seed: int) -> None:
+    def add(self, score: tuple[int, ...], index: int, seed: int) -> None:
         if not self.size:
             return
-        _push(self.best, (score[0], score[1], -index), self.size)
-        _push(self.worst, (-score[0], -score[1], -index), self.size)
+        _push(self.best, (*score, -index), self.size)
+        _push(self.worst, (*(-s for s in score), -index), self.size)
         _push(self.random, (-derive_seed(seed ^ _RANDOM_PICK, index), -index), self.size)
 
     def merge(self, other: Picks) -> None:
@@ -86,7 +88,7 @@ class Fights:
 def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> ChunkResult:
     tally = Tally()
     picks = Picks(size=keep)
-    side = fights.prep.scenario.sides[0]
+    side = fights.prep.scenario.players
     for i in range(start, stop):
         fight = fights.outcome(derive_seed(seed, i))
         tally.add(fight)
@@ -95,33 +97,10 @@ def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> Ch
     return ChunkResult(tally=tally, picks=picks)
 
 
-_WORKER_FIGHTS: Fights | None = None
-
-
-def _init_worker(loaded: LoadedScenario, start: Encounter | None, fast: bool) -> None:
-    global _WORKER_FIGHTS
-    _WORKER_FIGHTS = Fights(prepare(loaded, start), fast=fast)
-
-
-def _worker_chunk(seed: int, start: int, stop: int, keep: int) -> ChunkResult:
-    assert _WORKER_FIGHTS is not None
-    return run_chunk(_WORKER_FIGHTS, seed, start, stop, keep)
-
-
-def chunks(n: int, workers: int) -> Iterator[tuple[int, int]]:
-    size = max(100, min(5_000, n // max(1, workers * 8)))
-    for start in range(0, n, size):
-        yield start, min(n, start + size)
-
-
-#: The most worker processes a batch takes.
-MAX_WORKERS = 256
-
-
-def default_workers() -> int:
-    """Every core this process may run on (at most MAX_WORKERS)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MAX_WORKERS, cores))
+def batch_job(loaded: LoadedScenario, start: Encounter | None, fast: bool, seed: int, keep: int) -> Job:
+    """The job of one process: its own prepared fights, then chunk after chunk."""
+    fights = Fights(prepare(loaded, start), fast=fast)
+    return lambda first, stop: run_chunk(fights, seed, first, stop, keep)
 
 
 def check_size(n: int, workers: int) -> None:
@@ -141,10 +120,12 @@ def run_batch(
     progress: Callable[[int], None] | None = None,
     start: Encounter | None = None,
     fast: bool = True,
+    interruptible: bool = False,
 ) -> tuple[Prepared, Tally, Picks]:
     """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
     `progress(done)` after each chunk. `fast=False` builds every event of every fight (the
-    reference check); the numbers are the same."""
+    reference check); the numbers are the same. `interruptible`: Ctrl-C stops the batch and the
+    tally holds the fights finished (`tally.fights < n`)."""
     check_size(n, workers)
     prep = prepare(loaded, start)
     tally = Tally()
@@ -156,24 +137,17 @@ def run_batch(
         if progress is not None:
             progress(stop)
 
-    spans = list(chunks(n, workers))
-    workers = min(workers, len(spans))  # a small batch needs no more processes than chunks
-    if workers == 1:
-        fights = Fights(prep, fast=fast)
-        for first, stop in chunks(n, 1):
-            absorb(run_chunk(fights, seed, first, stop, keep), stop)
-        return prep, tally, picks
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(loaded, start, fast)
-    ) as pool:
-        pending: list[tuple[Future[ChunkResult], int]] = []
-        window = workers * 4
-        for first, stop in spans:
-            pending.append((pool.submit(_worker_chunk, seed, first, stop, keep), stop))
-            if len(pending) >= window:
-                future, end = pending.pop(0)
-                absorb(future.result(), end)
-        for future, end in pending:
-            absorb(future.result(), end)
+    run_chunks(batch_job, (loaded, start, fast, seed, keep), n, workers, absorb, interruptible=interruptible)
     return prep, tally, picks
+
+
+def seconds_per_fight(loaded: LoadedScenario, seed: int, *, fast: bool = True, budget: float = 0.2) -> float:
+    """A short timed sample of the batch's first fights (at most 200, or `budget` seconds) on
+    this process: about how long one fight takes. For estimates only; nothing is kept."""
+    fights = Fights(prepare(loaded), fast=fast)
+    started = time.perf_counter()
+    done = 0
+    while done < 200 and (done < 5 or time.perf_counter() - started < budget):
+        fights.outcome(derive_seed(seed, done))
+        done += 1
+    return (time.perf_counter() - started) / done

@@ -95,6 +95,8 @@ class FightRun:
     events: list[EventBase] = field(default_factory=list)
     event_count: int = 0
     refusals: int = 0
+    #: The `Refused` message of each refused command, in order (a scenario or rules defect).
+    refusal_reasons: list[str] = field(default_factory=list)
     commands: int = 0
     dealt: dict[str, int] = field(default_factory=dict)
     faces_drawn: int = 0
@@ -165,14 +167,19 @@ class _Fight:
         for trigger in self.prep.triggers:
             try:
                 self.step(trigger)
-            except Refused:
-                self.run.refusals += 1
+            except Refused as exc:
+                self.refused(exc)
         try:
             self.step(BeginFight())
-        except Refused:
-            self.run.refusals += 1
+        except Refused as exc:
+            self.refused(exc)
             return False
         return True
+
+    def refused(self, exc: Refused) -> None:
+        """A scripted command the rules refused: counted, and why (a scenario or rules defect)."""
+        self.run.refusals += 1
+        self.run.refusal_reasons.append(exc.message)
 
     def can_keep_opening(self) -> bool:
         """An opening is kept when it is a pure function of its faces: no AI choice, and no
@@ -195,8 +202,8 @@ class _Fight:
                 command = choose_command(table, actor, profiles, dice)
             try:
                 self.step(command)
-            except Refused:
-                self.run.refusals += 1
+            except Refused as exc:
+                self.refused(exc)
                 if phase == "declare":
                     self.step(Declare())  # nothing declared
                 else:

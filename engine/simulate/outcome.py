@@ -7,9 +7,13 @@ from typing import NamedTuple
 from engine.simulate.fight import FightRun, Prepared
 from engine.state.sheet import METERS, Meters
 
+#: Statuses that count a combatant as down (C2-31): out of the fight without choosing to leave.
+DOWN = frozenset(("dead", "incapacitated", "unconscious"))
+
 
 class CombatantEnd(NamedTuple):
-    """One combatant at the end of a fight; notches are those gained in it."""
+    """One combatant at the end of a fight; wounds, injuries and notches are those of this fight
+    (not what the combatant brought to it)."""
 
     id: str
     side: str
@@ -19,6 +23,10 @@ class CombatantEnd(NamedTuple):
     dealt: int
     hardened: int
     failed: int
+    #: Injuries of more than 50 in one blow (C2-32).
+    permanent: int = 0
+    #: (meter, hardened notches gained, failed notches gained) for each meter that changed.
+    notches: tuple[tuple[str, int, int], ...] = ()
 
 
 class FightOutcome(NamedTuple):
@@ -30,35 +38,51 @@ class FightOutcome(NamedTuple):
     events: int
     refusals: int
     combatants: tuple[CombatantEnd, ...]
+    #: The `Refused` message of each refused command (almost always none).
+    reasons: tuple[str, ...] = ()
 
-    def score(self, side: str) -> tuple[int, int]:
-        """How `side` did: (won 1 / draw 0 / lost −1, minus the wounds it took)."""
+    def score(self, side: str) -> tuple[int, int, int]:
+        """How `side` did, higher is better: won 1 / draw 0 / lost −1, then minus its dead, then
+        minus the wounds it took (`--keep-which best|worst` ranks fights by this)."""
         outcome = 0 if self.winner is None else (1 if self.winner == side else -1)
-        return outcome, -sum(c.taken for c in self.combatants if c.side == side)
+        ours = [c for c in self.combatants if c.side == side]
+        return outcome, -sum(c.status == "dead" for c in ours), -sum(c.taken for c in ours)
 
 
-def gained(now: Meters, before: Meters, kind: str) -> int:
-    """Notches of a kind marked since `before`, over every meter."""
-    return sum(getattr(now.of(m), kind) - getattr(before.of(m), kind) for m in METERS)
+def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int], ...]:
+    """Per meter, the notches `after` has beyond `before`, for the meters that changed."""
+    if after is before:
+        return ()
+    out = []
+    for m in METERS:
+        b, a = before.of(m), after.of(m)
+        if a.hardened != b.hardened or a.failed != b.failed:
+            out.append((m, a.hardened - b.hardened, a.failed - b.failed))
+    return tuple(out)
 
 
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
     """The outcome of a fight, read off its working table."""
     table = run.table
-    start = {c.id: c.meters for c in prep.state.combatants}
+    start = {c.id: c for c in prep.state.combatants}
     ends = []
     for c in table.rows:
         before = start[c.id]
+        earlier = {i.id for i in before.injuries}
+        new = [i for i in c.injuries if i.id not in earlier]
+        gained = notches_gained(before.meters, c.meters)
         ends.append(
             CombatantEnd(
                 id=c.id,
                 side=c.side,
                 status=c.status,
                 frozen=c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze",
-                taken=sum(i.amount for i in c.injuries),
+                taken=sum(i.amount for i in new),
                 dealt=run.dealt.get(c.id, 0),
-                hardened=0 if c.meters is before else gained(c.meters, before, "hardened"),
-                failed=0 if c.meters is before else gained(c.meters, before, "failed"),
+                hardened=sum(h for _, h, _ in gained),
+                failed=sum(f for _, _, f in gained),
+                permanent=sum(i.permanent for i in new),
+                notches=gained,
             )
         )
     result = table.result
@@ -68,4 +92,5 @@ def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
         events=run.event_count,
         refusals=run.refusals,
         combatants=tuple(ends),
+        reasons=tuple(run.refusal_reasons),
     )

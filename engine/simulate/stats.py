@@ -8,52 +8,105 @@ from typing import Any
 
 import msgspec
 
+from engine.scenario.scenario import Fighter
 from engine.simulate.fight import Prepared
-from engine.simulate.outcome import FightOutcome
+from engine.simulate.outcome import DOWN, FightOutcome
+from engine.state.sheet import METERS
 
 STATUSES = ("active", "incapacitated", "unconscious", "dead", "fled", "surrendered")
 Z95 = 1.959963984540054
+#: Refusal reasons and endings shown in the tables (JSON has them all).
+TOP_REASONS = 5
+TOP_ENDINGS = 10
 
 
-class CombatantTally(msgspec.Struct, kw_only=True):
-    statuses: dict[str, int] = msgspec.field(default_factory=dict)
-    frozen: int = 0
-    wounds_taken: int = 0
-    wounds_dealt: int = 0
+class MeterTally(msgspec.Struct, kw_only=True):
+    """One madness meter of one combatant: fights with a failed notch, notches gained."""
+
+    failed_fights: int = 0
     hardened: int = 0
     failed: int = 0
 
 
+class CombatantTally(msgspec.Struct, kw_only=True):
+    """What is counted per combatant (statuses come from the endings)."""
+
+    wounds_dealt: int = 0
+    #: wounds taken in a fight → fights (a histogram: means and percentiles merge exactly)
+    wounds: dict[int, int] = msgspec.field(default_factory=dict)
+    #: fights with at least one permanent injury (C2-32)
+    permanent: int = 0
+    meters: dict[str, MeterTally] = msgspec.field(default_factory=dict)
+
+    @property
+    def wounds_taken(self) -> int:
+        return sum(w * c for w, c in self.wounds.items())
+
+
+#: An ending: the winner (None: a draw), each combatant's status ("frozen" when frozen and
+#: standing), in the order of `Tally.ids`, and who took permanent damage (empty when nobody did).
+Ending = tuple[str | None, tuple[str, ...], tuple[bool, ...]]
+
+
 class Tally(msgspec.Struct, kw_only=True):
-    """Everything a batch reports, as integers; `merge` adds another tally in."""
+    """Everything a batch reports, as integers; `merge` adds another tally in. Every figure about
+    the combination of combatants in one fight (who died, whether a whole side is down) is read
+    from the endings, so a fight costs one key."""
 
     fights: int = 0
     wins: dict[str, int] = msgspec.field(default_factory=dict)
     draws: int = 0
     rounds: dict[int, int] = msgspec.field(default_factory=dict)
     combatants: dict[str, CombatantTally] = msgspec.field(default_factory=dict)
-    endings: dict[str, int] = msgspec.field(default_factory=dict)
+    endings: dict[Ending, int] = msgspec.field(default_factory=dict)
+    #: The combatants of the endings, in order (every fight of a batch has the same).
+    ids: tuple[str, ...] = ()
     events: int = 0
     refusals: int = 0
+    #: Fights with at least one refused command, and per reason the fights that had it.
+    refused_fights: int = 0
+    reasons: dict[str, int] = msgspec.field(default_factory=dict)
 
     def add(self, fight: FightOutcome) -> None:
         self.fights += 1
-        if fight.winner is None:
+        winner = fight.winner
+        if winner is None:
             self.draws += 1
         else:
-            self.wins[fight.winner] = self.wins.get(fight.winner, 0) + 1
+            self.wins[winner] = self.wins.get(winner, 0) + 1
         self.rounds[fight.rounds] = self.rounds.get(fight.rounds, 0) + 1
         self.events += fight.events
-        self.refusals += fight.refusals
-        for c in fight.combatants:
-            t = self.combatants.setdefault(c.id, CombatantTally())
-            t.statuses[c.status] = t.statuses.get(c.status, 0) + 1
-            t.frozen += c.frozen
-            t.wounds_taken += c.taken
+        if fight.refusals:
+            self.refusals += fight.refusals
+            self.refused_fights += 1
+            for reason in set(fight.reasons):
+                self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        ends = fight.combatants
+        if not self.ids:
+            self.ids = tuple(c.id for c in ends)
+        tallies = self.combatants
+        permanent = False
+        for c in ends:
+            t = tallies.get(c.id)
+            if t is None:
+                t = tallies[c.id] = CombatantTally()
+            t.wounds[c.taken] = t.wounds.get(c.taken, 0) + 1
             t.wounds_dealt += c.dealt
-            t.hardened += c.hardened
-            t.failed += c.failed
-        key = ending_key(fight)
+            if c.permanent:
+                t.permanent += 1
+                permanent = True
+            for meter, hardened, failed in c.notches:
+                m = t.meters.get(meter)
+                if m is None:
+                    m = t.meters[meter] = MeterTally()
+                m.hardened += hardened
+                m.failed += failed
+                m.failed_fights += failed > 0
+        key = (
+            winner,
+            tuple(["frozen" if c.frozen else c.status for c in ends]),
+            tuple([c.permanent > 0 for c in ends]) if permanent else (),
+        )
         self.endings[key] = self.endings.get(key, 0) + 1
 
     def merge(self, other: Tally) -> None:
@@ -61,17 +114,22 @@ class Tally(msgspec.Struct, kw_only=True):
         self.draws += other.draws
         self.events += other.events
         self.refusals += other.refusals
+        self.refused_fights += other.refused_fights
+        self.ids = self.ids or other.ids
         _add_counts(self.wins, other.wins)
         _add_counts(self.rounds, other.rounds)
         _add_counts(self.endings, other.endings)
+        _add_counts(self.reasons, other.reasons)
         for cid, t in other.combatants.items():
             mine = self.combatants.setdefault(cid, CombatantTally())
-            _add_counts(mine.statuses, t.statuses)
-            mine.frozen += t.frozen
-            mine.wounds_taken += t.wounds_taken
+            _add_counts(mine.wounds, t.wounds)
             mine.wounds_dealt += t.wounds_dealt
-            mine.hardened += t.hardened
-            mine.failed += t.failed
+            mine.permanent += t.permanent
+            for name, m in t.meters.items():
+                into = mine.meters.setdefault(name, MeterTally())
+                into.failed_fights += m.failed_fights
+                into.hardened += m.hardened
+                into.failed += m.failed
 
 
 def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
@@ -79,11 +137,55 @@ def _add_counts(into: dict[Any, int], other: dict[Any, int]) -> None:
         into[k] = into.get(k, 0) + v
 
 
-def ending_key(fight: FightOutcome) -> str:
+def ending_text(ids: tuple[str, ...], ending: Ending) -> str:
     """`side gun wins: mara dead, vic active` — the shape of an ending, for counting."""
-    head = f"side {fight.winner} wins" if fight.winner else "draw"
-    parts = ", ".join(f"{c.id} {'frozen' if c.frozen else c.status}" for c in fight.combatants)
-    return f"{head}: {parts}"
+    winner, statuses, _ = ending
+    head = f"side {winner} wins" if winner else "draw"
+    return f"{head}: {', '.join(f'{cid} {status}' for cid, status in zip(ids, statuses, strict=True))}"
+
+
+class _Joint(msgspec.Struct, kw_only=True):
+    """What the endings say, per combatant (statuses) and per side (someone dead, all down,
+    anyone permanently hurt)."""
+
+    statuses: dict[str, dict[str, int]]
+    someone_dead: dict[str, int]
+    all_down: dict[str, int]
+    permanent: dict[str, int]
+    texts: dict[str, int]
+
+
+def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
+    ids = tally.ids
+    joint = _Joint(
+        statuses={cid: {} for cid in ids},
+        someone_dead={},
+        all_down={},
+        permanent={},
+        texts={},
+    )
+    sides = [side_of.get(cid, "") for cid in ids]
+    for ending, count in tally.endings.items():
+        _, statuses, hurt = ending
+        text = ending_text(ids, ending)
+        joint.texts[text] = joint.texts.get(text, 0) + count
+        dead: set[str] = set()
+        up: set[str] = set()
+        for cid, side, status in zip(ids, sides, statuses, strict=True):
+            counts = joint.statuses[cid]
+            counts[status] = counts.get(status, 0) + count
+            if status == "dead":
+                dead.add(side)
+            elif status not in DOWN:
+                up.add(side)
+        for side in set(sides):
+            if side in dead:
+                joint.someone_dead[side] = joint.someone_dead.get(side, 0) + count
+            if side not in up:
+                joint.all_down[side] = joint.all_down.get(side, 0) + count
+        for side in {side for side, h in zip(sides, hurt, strict=False) if h}:
+            joint.permanent[side] = joint.permanent.get(side, 0) + count
+    return joint
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
@@ -97,9 +199,24 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _rate(count: int, n: int) -> dict[str, float]:
+def rate(count: int, n: int) -> dict[str, float]:
+    """A proportion and its 95% Wilson interval, rounded to 6 places."""
     low, high = wilson(count, n)
     return {"rate": round(count / n, 6) if n else 0.0, "ci95_low": round(low, 6), "ci95_high": round(high, 6)}
+
+
+def _mean(total: int, n: int) -> float:
+    return round(total / n, 6) if n else 0.0
+
+
+def _nth(ordered: list[tuple[int, int]], k: int) -> int:
+    """The k-th smallest value (from 0) of a sorted histogram."""
+    seen = 0
+    for value, count in ordered:
+        seen += count
+        if seen > k:
+            return value
+    return ordered[-1][0]
 
 
 def median_of(hist: dict[int, int]) -> float:
@@ -107,58 +224,184 @@ def median_of(hist: dict[int, int]) -> float:
     if total == 0:
         return 0.0
     ordered = sorted(hist.items())
-
-    def nth(k: int) -> int:
-        seen = 0
-        for value, count in ordered:
-            seen += count
-            if seen > k:
-                return value
-        return ordered[-1][0]
-
-    return (nth((total - 1) // 2) + nth(total // 2)) / 2
+    return (_nth(ordered, (total - 1) // 2) + _nth(ordered, total // 2)) / 2
 
 
-def summary(prep: Prepared, tally: Tally, *, seed: int) -> dict[str, Any]:
-    """The report of a batch: stable keys, numbers rounded to 6 places."""
-    n = tally.fights
-    sides = prep.scenario.sides
-    rounds_total = sum(r * c for r, c in tally.rounds.items())
-    top = sorted(tally.endings.items(), key=lambda kv: (-kv[1], kv[0]))
-    combatants = {}
-    for f in prep.scenario.fighters:
-        t = tally.combatants.get(f.id, CombatantTally())
-        statuses = {s: t.statuses.get(s, 0) for s in STATUSES}
-        combatants[f.id] = {
-            "side": f.side,
-            "survival": _rate(n - statuses["dead"], n),
-            "incapacitated": _rate(statuses["incapacitated"] + statuses["unconscious"], n),
-            "dead": _rate(statuses["dead"], n),
-            "fled": _rate(statuses["fled"], n),
-            "surrendered": _rate(statuses["surrendered"], n),
-            "frozen_at_end": _rate(t.frozen, n),
-            "wounds_dealt_mean": round(t.wounds_dealt / n, 6) if n else 0.0,
-            "wounds_taken_mean": round(t.wounds_taken / n, 6) if n else 0.0,
-            "hardened_notches_mean": round(t.hardened / n, 6) if n else 0.0,
-            "failed_notches_mean": round(t.failed / n, 6) if n else 0.0,
+def percentile_of(hist: dict[int, int], q: float) -> int:
+    """The nearest-rank q-quantile of a histogram: the smallest value with at least q of the
+    fights at or below it."""
+    total = sum(hist.values())
+    if total == 0:
+        return 0
+    return _nth(sorted(hist.items()), max(0, math.ceil(q * total) - 1))
+
+
+def percent(x: float) -> str:
+    """A rate for a sentence: whole percents between 10% and 90%, one decimal outside."""
+    return f"{x:.0%}" if x in (0.0, 1.0) or 0.095 <= x < 0.905 else f"{x:.1%}"
+
+
+def interval(r: dict[str, float]) -> str:
+    """`31% [30–32%]`."""
+    return f"{percent(r['rate'])} [{percent(r['ci95_low']).rstrip('%')}–{percent(r['ci95_high'])}]"
+
+
+def headline(players: str, side: dict[str, Any]) -> str:
+    """The one sentence the report opens with, about the players' side."""
+    return (
+        f"Someone on your side ({players}) dies in {interval(side['someone_dies'])} of fights; "
+        f"everyone on it is down in {interval(side['all_down'])}; it wins {interval(side)}."
+    )
+
+
+def _sides(prep: Prepared, tally: Tally, joint: _Joint, n: int) -> dict[str, Any]:
+    out = {}
+    for side in prep.scenario.sides:
+        wins = tally.wins.get(side, 0)
+        out[side] = {
+            "wins": wins,
+            **rate(wins, n),
+            "someone_dies": rate(joint.someone_dead.get(side, 0), n),
+            "all_down": rate(joint.all_down.get(side, 0), n),
+            "permanent_damage": rate(joint.permanent.get(side, 0), n),
+        }
+    return out
+
+
+def _combatant(f: Fighter, t: CombatantTally, counted: dict[str, int], n: int) -> dict[str, Any]:
+    statuses = {s: counted.get(s, 0) for s in STATUSES}
+    meters = {}
+    for name in METERS:
+        m = t.meters.get(name, MeterTally())
+        meters[name] = {
+            "failed_at_least_once": rate(m.failed_fights, n),
+            "hardened_notches_mean": _mean(m.hardened, n),
+            "failed_notches_mean": _mean(m.failed, n),
+            "notches_mean": _mean(m.hardened + m.failed, n),
         }
     return {
+        "side": f.side,
+        "survival": rate(n - statuses["dead"], n),
+        "incapacitated": rate(statuses["incapacitated"] + statuses["unconscious"], n),
+        "dead": rate(statuses["dead"], n),
+        "fled": rate(statuses["fled"], n),
+        "surrendered": rate(statuses["surrendered"], n),
+        "frozen_at_end": rate(counted.get("frozen", 0), n),
+        "wounds_dealt_mean": _mean(t.wounds_dealt, n),
+        "wounds_taken_mean": _mean(t.wounds_taken, n),
+        "hardened_notches_mean": _mean(sum(m.hardened for m in t.meters.values()), n),
+        "failed_notches_mean": _mean(sum(m.failed for m in t.meters.values()), n),
+        "wounds_taken": {
+            "median": median_of(t.wounds),
+            "p90": percentile_of(t.wounds, 0.9),
+            "max": max(t.wounds) if t.wounds else 0,
+            "distribution": {str(w): c for w, c in sorted(t.wounds.items())},
+        },
+        "permanent_damage": rate(t.permanent, n),
+        "meters": meters,
+    }
+
+
+def _refusals(tally: Tally, n: int) -> dict[str, Any]:
+    reasons = sorted(tally.reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {
+        "fights": tally.refused_fights,
+        **rate(tally.refused_fights, n),
+        "commands": tally.refusals,
+        "reasons": [{"reason": r, "fights": c, **rate(c, n)} for r, c in reasons],
+    }
+
+
+def _warnings(report: dict[str, Any]) -> list[str]:
+    """What makes the numbers untrustworthy: refused commands, fights over before they began."""
+    n = report["fights"]
+    out = []
+    refused = report["refusals"]
+    if refused["fights"]:
+        top = refused["reasons"][0]
+        out.append(
+            f"{refused['fights']:,} of {n:,} fights ({percent(refused['rate'])}) had refused commands "
+            f"— a scenario or rules defect; the most common: {top['reason']!r} in {top['fights']:,} fights"
+        )
+    at_zero = report["rounds"]["distribution"].get("0", 0)
+    if at_zero:
+        out.append(f"{at_zero:,} of {n:,} fights ({percent(at_zero / n)}) ended at round 0, before anyone acted")
+    return out
+
+
+def _same_but_id(a: Fighter, b: Fighter) -> bool:
+    same_sheet = msgspec.structs.replace(a.sheet, name=b.sheet.name) == b.sheet
+    return same_sheet and msgspec.structs.replace(a, id=b.id, sheet=b.sheet) == b
+
+
+def _notes(prep: Prepared, combatants: dict[str, Any]) -> list[str]:
+    """Identical combatants whose figures differ more than chance explains, and why."""
+    out = []
+    fighters = prep.scenario.fighters
+    for i, a in enumerate(fighters):
+        for b in fighters[i + 1 :]:
+            if not _same_but_id(a, b):
+                continue
+            ra, rb = combatants[a.id], combatants[b.id]
+            for metric, what in (("dead", "dies"), ("incapacitated", "is incapacitated")):
+                x, y = ra[metric], rb[metric]
+                if x["ci95_low"] > y["ci95_high"] or y["ci95_low"] > x["ci95_high"]:
+                    out.append(
+                        f"{a.id} and {b.id} are identical, yet {a.id} {what} in {interval(x)} of fights and "
+                        f"{b.id} in {interval(y)}: target selectors break ties by scenario order (nearest "
+                        "takes the first listed, weakest, strongest and most_dangerous the first of equals), "
+                        f"so {a.id}, listed first, is attacked first"
+                    )
+                    break
+    return out
+
+
+def summary(
+    prep: Prepared,
+    tally: Tally,
+    *,
+    seed: int,
+    requested: int | None = None,
+    from_event: int | None = None,
+) -> dict[str, Any]:
+    """The report of a batch: stable keys, numbers rounded to 6 places. `requested`: the fights
+    asked for (fewer finished: the report is partial); `from_event`: a what-if's starting event."""
+    n = tally.fights
+    rounds_total = sum(r * c for r, c in tally.rounds.items())
+    joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
+    top = sorted(joint.texts.items(), key=lambda kv: (-kv[1], kv[0]))
+    combatants = {
+        f.id: _combatant(f, tally.combatants.get(f.id, CombatantTally()), joint.statuses.get(f.id, {}), n)
+        for f in prep.scenario.fighters
+    }
+    sides = _sides(prep, tally, joint, n)
+    players = prep.scenario.players
+    report: dict[str, Any] = {
         "scenario": prep.scenario.scenario.title,
         "file": prep.scenario.path,
         "seed": seed,
         "fights": n,
-        "sides": {side: {"wins": tally.wins.get(side, 0), **_rate(tally.wins.get(side, 0), n)} for side in sides},
-        "draws": {"count": tally.draws, **_rate(tally.draws, n)},
+        "requested": n if requested is None else requested,
+        "partial": requested is not None and n < requested,
+        "from_event": from_event,
+        "players": players,
+        "headline": headline(players, sides[players]),
+        "sides": sides,
+        "draws": {"count": tally.draws, **rate(tally.draws, n)},
         "rounds": {
-            "mean": round(rounds_total / n, 6) if n else 0.0,
+            "mean": _mean(rounds_total, n),
             "median": median_of(tally.rounds),
             "min": min(tally.rounds) if tally.rounds else 0,
             "max": max(tally.rounds) if tally.rounds else 0,
             "distribution": {str(r): c for r, c in sorted(tally.rounds.items())},
         },
         "combatants": combatants,
-        "most_common_ending": {"ending": top[0][0], "count": top[0][1], **_rate(top[0][1], n)} if top else None,
-        "endings": [{"ending": k, "count": c} for k, c in top[:10]],
+        "most_common_ending": {"ending": top[0][0], "count": top[0][1], **rate(top[0][1], n)} if top else None,
+        "endings": [{"ending": k, "count": c, **rate(c, n)} for k, c in top],
         "events": tally.events,
         "refused_commands": tally.refusals,
+        "refusals": _refusals(tally, n),
     }
+    report["warnings"] = _warnings(report)
+    report["notes"] = _notes(prep, combatants)
+    return report

@@ -13,7 +13,16 @@ from engine.simulate.stats import summary
 from engine.state.encounter import Encounter
 
 
-def fork_batch(state: Encounter, n: int, seed: int, *, workers: int = 1) -> dict[str, Any]:
+def fork_batch(
+    state: Encounter,
+    n: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    from_event: int | None = None,
+    interruptible: bool = False,
+) -> dict[str, Any]:
+    """The batch report (as `ua simulate` gives it) of `n` fights from `state` on."""
     if not state.scenario:
         raise InvalidInput(
             "this session was not set up from a scenario, so no tactics are known",
@@ -28,5 +37,5 @@ def fork_batch(state: Encounter, n: int, seed: int, *, workers: int = 1) -> dict
         raise InvalidInput(f"no tactics for {', '.join(missing)} in {state.scenario}")
     if state.fight.phase == "ended":
         raise InvalidInput("the fight is already over at that point", hint="fork from an earlier event")
-    prep, tally, _ = run_batch(loaded, n, seed, workers=workers, start=state)
-    return summary(prep, tally, seed=seed)
+    prep, tally, _ = run_batch(loaded, n, seed, workers=workers, start=state, interruptible=interruptible)
+    return summary(prep, tally, seed=seed, requested=n, from_event=from_event)

@@ -1,0 +1,190 @@
+"""`ua scenario check|schema`: a scenario file, every sheet it references checked against the
+creation rules as `ua character check` checks them, and a short trial batch that warns about
+refused commands and fights over at round 0 before a long batch finds them.
+
+Exit codes: 0 valid (warnings shown, not failing); 1 a file that cannot be loaded, or a sheet that
+breaks a creation rule (one line per finding); 2 a usage error.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.text import Text
+
+from engine.cli.character import INVALID, TierOption, creation_findings
+from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.simulate import ScenarioArg, SetOpt
+from engine.rules.ua2.creation import TIERS, Finding, Tier
+from engine.scenario.scenario import LoadedScenario, Scenario, scenario_catalog
+from engine.simulate.batch import run_batch
+from engine.simulate.overrides import load_with_overrides
+from engine.simulate.stats import TOP_REASONS, summary
+from engine.state.sheet import Sheet
+from engine.state.weapons import Weapon
+
+app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
+
+#: The trial batch `check` fights: a few fights, always the same ones.
+TRIAL_FIGHTS = 20
+TRIAL_SEED = 1
+
+
+class SheetCheck(msgspec.Struct, kw_only=True):
+    """One combatant's sheet against the creation rules, at `tier`. `tier_from`: "sheet",
+    "--tier", "fits" (the sheet names no tier: the smallest tier it fits) or "none fits" (it
+    breaks the rules at every tier: checked as the most generous)."""
+
+    combatant: str
+    file: str | None
+    where: str
+    tier: str
+    tier_from: str
+    errors: int
+    warnings: int
+    findings: list[Finding]
+
+
+def _tier_of(sheet: Sheet, tier: Tier | None, catalog: dict[str, Weapon]) -> tuple[Tier, str, list[Finding]]:
+    """(tier, where it comes from, findings): `--tier`, else the sheet's own, else the smallest
+    tier whose rules it keeps, else the most generous (whose errors it then has)."""
+    chosen = tier if tier is not None else sheet.tier
+    if chosen is not None:
+        return chosen, "--tier" if tier else "sheet", creation_findings(sheet, chosen, catalog)
+    for candidate in TIERS:
+        findings = creation_findings(sheet, candidate, catalog)
+        if not any(f.severity == "error" for f in findings):
+            return candidate, "fits", findings
+    return TIERS[-1], "none fits", findings
+
+
+def check_sheets(loaded: LoadedScenario, tier: Tier | None) -> list[SheetCheck]:
+    """Each combatant's sheet (a file or inline) as `ua character check` checks it: at `--tier`,
+    else at its own tier; a sheet that names none (a GM's extra, a monster) at the smallest tier
+    whose rules it keeps — or, keeping none, at the most generous, errors and all."""
+    catalog = scenario_catalog(loaded.scenario)
+    out = []
+    for i, (spec, fighter) in enumerate(zip(loaded.scenario.combatants, loaded.fighters, strict=True)):
+        where = f"$.combatants[{i}].sheet" if spec.sheet is not None else f"$.combatants[{i}].character"
+        chosen, tier_from, findings = _tier_of(fighter.sheet, tier, catalog)
+        if spec.sheet is None:  # inline: paths inside the scenario file
+            findings = [msgspec.structs.replace(f, path=where + f.path[1:]) for f in findings]
+        errors = sum(f.severity == "error" for f in findings)
+        out.append(
+            SheetCheck(
+                combatant=fighter.id,
+                file=spec.sheet,
+                where=where,
+                tier=chosen,
+                tier_from=tier_from,
+                errors=errors,
+                warnings=len(findings) - errors,
+                findings=findings,
+            )
+        )
+    return out
+
+
+def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
+    """A few fights on one worker: the refusals and round-0 endings a long batch would have."""
+    prep, tally, _ = run_batch(loaded, fights, TRIAL_SEED, workers=1)
+    report = summary(prep, tally, seed=TRIAL_SEED)
+    return {
+        "fights": fights,
+        "seed": TRIAL_SEED,
+        "refusals": report["refusals"],
+        "round_zero": report["rounds"]["distribution"].get("0", 0),
+        "warnings": report["warnings"],
+    }
+
+
+def _tier_text(c: SheetCheck) -> str:
+    if c.tier_from == "fits":
+        return f"no tier: fits {_a(c.tier)}"
+    if c.tier_from == "none fits":
+        return f"no tier, and fits none: as {_a(c.tier)}"
+    return f"as {_a(c.tier)}"
+
+
+def _a(tier: str) -> str:
+    return f"an {tier}" if tier[:1] in "aeiou" else f"a {tier}"
+
+
+@app.command("check")
+def check(
+    scenario: ScenarioArg,
+    tier: TierOption = None,
+    sets: SetOpt = None,
+    fights: Annotated[
+        int, typer.Option("--trial", min=0, max=1000, help="Trial fights to run (0: none).")
+    ] = TRIAL_FIGHTS,
+    json: JsonOption = False,
+) -> None:
+    """Load a scenario and every sheet it names; check each sheet against the creation rules
+    (S2-1…S2-6, as `ua character check`); fight a few trial fights and warn about refused
+    commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule."""
+    loaded = load_with_overrides(scenario, sets or [])
+    sheets = check_sheets(loaded, tier)
+    errors = sum(c.errors for c in sheets)
+    warnings = sum(c.warnings for c in sheets)
+    tried = trial(loaded, fights) if fights else None
+    if json:
+        emit_json(
+            {
+                "title": loaded.scenario.title,
+                "sides": list(loaded.sides),
+                "players": loaded.players,
+                "combatants": [
+                    {
+                        "id": f.id,
+                        "side": f.side,
+                        "name": f.sheet.name,
+                        "in_hand": f.in_hand,
+                        "rules": len(f.rules),
+                        "sheet": msgspec.to_builtins(c),
+                    }
+                    for f, c in zip(loaded.fighters, sheets, strict=True)
+                ],
+                "errors": errors,
+                "warnings": warnings + (len(tried["warnings"]) if tried else 0),
+                "trial": tried,
+                "valid": errors == 0,
+            }
+        )
+    else:
+        _render(scenario, loaded, sheets, errors, tried)
+    if errors:
+        raise typer.Exit(INVALID)
+
+
+def _render(
+    path: object, loaded: LoadedScenario, sheets: list[SheetCheck], errors: int, tried: dict[str, Any] | None
+) -> None:
+    verdict = ("valid", "bold green") if not errors else (f"not valid ({errors} errors)", "bold red")
+    console.print(Text.assemble(f"{path}: ", verdict, f" — {loaded.scenario.title}"))
+    for f, c in zip(loaded.fighters, sheets, strict=True):
+        source = c.file or "inline"
+        console.print(
+            f"  {f.id} ({f.sheet.name}, {source}, {_tier_text(c)}), side {f.side}, {f.in_hand} in hand, "
+            f"{len(f.rules)} tactic rules",
+            markup=False,
+        )
+        for finding in c.findings:
+            style = "bold red" if finding.severity == "error" else "yellow"
+            console.print(Text.assemble("    ", (finding.severity, style), f": {finding.path}: {finding.message}"))
+    if tried is None:
+        return
+    if not tried["warnings"]:
+        console.print(f"trial: {tried['fights']} fights (seed {tried['seed']}): no refused commands, none at round 0")
+    for text in tried["warnings"]:
+        console.print(Text.assemble(("warning", "yellow"), f": trial of {tried['fights']} fights: {text}"))
+    for r in tried["refusals"]["reasons"][1:TOP_REASONS]:
+        console.print(f"    also refused: {r['reason']!r} in {r['fights']} fights", markup=False)
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of scenario files."""
+    emit_json(msgspec.json.schema(Scenario))

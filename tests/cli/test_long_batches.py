@@ -1,0 +1,130 @@
+"""Long batches: Ctrl-C stops cleanly with the report of the fights finished, marked partial,
+exit code 130, workers gone and no traceback (a real SIGINT to a real `ua` process); an
+estimate first when a batch will take more than a minute."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.cli import simulate as simulate_cli
+from engine.cli.app import app
+from engine.cli.progress import duration
+from engine.simulate import batch
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+KNIFE = ROOT / "scenarios" / "knife-duel.toml"
+
+
+def _processes_naming(token: str) -> list[int]:
+    """Processes whose command line holds `token` (a batch's workers share it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if token in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _wait_for_line(stream, needle: str, limit: float = 60.0) -> str:  # type: ignore[no-untyped-def]
+    """Read stderr lines until one holds `needle` (a guard against hanging, not a measurement)."""
+    deadline = time.monotonic() + limit
+    seen = ""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.5)
+        if ready:
+            line = stream.readline()
+            if not line:
+                break
+            seen += line
+            if needle in line:
+                return seen
+    raise AssertionError(f"no {needle!r} on stderr; saw {seen!r}")
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_the_partial_report_and_exits_130_with_no_traceback(workers: str, tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "scenarios" / "characters", tmp_path / "characters")
+    path = tmp_path / f"interrupted-{workers}.toml"
+    path.write_text(KNIFE.read_text())
+    command = [sys.executable, "-c", "from engine.cli.app import main; main()", "simulate", str(path)]
+    command += ["-n", "10000000", "--seed", "1", "--workers", workers, "--json"]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
+    )
+    try:
+        said = _wait_for_line(proc.stderr, "estimate: about")  # the batch is starting
+        assert "Ctrl-C stops it" in said
+        time.sleep(3)  # let some chunks finish
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in err
+    report = json.loads(out)
+    assert report["partial"] is True and report["requested"] == 10_000_000
+    assert 0 < report["fights"] < 10_000_000
+    assert sum(s["wins"] for s in report["sides"].values()) + report["draws"]["count"] == report["fights"]
+    assert f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000" in err
+    assert _processes_naming(str(path)) == [], "the workers are gone"
+
+
+def test_a_stopped_batch_reports_the_chunks_finished_marked_partial(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = batch.run_chunk
+    calls = []
+
+    def stopping(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "run_chunk", stopping)
+    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 130
+    report = json.loads(result.stdout)
+    assert (report["partial"], report["fights"], report["requested"]) == (True, 5000, 20000)
+    calls.clear()
+    code = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1"])
+    assert code.exit_code == 130 and "partial: stopped after 5,000 of 20,000" in code.stdout
+
+
+def test_a_batch_stopped_before_any_fight_finished_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopping(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch, "run_chunk", stopping)
+    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "300", "--seed", "2", "--workers", "1"])
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "error: stopped before any fight finished (hint: let it run a little longer)"
+
+
+def test_a_batch_that_will_take_over_a_minute_says_its_estimate_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.01)  # as if 100 fights/s
+    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0
+    assert result.stderr.startswith("estimate: about 1 min 40 s for 10,000 fights on 1 worker (about 100 fights/s")
+    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.001)  # 10 s: nothing to say
+    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0 and "estimate" not in result.stderr
+
+
+def test_durations_read_as_a_person_says_them() -> None:
+    assert [duration(s) for s in (45, 100, 3600 * 2 + 300)] == ["45 s", "1 min 40 s", "2 h 5 min"]
