@@ -65,20 +65,30 @@ def can_dodge(c: Row) -> bool:
     return able_to_act(c) and not c.held_by and not c.holding and not frenzied
 
 
-def sides_able(t: Table) -> list[str]:
-    return sorted({c.side for c in t.rows if able_to_act(c)})
+def helpless(c: Row) -> bool:
+    """Standing but unable to defend itself: frozen (M2-7, C2-33) or held in a grip (C2-27)."""
+    return c.status == "active" and (frozen(c) or bool(c.held_by))
 
 
-def two_sides_able(t: Table) -> bool:
-    """Whether combatants of at least two sides can still act (C2-33: the fight goes on)."""
-    first = None
+def verdict(t: Table) -> tuple[str | None, str] | None:
+    """C2-33: (the winning side or None for a draw, why) when the fight is over; None while it
+    goes on. Standing is not dead, incapacitated, unconscious, fled or surrendered; a frozen
+    combatant is standing, helpless, so the fight goes on while one side can act against it."""
+    standing: dict[str, bool] = {}  # side → whether one of its standing combatants can act
     for c in t.rows:
-        if c.status == "active" and not frozen(c):
-            if first is None:
-                first = c.side
-            elif c.side != first:
-                return True
-    return False
+        if c.status == "active":
+            standing[c.side] = standing.get(c.side, False) or not frozen(c)
+    if len(standing) <= 1:
+        if not standing:
+            return None, "no one is left standing"
+        (side,) = standing
+        return side, f"only side {side} is still standing"
+    able = [side for side, acts in standing.items() if acts]
+    if not able:
+        return None, "no one standing can act: everyone left is frozen (M2-7)"
+    if len(able) == 1 and t.settings.spare_helpless:
+        return able[0], f"every standing opponent of side {able[0]} is frozen, and it spares them (spare_helpless)"
+    return None
 
 
 def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
