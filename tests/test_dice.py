@@ -20,12 +20,14 @@ def test_value_is_tens_then_ones_and_double_zero_is_100_d1(tens: int, ones: int,
 
 
 def test_crit_is_01_and_fumble_is_00_d2() -> None:
+    """D-2: a crit is value 1 (dice 0,1), a fumble value 100 (dice 0,0)."""
     assert Percentile(tens=0, ones=1).is_crit
     assert Percentile(tens=0, ones=0).is_fumble
     assert not Percentile(tens=1, ones=0).is_crit
 
 
 def test_matched_means_equal_faces_except_00_d3() -> None:
+    """D-3: matched means tens = ones and a value other than 100: 11, 22, … 99."""
     assert [v for v in range(1, 101) if Percentile(tens=v // 10 % 10, ones=v % 10).is_matched] == [
         11,
         22,
@@ -40,6 +42,7 @@ def test_matched_means_equal_faces_except_00_d3() -> None:
 
 
 def test_flip_flop_swaps_dice_and_keeps_them_as_rolled_d4() -> None:
+    """D-4: a flip-flop reads the dice the other way round; the dice as rolled are kept."""
     roll = Percentile(tens=7, ones=2).flip()
     assert (roll.tens, roll.ones, roll.value) == (7, 2, 27)
     assert Percentile(tens=1, ones=0).flip().value == 1  # 10 → 01, a crit
