@@ -6,9 +6,23 @@ Everything here is a pure function of its arguments; dice come in as a `Percenti
 
 from __future__ import annotations
 
-from engine.dice.percentile import Percentile, percentile
+from engine.dice.percentile import Percentile
+from engine.dice.rolls import roll_of
 from engine.dice.source import DiceSource, roll_percentile
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
+
+
+def target_of(spec: CheckSpec) -> int:
+    """C-1: the rating plus every shift, never clamped; C-7: untrained, the stat (major) or the
+    stat − 30 (minor and significant)."""
+    if spec.untrained:
+        stat = spec.rating if spec.stat is None else spec.stat
+        total = stat if spec.kind == "major" else stat - 30
+    else:
+        total = spec.rating
+    for shift in spec.shifts:
+        total += shift.amount
+    return total
 
 
 def major_outcome(value: int, matched: bool, target: int, *, untrained: bool = False) -> Outcome:
@@ -34,7 +48,7 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
         return "fumble"
     if spec.minimum is not None and value < spec.minimum:
         return "failure"
-    target = spec.target
+    target = target_of(spec)
     if spec.kind == "major":  # every combat roll: the short way to `resolves_as`'s major branches
         return major_outcome(value, matched, target, untrained=spec.untrained)
     branch = spec.resolves_as
@@ -52,34 +66,37 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
     return "success" if value <= target else "weak_success"
 
 
-def _outcome_of(spec: CheckSpec, roll: Percentile) -> Outcome:
-    tens, ones = roll.tens, roll.ones
-    value = (ones * 10 + tens if roll.flipped else tens * 10 + ones) or 100
-    return classify(spec, value, tens == ones and value != 100)
-
-
-def _major(spec: CheckSpec, tens: int, ones: int, flipped: bool) -> Outcome:
-    """C-13 for a major check of these faces (what every combat roll is), the short way."""
+def outcome_of_faces(spec: CheckSpec, tens: int, ones: int, flipped: bool) -> Outcome:
+    """C-13 for these faces, read as rolled or flip-flopped (D-4)."""
     value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
-    if value == 1:
+    if spec.kind != "major":
+        return classify(spec, value, tens == ones and value != 100)
+    if value == 1:  # a major check (every combat roll), the short way
         return "crit"
     if value == 100:
         return "fumble"
     minimum = spec.minimum
     if minimum is not None and value < minimum:
         return "failure"
-    return major_outcome(value, tens == ones, spec.target, untrained=spec.untrained)
+    return major_outcome(value, tens == ones, target_of(spec), untrained=spec.untrained)
+
+
+def reads_flipped(spec: CheckSpec, tens: int, ones: int, flipped: bool, prefer: Prefer) -> bool:
+    """C-11: whether an automated actor reads these faces flip-flopped (given they may be)."""
+    read, other = (tens * 10 + ones) or 100, (ones * 10 + tens) or 100
+    if flipped:
+        read, other = other, read
+    as_read = outcome_of_faces(spec, tens, ones, flipped)
+    if takes_flip(as_read, outcome_of_faces(spec, tens, ones, not flipped), read, other, prefer):
+        return not flipped
+    return flipped
 
 
 def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled") -> Percentile:
     """C-11: an automated actor takes the better outcome; on a tie, the purpose decides."""
     if not spec.flip:
         return roll
-    flipped = roll.flip()
-    as_rolled = _outcome_of(spec, roll)
-    if takes_flip(as_rolled, _outcome_of(spec, flipped), roll.value, flipped.value, prefer):
-        return flipped
-    return roll
+    return roll_of(roll.tens, roll.ones, reads_flipped(spec, roll.tens, roll.ones, roll.flipped, prefer))
 
 
 def takes_flip(as_rolled: Outcome, flipped: Outcome, value: int, flipped_value: int, prefer: Prefer) -> bool:
@@ -105,15 +122,13 @@ def resolve(
     orientation: bool | None = None,
 ) -> CheckResult:
     """Resolve rolled dice. `orientation` (flipped or not) is a person's stated choice (C-11)."""
+    tens, ones, flipped = roll.tens, roll.ones, roll.flipped
     if orientation is not None:
-        chosen = percentile(roll.tens, roll.ones, orientation and spec.flip)
+        flipped = orientation and spec.flip
     elif spec.flip:
-        chosen = choose_orientation(spec, roll, prefer)
-    else:
-        chosen = roll
-    if spec.kind == "major":
-        return CheckResult(spec=spec, roll=chosen, outcome=_major(spec, chosen.tens, chosen.ones, chosen.flipped))
-    return CheckResult(spec=spec, roll=chosen, outcome=_outcome_of(spec, chosen))
+        flipped = reads_flipped(spec, tens, ones, flipped, prefer)
+    chosen = roll if flipped == roll.flipped else roll_of(tens, ones, flipped)
+    return CheckResult(spec=spec, roll=chosen, outcome=outcome_of_faces(spec, tens, ones, flipped))
 
 
 def roll_check(

@@ -73,10 +73,7 @@ class CheckSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     @property
     def target(self) -> int:
         """C-1: rating + shifts, never clamped."""
-        total = self.base_rating if self.untrained else self.rating
-        for s in self.shifts:
-            total += s.amount
-        return total
+        return _judge.target_of(self)
 
     @property
     def stat_target(self) -> int:
@@ -128,3 +125,6 @@ class CheckResult(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     @property
     def target(self) -> int:
         return self.spec.target
+
+
+from engine.dice import judge as _judge  # noqa: E402  (it judges these specs; imported last)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import msgspec
 
 from engine.commands.combat import Attack
@@ -35,7 +33,7 @@ from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
-from engine.state.weapons import Weapon
+from engine.state.weapons import FISTS, Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
 DISARM_MINIMUM = 30  # C2-19
@@ -47,24 +45,36 @@ HITS = frozenset({"crit", "matched_success", "success"})
 replace = msgspec.structs.replace
 
 
-class Plan(NamedTuple):
+class Plan:
     """A checked attack: who, with what, with which skill and shifts, against whom.
 
     `spec` holds the attacker's own shifts; `pool` is what C2-8 divides: `spec`'s target, plus,
     when every attack goes at one target, that target's shifts (it is focusing, it is held).
     With several targets each part gets its own target's shifts after dividing (a decision:
-    they differ by target, so they cannot be added before)."""
+    they differ by target, so they cannot be added before). `kind` is the AttackResolved weapon
+    kind, `trigger` the M2-8 trigger it raises in its target ("": none)."""
 
-    attacker: Row
-    weapon: Weapon
-    mode: str
-    spec: CheckSpec  # the undivided check (the attacker's shifts)
-    strikes: tuple[tuple[str, int | None], ...]
-    single_target: bool
-    pool: int
-    #: the AttackResolved weapon kind, and the M2-8 trigger it raises in its target ("": none)
-    kind: str
-    trigger: str
+    __slots__ = ("attacker", "kind", "mode", "pool", "single_target", "spec", "strikes", "trigger", "weapon")
+
+    def __init__(
+        self,
+        attacker: Row,
+        weapon: Weapon,
+        mode: str,
+        spec: CheckSpec,
+        strikes: tuple[tuple[str, int | None], ...],
+        single_target: bool,
+        pool: int,
+    ) -> None:
+        self.attacker = attacker
+        self.weapon = weapon
+        self.mode = mode
+        self.spec = spec
+        self.strikes = strikes
+        self.single_target = single_target
+        self.pool = pool
+        self.kind: str = weapon.kind
+        self.trigger: str = TRIGGERS[weapon.kind]
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
@@ -163,18 +173,7 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
     pool = spec.target + (sum(s.amount for s in target_shifts(t, command.actor, strikes[0][0])) if single else 0)
     _check_shares(pool, strikes)
-    kind = weapon.kind
-    return Plan(
-        attacker=attacker,
-        weapon=weapon,
-        mode=command.mode,
-        spec=spec,
-        strikes=strikes,
-        single_target=single,
-        pool=pool,
-        kind=kind,
-        trigger=TRIGGERS[kind],
-    )
+    return Plan(attacker, weapon, command.mode, spec, strikes, single, pool)
 
 
 def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
@@ -349,7 +348,7 @@ def strike(
         elif outcome == "crit":
             note = _join(note, "crit (C2-10)")
         else:
-            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice)
+            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice, recording)
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
@@ -425,20 +424,21 @@ def _damage(
     mode: str,
     cherry: str | None,
     dice: DiceSource,
+    describe: bool,
 ) -> dmg.Damage:
     roll = result.roll
     assert roll is not None
     if weapon.kind == "firearm":
-        return dmg.firearm_damage(roll, weapon)
+        return dmg.firearm_damage(roll, weapon, describe=describe)
     if mode == "throw_person":
-        base_weapon = Weapon(name="fists", kind="unarmed")
-        base = dmg.digit_sum_damage(roll, base_weapon)
+        base = dmg.digit_sum_damage(roll, FISTS, describe=describe)
     elif outcome == "matched_success" and weapon.bonus >= 6 and (not thrown or weapon.harmful_thrown):
-        base = dmg.firearm_style_damage(roll, weapon, f"matched success with a +{weapon.bonus} weapon", thrown=thrown)
+        reason = f"matched success with a +{weapon.bonus} weapon" if describe else ""
+        base = dmg.firearm_style_damage(roll, weapon, reason, thrown=thrown, describe=describe)
     else:
-        base = dmg.digit_sum_damage(roll, weapon, thrown=thrown)
+        base = dmg.digit_sum_damage(roll, weapon, thrown=thrown, describe=describe)
     if cherry is not None:
-        return cherry_damage(base, roll, weapon, thrown, cherry, dice)
+        return cherry_damage(base, roll, weapon, thrown, cherry, dice, describe=describe)
     return base
 
 

@@ -16,17 +16,36 @@ OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
 
 def wound_shift(current: int, maximum: int, settings: Settings) -> int:
     """C2-31: the shift to all rolls from current wound points (thresholds are a setting)."""
-    return _wound_shift(current, maximum, settings.wound_shift_thresholds)
+    return shift_at(current, wound_cuts(maximum, settings.wound_shift_thresholds))
+
+
+def shift_at(current: int, cuts: tuple[tuple[int, int], ...]) -> int:
+    """The wound shift at `current` points: the lowest shift whose cut it is at or below."""
+    shift = 0
+    for cut, amount in cuts:
+        if current <= cut and amount < shift:
+            shift = amount
+    return shift
 
 
 @cache
-def _wound_shift(current: int, maximum: int, thresholds: tuple[tuple[float, int], ...]) -> int:
-    shift = 0
+def wound_cuts(maximum: int, thresholds: tuple[tuple[float, int], ...]) -> tuple[tuple[int, int], ...]:
+    """C2-31 for a maximum: each threshold as the most wound points at which it applies
+    (current ≤ fraction × maximum, exactly: the fraction as a ratio)."""
+    cuts = []
     for fraction, amount in thresholds:
         num, den = _ratio(fraction)
-        if current * den <= num * maximum:
-            shift = min(shift, amount)
-    return shift
+        cuts.append(((num * maximum) // den, amount))
+    return tuple(cuts)
+
+
+def wound_shift_of(c: Row, current: int, settings: Settings) -> int:
+    """`wound_shift` for a combatant, its cuts worked out once (its maximum does not change)."""
+    thresholds = settings.wound_shift_thresholds
+    found = c.memo.get(thresholds)
+    if found is None:
+        found = c.memo[thresholds] = wound_cuts(c.max_wounds, thresholds)
+    return shift_at(current, found)  # type: ignore[arg-type]
 
 
 @cache
@@ -96,7 +115,7 @@ def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
     c = combatant(t, who)
     shifts = []
-    w = wound_shift(c.wounds, c.max_wounds, t.settings)
+    w = wound_shift_of(c, c.wounds, t.settings)
     if w:
         shifts.append(_wounds(w))
     if t.phase in ("setup", "ended"):
