@@ -23,6 +23,13 @@ COMPILED: Final = not __file__.endswith(".py")
 
 def mix64(z: int) -> int:
     """SplitMix64's finaliser: a bijective avalanche on 64-bit integers."""
+    if COMPILED:
+        return join(mix_limbs(*split(z)))
+    return plain_mix64(z)
+
+
+def plain_mix64(z: int) -> int:
+    """`mix64` on Python integers."""
     z = (z + GOLDEN) & MASK
     z = ((z ^ (z >> 30)) * MUL1) & MASK
     z = ((z ^ (z >> 27)) * MUL2) & MASK
@@ -31,7 +38,7 @@ def mix64(z: int) -> int:
 
 def face_at(base: int, k: int, sides: int) -> int:
     """Face `k` of a stream with this base, in 0…sides−1."""
-    return mix64(base ^ ((k * GOLDEN) & MASK)) % sides
+    return plain_mix64(base ^ ((k * GOLDEN) & MASK)) % sides
 
 
 # -- on limbs: z = a0 + a1·2²² + a2·2⁴⁴ ------------------------------------------------------
@@ -49,7 +56,8 @@ def split(z: int) -> Limbs:
 
 
 def join(a: Limbs) -> int:
-    return a[0] | (a[1] << 22) | (a[2] << 44)
+    a0, a1, a2 = a
+    return a0 | (a1 << 22) | (a2 << 44)
 
 
 def _add(a0: int, a1: int, a2: int, c0: int, c1: int, c2: int) -> Limbs:

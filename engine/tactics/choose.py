@@ -31,19 +31,51 @@ from engine.tactics.conditions import Predicate, compile_when
 from engine.tactics.rules import TacticRule
 
 
+class Compiled:
+    """A tactic rule ready to be tried: its fields read once, its conditions compiled."""
+
+    __slots__ = (
+        "attacks",
+        "cherry",
+        "condition",
+        "do",
+        "focus",
+        "keep_dodging",
+        "mode",
+        "rule",
+        "shots",
+        "spare_helpless",
+        "target",
+        "weapon",
+    )
+
+    def __init__(self, rule: TacticRule, at_range: bool) -> None:
+        self.rule = rule
+        self.condition: Predicate = compile_when(rule.when, at_range)
+        self.do: str = rule.do
+        self.target: str = rule.target
+        self.focus: int = rule.focus
+        self.attacks: int = rule.attacks
+        self.mode: str = rule.mode
+        self.weapon: str = rule.weapon
+        self.shots: int = rule.shots
+        self.cherry: str | None = rule.cherry
+        self.keep_dodging: bool = rule.keep_dodging
+        self.spare_helpless: bool = rule.spare_helpless
+
+
 @dataclass(frozen=True)
 class Profile:
     """What a scripted combatant knows of itself: its rules, preferred cherry, position; and
-    each rule with its conditions compiled (`compiled`, worked out once)."""
+    each rule compiled (`compiled`, worked out once)."""
 
     rules: tuple[TacticRule, ...]
     cherry: str | None = None
     at_range: bool = False
-    compiled: tuple[tuple[TacticRule, Predicate], ...] = field(init=False, repr=False, compare=False)
+    compiled: tuple[Compiled, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        compiled = tuple((rule, compile_when(rule.when, self.at_range)) for rule in self.rules)
-        object.__setattr__(self, "compiled", compiled)
+        object.__setattr__(self, "compiled", tuple(Compiled(rule, self.at_range) for rule in self.rules))
 
 
 def _enemies(t: Table, me: Row) -> list[Row]:
@@ -87,14 +119,21 @@ def pick_target(enemies: Sequence[Row], selector: str, me: Row, profiles: Mappin
     points (the first on a tie); random: an AI choice; most_dangerous: highest threat;
     focusing_on_me: the first whose focus is on me; helpless: the first frozen or held (C2-33);
     those last two, else nearest."""
-    if selector == "weakest":
-        return min(enemies, key=lambda c: c.wounds)
-    if selector == "strongest":
-        return max(enemies, key=lambda c: c.wounds)
+    if selector == "weakest" or selector == "strongest":
+        best = enemies[0]
+        for c in enemies:
+            if (c.wounds < best.wounds) if selector == "weakest" else (c.wounds > best.wounds):
+                best = c
+        return best
     if selector == "random":
         return enemies[ai.choose(len(enemies))]
     if selector == "most_dangerous":
-        return max(enemies, key=_threat)
+        best, most = enemies[0], _threat(enemies[0])
+        for c in enemies:
+            danger = _threat(c)
+            if danger > most:
+                best, most = c, danger
+        return best
     if selector == "focusing_on_me":
         for c in enemies:
             if c.focus is not None and c.focus.target == me.id:
@@ -103,8 +142,11 @@ def pick_target(enemies: Sequence[Row], selector: str, me: Row, profiles: Mappin
         for c in enemies:
             if helpless(c):
                 return c
-    close = [c for c in enemies if not ((p := profiles.get(c.id)) is not None and p.at_range)]
-    return (close or enemies)[0]
+    for c in enemies:
+        profile = profiles.get(c.id)
+        if profile is None or not profile.at_range:
+            return c
+    return enemies[0]
 
 
 def draw_choice(me: Row, named: str) -> Weapon | None:
@@ -127,17 +169,17 @@ def _frenzied(me: Row) -> bool:
 FRENZY_ACTIONS = frozenset({"attack", "clear_jam", "stand_up", "break_free", "squeeze"})
 
 
-def mode_fits(rule: TacticRule, weapon: Weapon) -> bool:
-    """Whether the rule's attack mode can be made with this weapon (C2-19, C2-20, C2-21)."""
-    if rule.mode == "throw":
+def mode_fits(mode: str, weapon: Weapon) -> bool:
+    """Whether an attack in this mode can be made with this weapon (C2-19, C2-20, C2-21)."""
+    if mode == "throw":
         return weapon.name != "fists" and weapon.throwable
-    if rule.mode in ("disarm", "throw_person"):
+    if mode in ("disarm", "throw_person"):
         return weapon.kind != "firearm"
     return True
 
 
 def _command_for(
-    rule: TacticRule,
+    rule: Compiled,
     t: Table,
     me: Row,
     profile: Profile,
@@ -158,7 +200,7 @@ def _command_for(
             return None
         if weapon.name != "fists" and f.drawn_round == t.round:
             return None
-        if not mode_fits(rule, weapon):
+        if not mode_fits(rule.mode, weapon):
             return None
         target = _attack_target(t, me, rule, profiles, ai)
         if target is None:
@@ -200,7 +242,7 @@ def _command_for(
     return DoNothing(actor=actor)
 
 
-def _attack_target(t: Table, me: Row, rule: TacticRule, profiles: Mapping[str, Profile], ai: DiceSource) -> Row | None:
+def _attack_target(t: Table, me: Row, rule: Compiled, profiles: Mapping[str, Profile], ai: DiceSource) -> Row | None:
     if me.reaction is not None and me.reaction.kind == "frenzy":
         # M2-7: only the source, whatever the rule's selector or a focus declared before says
         # (the focus may predate the frenzy); a source that is not a combatant forces nothing.
@@ -218,8 +260,8 @@ def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: Di
     """The first applicable rule's command; held → break free, holding → squeeze, else nothing."""
     me = t.by_id[actor]
     profile = profiles[actor]
-    for rule, condition in profile.compiled:
-        if condition(t, me, ai):
+    for rule in profile.compiled:
+        if rule.condition(t, me, ai):
             command = _command_for(rule, t, me, profile, profiles, ai)
             if command is not None:
                 return command
@@ -239,15 +281,16 @@ def declarations(t: Table, profiles: Mapping[str, Profile], ai: DiceSource) -> D
             continue
         f = me
         profile = profiles[fid]
-        for rule, condition in profile.compiled:
-            if _frenzied(me) and rule.do not in FRENZY_ACTIONS:
+        frenzied = _frenzied(me)
+        for rule in profile.compiled:
+            if frenzied and rule.do not in FRENZY_ACTIONS:
                 continue  # M2-7: it would not act on this rule (see _command_for)
-            if not condition(t, me, ai):
+            if not rule.condition(t, me, ai):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
                 target = select_target(t, me, rule.target, profiles, ai, spare_helpless=rule.spare_helpless)
                 if target is not None:
-                    out.append(Declaration(id=fid, focus_target=target.id, focus=rule.focus))
+                    out.append(Declaration(id=fid, focus_target=target.id, focus=rule.rule.focus))
             elif rule.do == "dodge" and rule.keep_dodging and f.dodged_last_round and not (f.held_by or f.holding):
                 out.append(Declaration(id=fid, continue_dodge=True))
             break

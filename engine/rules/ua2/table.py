@@ -194,7 +194,10 @@ class Table:
         "version",
     )
 
-    def __init__(self, state: Encounter | None = None, *, rows: list[Row] | None = None) -> None:
+    def __init__(self, state: Encounter | None = None, *, copy_of: Table | None = None) -> None:
+        if copy_of is not None:  # a copy: the same fields, the rows copied
+            self._copy(copy_of)
+            return
         state = EMPTY if state is None else state
         self.version = state.version
         self.ruleset = state.ruleset
@@ -210,29 +213,30 @@ class Table:
         self.turn = fight.turn
         self.suppression: Suppression = fight.suppression
         self.result: FightResult | None = fight.result
-        if rows is None:
-            fighters = {f.id: f for f in fight.fighters}
-            rows = [Row.thaw(c, fighters.get(c.id) or Fighter(id=c.id)) for c in state.combatants]
-        self.rows: list[Row] = rows
-        self.by_id: dict[str, Row] = {r.id: r for r in rows}
+        fighters = {f.id: f for f in fight.fighters}
+        self.rows: list[Row] = [Row.thaw(c, fighters.get(c.id) or Fighter(id=c.id)) for c in state.combatants]
+        self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
+
+    def _copy(self, other: Table) -> None:
+        self.version = other.version
+        self.ruleset = other.ruleset
+        self.title = other.title
+        self.seed = other.seed
+        self.scenario = other.scenario
+        self.settings = other.settings
+        self.next_injury_id = other.next_injury_id
+        self.phase = other.phase
+        self.round = other.round
+        self.order = other.order
+        self.turn = other.turn
+        self.suppression = other.suppression
+        self.result = other.result
+        self.rows = [r.clone() for r in other.rows]
+        self.by_id = {r.id: r for r in self.rows}
 
     def clone(self) -> Table:
         """An independent copy (rows copied; the frozen values inside them shared)."""
-        table = Table(None, rows=[r.clone() for r in self.rows])
-        table.version = self.version
-        table.ruleset = self.ruleset
-        table.title = self.title
-        table.seed = self.seed
-        table.scenario = self.scenario
-        table.settings = self.settings
-        table.next_injury_id = self.next_injury_id
-        table.phase = self.phase
-        table.round = self.round
-        table.order = self.order
-        table.turn = self.turn
-        table.suppression = self.suppression
-        table.result = self.result
-        return table
+        return Table(copy_of=self)
 
     def freeze(self) -> Encounter:
         """The stored, immutable state this table stands for."""

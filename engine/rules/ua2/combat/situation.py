@@ -93,6 +93,13 @@ def verdict(t: Table) -> tuple[str | None, str] | None:
     """C2-33: (the winning side or None for a draw, why) when the fight is over; None while it
     goes on. Standing is not dead, incapacitated, unconscious, fled or surrendered; a frozen
     combatant is standing, helpless, so the fight goes on while one side can act against it."""
+    first = None
+    for c in t.rows:  # the usual case, quickly: combatants of two sides can still act
+        if c.status == "active" and not frozen(c):
+            if first is None:
+                first = c.side
+            elif c.side != first:
+                return None
     standing: dict[str, bool] = {}  # side → whether one of its standing combatants can act
     for c in t.rows:
         if c.status == "active":

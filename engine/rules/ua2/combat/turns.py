@@ -84,11 +84,17 @@ def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
 
 
 def full_order(t: Table) -> tuple[str, ...]:
-    """The order of a new round: successes first, higher first (I2-2), as ranked so far."""
-    ranked = [(f.initiative.success, f.initiative.rank, f.id) for f in t.rows if f.initiative]
+    """The order of a new round: successes first, higher first (I2-2), as ranked so far (ties
+    keep the order they had, then the order combatants joined in)."""
     by_rank = {fid: i for i, fid in enumerate(t.order)}
-    ranked.sort(key=lambda r: (not r[0], -r[1], by_rank.get(r[2], len(by_rank))))
-    return tuple(r[2] for r in ranked)
+    unranked = len(by_rank)
+    ranked = [
+        (not f.initiative.success, -f.initiative.rank, by_rank.get(f.id, unranked), joined, f.id)
+        for joined, f in enumerate(t.rows)
+        if f.initiative
+    ]
+    ranked.sort()
+    return tuple(r[4] for r in ranked)
 
 
 def end_turn(sink: Sink, dice: DiceSource) -> None:
