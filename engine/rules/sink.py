@@ -5,7 +5,7 @@ event the log will hold, a counting sink does not (a batch fight, where no event
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from engine.errors import UnknownEventType
@@ -27,6 +27,9 @@ class Sink(Generic[T]):
         self.events: list[EventBase] | None = [] if record else None
 
     def emit(self, *events: EventBase) -> None:
+        self.emit_all(events)
+
+    def emit_all(self, events: Sequence[EventBase]) -> None:
         appliers, table, kept = self._appliers, self.table, self.events
         for event in events:
             try:

@@ -62,34 +62,28 @@ def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int],
 
 
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
-    """The outcome of a fight, read off its working table."""
+    """The outcome of a fight, read off its working table. (The named tuples are made from
+    plain tuples: a batch makes one per fight, and this skips their generated constructors.)"""
     table = run.table
     start = prep.baseline
     ends = []
     for c in table.rows:
         meters, injuries = start[c.id]
         new = c.injuries[injuries:]  # a fight only adds injuries, after those it started with
+        taken = permanent = 0
+        for injury in new:
+            taken += injury.amount
+            permanent += injury.permanent
         gained = notches_gained(meters, c.meters)
-        ends.append(
-            CombatantEnd(
-                id=c.id,
-                side=c.side,
-                status=c.status,
-                frozen=c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze",
-                taken=sum(i.amount for i in new),
-                dealt=run.dealt.get(c.id, 0),
-                hardened=sum(h for _, h, _ in gained),
-                failed=sum(f for _, _, f in gained),
-                permanent=sum(i.permanent for i in new),
-                notches=gained,
-            )
-        )
+        hardened = failed = 0
+        for _, h, f in gained:
+            hardened += h
+            failed += f
+        frozen = c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze"
+        row = (c.id, c.side, c.status, frozen, taken, run.dealt.get(c.id, 0), hardened, failed, permanent, gained)
+        ends.append(tuple.__new__(CombatantEnd, row))
     result = table.result
-    return FightOutcome(
-        winner=result.winner if result is not None else None,
-        rounds=table.round,
-        events=run.event_count,
-        refusals=run.refusals,
-        combatants=tuple(ends),
-        reasons=tuple(run.refusal_reasons),
-    )
+    winner = result.winner if result is not None else None
+    fight = (winner, table.round, run.event_count, run.refusals, tuple(ends), tuple(run.refusal_reasons))
+    outcome: FightOutcome = tuple.__new__(FightOutcome, fight)
+    return outcome

@@ -168,7 +168,7 @@ def madness_check(sink: Sink, command: MadnessCheck, dice: DiceSource) -> None:
         passion=command.passion,
         passion_mode=command.passion_mode,
     )
-    sink.emit(*events)
+    sink.emit_all(events)
 
 
 def therapy(sink: Sink, command: Therapy, dice: DiceSource) -> None:
@@ -205,4 +205,4 @@ def source_gone(sink: Sink, command: SourceGone, dice: DiceSource) -> None:
             f"{whose} a reaction kept for {command.source!r}",
             hint="name the source as the reaction recorded it (M2-4)",
         )
-    sink.emit(*events)
+    sink.emit_all(events)

@@ -77,7 +77,7 @@ def left_fight(sink: Sink, who: str) -> None:
     """M2-4: reactions whose source was `who` end now that it is out of the fight."""
     events = source_gone_events(sink.table, who)
     if events:
-        sink.emit(*events)
+        sink.emit_all(events)
 
 
 def madness(sink: Sink, who: str, rank: int, cause: str, source: str, dice: DiceSource) -> None:
@@ -85,7 +85,7 @@ def madness(sink: Sink, who: str, rank: int, cause: str, source: str, dice: Dice
     c = sink.table.by_id.get(who)
     if rank <= 0 or c is None or c.status != "active":
         return
-    sink.emit(*madness_check_events(sink.table, who, "violence", rank, cause, dice, source=source))
+    sink.emit_all(madness_check_events(sink.table, who, "violence", rank, cause, dice, source=source))
     if sink.table.by_id[who].status == "fled":  # the check's reaction sent it running
         left_fight(sink, who)
 

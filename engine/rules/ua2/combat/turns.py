@@ -9,6 +9,7 @@ from engine.events import combat as ev
 from engine.rules.common import require_started
 from engine.rules.ua2.apply import round_started, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
+from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
@@ -69,8 +70,6 @@ def fight_over(sink: Sink) -> bool:
 
 def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
     """Start the next round (re-setting initiative where I2-5 asks), or end at the round limit."""
-    from engine.rules.ua2.combat.initiative import reinitiative
-
     t = sink.table
     if t.round >= t.settings.max_rounds:
         end_fight_with(sink, None, f"the round limit ({t.settings.max_rounds}) was reached, a draw")
@@ -198,7 +197,7 @@ def declare(sink: Sink, command: Declare, dice: DiceSource) -> None:
         made.append(_declared(t, fid, d))
     if by_id:
         raise Refused(f"{', '.join(by_id)} not in the initiative order")
-    sink.emit(*made)
+    sink.emit_all(made)
     start_first_turn(sink, dice)
 
 
