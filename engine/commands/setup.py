@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+import msgspec
 
 from engine.commands.base import CommandBase
 from engine.dice.checks import CheckSpec
-from engine.settings import Settings
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 
 
 class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
+    """Start an encounter of `ruleset`. `settings` are that ruleset's settings: its settings
+    struct (kept as its document, as a log reads it back) or a document of it, fields left out
+    taking the ruleset's defaults; the started event records them as given."""
+
     ruleset: str = "ua2"
     title: str = ""
     seed: int | None = None
-    settings: Settings = Settings()
+    settings: Any = msgspec.field(default_factory=dict)
     scenario: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.settings, msgspec.Struct):
+            document = msgspec.json.decode(msgspec.json.encode(self.settings))
+            msgspec.structs.force_setattr(self, "settings", document)
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
