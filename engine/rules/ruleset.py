@@ -104,8 +104,9 @@ class Ruleset(ABC, Generic[T, S]):
         handler(sink, command, dice)
 
     def decide(self, state: S, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], S]:
-        """The events a command produces on `state` and the state after them, or `Refused`."""
-        sink = self.sink(self.thaw(state))
+        """The events a command produces on `state` and the state after them, or `Refused`. An
+        encounter not started yet (version 0, whichever ruleset's empty state) is this one's."""
+        sink = self.sink(self.thaw(state if state.version else None))  # type: ignore[attr-defined]
         self.handle(sink, command, dice)
         return sink.recorded, sink.table.freeze()
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from engine.dice.checks import CheckResult, Shift
 from engine.events.base import EventBase
-from engine.events.ua3.words import rolled
+from engine.events.ua3.words import rolled, signed
 from engine.state.ua3.conflict import ConflictKind, ConflictSide, SideKey, Space
 
 MOVES = {2: "two steps toward its end zone", 1: "one step toward its end zone", 0: "no move", -1: "one step back"}
@@ -55,7 +55,7 @@ class ConflictStarted(EventBase, frozen=True, kw_only=True, tag="ua3_conflict_st
         about = f" ({self.about})" if self.about else ""
         length = f"compressed, {self.exchanges} exchanges each" if self.compressed else "open-ended"
         sides = "; ".join(side_words(s) for s in self.sides)
-        order = f"; {self.order}" if self.order else ""
+        order = f" ({self.order})" if self.order else ""
         return (
             f"Conflict {self.id}{about} on the gridiron — {sides}; the token starts at "
             f"{space_words(self.start)}, {length}; side {self.first.upper()} rolls first{order} (U-16)."
@@ -99,7 +99,7 @@ class PenaltyTaken(EventBase, frozen=True, kw_only=True, tag="ua3_penalty_taken"
 
     def explain(self) -> str:
         who = self.actor or f"side {str(self.side).upper()} of conflict {self.conflict}"
-        return f"{who} takes {self.shift.amount:+d} on the next roll ({self.shift.source}; {self.rule})."
+        return f"{who} takes {signed(self.shift.amount)} on the next roll ({self.shift.source}; {self.rule})."
 
 
 class ConflictEnded(EventBase, frozen=True, kw_only=True, tag="ua3_conflict_ended"):

@@ -7,7 +7,7 @@ from typing import Literal
 
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase, describe_result
-from engine.events.ua3.words import gauge_title, reaction_words, rolled, sample_words
+from engine.events.ua3.words import gauge_title, notches, reaction_words, rolled, sample_words
 from engine.state.ua3.sheet import MAX_HARDENED, GaugeName
 
 #: U-23: 1. no roll (hardened ≥ rank); 2. automatic failure; 3. a rolled check.
@@ -52,12 +52,12 @@ class StressChecked(EventBase, frozen=True, kw_only=True, tag="ua3_stress_check"
         after = f"; {reaction_words(self.actor, self.reaction, self.source)}" if self.reaction else ""
         if self.outcome == "hardened":
             return (
-                f"{self.actor} takes a {check}: {self.hardened} hardened {self.gauge} notches ≥ rank "
+                f"{self.actor} takes a {check}: {notches(self.hardened, 'hardened', self.gauge)} ≥ rank "
                 f"{self.rank}, no roll and nothing marked (U-23)."
             )
         if self.outcome == "automatic_failure":
             return (
-                f"{self.actor} takes a {check}: {self.failed} failed {self.gauge} notches and rank {self.rank} "
+                f"{self.actor} takes a {check}: {notches(self.failed, 'failed', self.gauge)} and rank {self.rank} "
                 f"above {self.hardened} hardened, an automatic failure with no roll{after} (U-23)."
             )
         assert self.result is not None

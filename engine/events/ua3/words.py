@@ -32,8 +32,24 @@ def reaction_words(actor: str, reaction: str, source: str) -> str:
 
 
 def sample_words(sample: str, low: int, high: int) -> str:
-    """` (“kill someone in a fight”, 3–5)`, or nothing without a sample."""
+    """` (sample “kill someone in a fight”, 3–5)`, or nothing without a sample."""
     if not sample:
         return ""
     span = f", {low}–{high}" if low and high else ""
-    return f" (“{sample}”{span})"
+    return f" (sample “{sample_text(sample)}”{span})"
+
+
+def sample_text(sample: str) -> str:
+    """A sample's text as a phrase: `Kill someone in a fight.` → `kill someone in a fight`."""
+    text = sample.strip().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def notches(n: int, kind: str, gauge: str) -> str:
+    """`1 hardened violence notch`, `3 failed self notches`."""
+    return f"{n} {kind} {gauge} notch{'' if n == 1 else 'es'}"
+
+
+def signed(n: int) -> str:
+    """A shift as a GM writes it: +10, −10 (a true minus sign)."""
+    return f"−{-n}" if n < 0 else f"+{n}"

@@ -1,0 +1,24 @@
+"""Unknown Armies, 3rd edition, as one `Ruleset` value."""
+
+from __future__ import annotations
+
+from engine.rules.ruleset import Ruleset
+from engine.rules.ua3.apply import APPLIERS
+from engine.rules.ua3.handlers import HANDLERS
+from engine.rules.ua3.table import Table
+from engine.state.ua3.encounter import Ua3Encounter
+
+
+class Ua3(Ruleset[Table, Ua3Encounter]):
+    """Seed 002: section U of RULES.md (characters, stress, coercion, the gridiron; combat later)."""
+
+    def thaw(self, state: Ua3Encounter | None) -> Table:
+        return Table(state)
+
+    def acting_now(self, state: Ua3Encounter) -> str | None:
+        return Table(state).current
+
+
+RULESET = Ua3(
+    name="ua3", title="Unknown Armies, 3rd edition", state_type=Ua3Encounter, appliers=APPLIERS, handlers=HANDLERS
+)
