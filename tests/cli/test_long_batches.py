@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.cli import simulate as simulate_cli
 from engine.cli.app import app
 from engine.cli.progress import duration
-from engine.simulate import batch
+from engine.simulate import batch, executors
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,19 +89,21 @@ def test_a_stopped_batch_reports_the_chunks_finished_marked_partial(monkeypatch:
     real = batch.run_chunk
     calls = []
 
-    def stopping(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
+    def stopping(fights, seed, start, stop, keep):  # type: ignore[no-untyped-def]
+        if stop - start == 2500:  # a chunk, not the timed sample's first fights
+            calls.append(1)
+            if len(calls) == 3:
+                raise KeyboardInterrupt
+        return real(fights, seed, start, stop, keep)
 
     monkeypatch.setattr(batch, "run_chunk", stopping)
-    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1", "--json"])
+    args = ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1", "--chunk-size", "2500"]
+    result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 130
     report = json.loads(result.stdout)
     assert (report["partial"], report["fights"], report["requested"]) == (True, 5000, 20000)
     calls.clear()
-    code = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1"])
+    code = runner.invoke(app, args)
     assert code.exit_code == 130 and "partial: stopped after 5,000 of 20,000" in code.stdout
 
 
@@ -117,11 +118,11 @@ def test_a_batch_stopped_before_any_fight_finished_is_one_line(monkeypatch: pyte
 
 
 def test_a_batch_that_will_take_over_a_minute_says_its_estimate_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.01)  # as if 100 fights/s
+    monkeypatch.setattr(executors, "seconds_per_index", lambda *a, **k: 0.01)  # as if 100 fights/s
     result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0
     assert result.stderr.startswith("estimate: about 1 min 40 s for 10,000 fights on 1 worker (about 100 fights/s")
-    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.001)  # 10 s: nothing to say
+    monkeypatch.setattr(executors, "seconds_per_index", lambda *a, **k: 0.001)  # 10 s: nothing to say
     result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0 and "estimate" not in result.stderr
 
