@@ -26,3 +26,33 @@ def dask_cluster() -> Iterator[Any]:
 
     with dask_executor(workers=2, scheduler=None) as executor:
         yield executor
+
+
+#: What a worker installed from other sources would say it runs.
+OTHER_ENGINE = "ua-engine 0.0.9, sources 0000000000000000"
+
+
+def _pretend_another_engine() -> None:
+    from engine.simulate import identity
+
+    identity.__dict__.setdefault("_real_identity", identity.engine_identity)
+    identity.engine_identity = lambda: OTHER_ENGINE  # type: ignore[assignment]
+
+
+def _be_this_engine_again() -> None:
+    from engine.simulate import identity
+
+    identity.engine_identity = identity.__dict__.pop("_real_identity", identity.engine_identity)
+
+
+@pytest.fixture
+def one_worker_of_another_engine(dask_cluster: Any) -> Iterator[str]:
+    """A worker of the shared cluster that says it runs another engine (as one installed from
+    other sources would), named by its address; itself again afterwards."""
+    client = dask_cluster.client
+    address: str = sorted(client.nthreads())[0]
+    client.run(_pretend_another_engine, workers=[address])
+    try:
+        yield address
+    finally:
+        client.run(_be_this_engine_again, workers=[address])

@@ -1,15 +1,14 @@
 """Batches on Dask distributed (a 2-worker LocalCluster, shared): the same tallies as the local
 pool for any chunk size, comparisons and what-ifs too; a worker killed mid-batch changes nothing;
-each worker opens a batch once, not once per task; a worker of another engine is refused, before
-the batch and where a task lands; a cluster that cannot be reached, or has no workers, and a bad
-address are one error each."""
+each worker opens a batch once, not once per task; a scheduler or worker of another engine is
+refused, before the batch and where a task lands; a cluster that cannot be reached, or has no
+workers, and a bad address are one error each."""
 
 from __future__ import annotations
 
 import os
 import signal
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +28,11 @@ from engine.simulate.fight import prepare, run_fight
 from engine.simulate.identity import OtherEngine
 from engine.simulate.pool import LocalPool
 from engine.simulate.tasks import pack
+from tests.conftest import OTHER_ENGINE as OTHER
 
 ROOT = Path(__file__).resolve().parents[1]
 KNIFE = load_scenario(ROOT / "scenarios" / "knife-vs-22.toml")
 BRAWL = load_scenario(ROOT / "scenarios" / "bar-brawl.toml")
-OTHER = "ua-engine 0.0.9, sources 0000000000000000"
 
 
 def _picks(picks: Any) -> list[list[int]]:
@@ -105,28 +104,6 @@ def test_each_worker_opens_a_batch_once_not_once_per_task(dask_cluster: Any) -> 
     assert 1 <= opened <= len(client.nthreads())
 
 
-def _pretend_another_engine() -> None:
-    identity.__dict__.setdefault("_real_identity", identity.engine_identity)
-    identity.engine_identity = lambda: OTHER  # type: ignore[assignment]
-
-
-def _be_this_engine_again() -> None:
-    identity.engine_identity = identity.__dict__.pop("_real_identity", identity.engine_identity)
-
-
-@pytest.fixture
-def one_worker_of_another_engine(dask_cluster: Any) -> Iterator[str]:
-    """A worker of the shared cluster that says it runs another engine (as one installed from
-    other sources would), named by its address."""
-    client = dask_cluster.client
-    address = sorted(client.nthreads())[0]
-    client.run(_pretend_another_engine, workers=[address])
-    try:
-        yield address
-    finally:
-        client.run(_be_this_engine_again, workers=[address])
-
-
 def test_a_cluster_with_a_worker_of_another_engine_is_refused_naming_it(
     dask_cluster: Any, one_worker_of_another_engine: str
 ) -> None:
@@ -141,11 +118,32 @@ def test_a_task_that_lands_on_a_worker_of_another_engine_runs_nothing_there(
     dask_cluster: Any, one_worker_of_another_engine: str
 ) -> None:
     packed = pack(BatchJob(loaded=KNIFE, seed=77))  # a job no worker has opened yet
-    future = dask_cluster.client.submit(cluster._task, *packed, 0, 10, workers=[one_worker_of_another_engine])
+    future = dask_cluster.client.submit(cluster._task, packed, 0, 10, workers=[one_worker_of_another_engine])
     with pytest.raises(OtherEngine) as caught:
         future.result()
     assert caught.value.where == f"worker {one_worker_of_another_engine}"
     assert caught.value.message.startswith(f"runs {OTHER}")
+
+
+class _SchedulerWithoutTheEngine:
+    """A client whose scheduler cannot import the engine (its workers could)."""
+
+    class scheduler:
+        address = "tcp://10.0.0.5:8786"
+
+    def run_on_scheduler(self, function: Any) -> Any:
+        raise ModuleNotFoundError("No module named 'engine'")
+
+    def run(self, function: Any, **kwargs: Any) -> dict[str, str]:
+        return {"tcp://10.0.0.6:40000": identity.engine_identity()}
+
+
+def test_a_scheduler_that_cannot_read_the_engine_s_tasks_is_refused_naming_it() -> None:
+    with pytest.raises(OtherEngine) as caught:
+        cluster.check_cluster(_SchedulerWithoutTheEngine(), identity.engine_identity())  # type: ignore[arg-type]
+    assert caught.value.where == "the scheduler tcp://10.0.0.5:8786"
+    assert caught.value.message == "cannot run the engine (ModuleNotFoundError: No module named 'engine')"
+    assert "on the scheduler and every worker" in caught.value.hint
 
 
 def _free_port() -> int:

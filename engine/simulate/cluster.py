@@ -3,11 +3,13 @@ on a `LocalCluster` of this machine's processes (loopback only, no dashboard).
 
 Imported only when a command asks for Dask (`executors.open_executor`), so the default install
 never imports it. A batch is sent as tasks of about `task_seconds`, at most a window of them in
-flight; each task carries the packed job (`tasks.py`), which every worker thread opens once and
-keeps for the tasks that follow. Before the first task every worker's engine is checked against
-this one, and each task checks again where it runs (a worker may join later): another engine is
-refused, never merged. A worker lost mid-batch loses only its tasks under way, which the
-scheduler runs again elsewhere; the results are the same.
+flight. They all depend on one task that holds the packed job (`tasks.py`): the job crosses the
+network once per worker (never in every task: the client's messages stay small), and each worker
+thread opens it once and keeps it for the tasks that follow. Before the first task, the engine of
+the scheduler (which reads the tasks) and of every worker is checked against this one, and each
+task checks again where it runs (a worker may join later): another engine is refused, never
+merged. A worker lost mid-batch loses only its tasks under way, which the scheduler runs again
+elsewhere; the results are the same.
 """
 
 from __future__ import annotations
@@ -51,24 +53,38 @@ def scheduler_address(text: str) -> str:
     return f"{m['scheme'] or 'tcp'}://{m['host']}:{int(m['port'])}"
 
 
-def _task(engine: str, key: str, blob: bytes, first: int, stop: int) -> Any:
+def _job(engine: str, key: str, blob: bytes) -> Packed:
+    """The packed job, as the one task every task of a batch depends on: it crosses the network
+    once per worker (and is made again from these arguments if every copy is lost)."""
+    return Packed(engine, key, blob)
+
+
+def _task(packed: Packed, first: int, stop: int) -> Any:
     """One task on a Dask worker: fights `first…stop−1` of the packed job."""
-    return opened(Packed(engine, key, blob), where=f"worker {get_worker().address}")(first, stop)
+    return opened(packed, where=f"worker {get_worker().address}")(first, stop)
 
 
-def check_workers(client: Client, made_by: str) -> None:
-    """Refuse the cluster if any worker runs another engine than the one that made the job
-    (or cannot run the engine at all), naming the first such worker."""
+def _check(runs: Any, made_by: str, where: str) -> None:
+    if isinstance(runs, BaseException):
+        raise OtherEngine(
+            f"cannot run the engine ({type(runs).__name__}: {runs})",
+            where=where,
+            hint="install the same ua-engine, with its [distributed] extra, on the scheduler and every worker",
+        )
+    check_engine(made_by, where, runs=runs)
+
+
+def check_cluster(client: Client, made_by: str) -> None:
+    """Refuse the cluster if its scheduler (which reads the tasks) or any worker (which runs them)
+    has another engine than the one that made the job, or none, naming the first such."""
+    try:
+        on_scheduler = client.run_on_scheduler(engine_identity)
+    except Exception as exc:
+        on_scheduler = exc
+    _check(on_scheduler, made_by, f"the scheduler {getattr(client.scheduler, 'address', '')}".rstrip())
     found: dict[str, Any] = client.run(engine_identity, on_error="return")
     for address, runs in sorted(found.items()):
-        where = f"worker {address}"
-        if isinstance(runs, BaseException):
-            raise OtherEngine(
-                f"cannot run the engine ({type(runs).__name__}: {runs})",
-                where=where,
-                hint="install the same ua-engine, with its [distributed] extra, on every worker",
-            )
-        check_engine(made_by, where, runs=runs)
+        _check(runs, made_by, f"worker {address}")
     for address, threads in sorted(client.nthreads().items()):
         if threads > 1:
             log.warning(
@@ -96,12 +112,13 @@ class DaskExecutor:
         return max(1, sum(threads.values()))
 
     def run(self, job: Job, spans: Spans, take: Take, interrupts: Interrupts) -> None:
-        check_workers(self.client, job.engine)
+        check_cluster(self.client, job.engine)
         packed = pack(job)
         batch = f"ua-{packed.key[:12]}-{secrets.token_hex(4)}"
+        shared = self.client.submit(_job, *packed, key=f"{batch}-job")
 
         def submit(span: Span) -> Future[Any]:
-            return self.client.submit(_task, *packed, *span, key=f"{batch}-{span[0]}")
+            return self.client.submit(_task, shared, *span, key=f"{batch}-{span[0]}")
 
         def stop(futures: list[Any]) -> None:
             with suppress(Exception):  # a cluster already gone has nothing left to cancel

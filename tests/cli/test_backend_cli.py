@@ -6,14 +6,9 @@ engine) is one line and exit code 2; Ctrl-C on a Dask batch prints the partial r
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from tests.cli.test_long_batches import _wait_for_line
+from tests.cli.test_long_batches import interrupted_batch
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,25 +120,12 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
-@pytest.fixture
-def another_engine_on_one_worker(dask_cluster: Any) -> Iterator[str]:
-    from tests.test_cluster import _be_this_engine_again, _pretend_another_engine
-
-    client = dask_cluster.client
-    address = sorted(client.nthreads())[0]
-    client.run(_pretend_another_engine, workers=[address])
-    try:
-        yield address
-    finally:
-        client.run(_be_this_engine_again, workers=[address])
-
-
-def test_a_worker_of_another_engine_is_one_line_naming_it(scheduler: str, another_engine_on_one_worker: str) -> None:
+def test_a_worker_of_another_engine_is_one_line_naming_it(scheduler: str, one_worker_of_another_engine: str) -> None:
     from engine.simulate.identity import engine_identity
 
     line = _one_line(["simulate", KNIFE, "-n", "100", "--backend", "dask", "--scheduler", scheduler])
     assert line == (
-        f"error: worker {another_engine_on_one_worker}: runs ua-engine 0.0.9, sources 0000000000000000, "
+        f"error: worker {one_worker_of_another_engine}: runs ua-engine 0.0.9, sources 0000000000000000, "
         f"but the batch was made by {engine_identity()} (hint: install the same ua-engine (version and sources) "
         "here and on every worker, and restart the workers)"
     )
@@ -166,32 +148,10 @@ def _in_group(pgid: int) -> list[int]:
 @pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
 def test_ctrl_c_on_a_dask_batch_prints_the_partial_report_and_leaves_no_process(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="needs Dask distributed: pip install -e '.[test,distributed]'")
-    shutil.copytree(ROOT / "scenarios" / "characters", tmp_path / "characters")
-    path = tmp_path / "interrupted.toml"
-    path.write_text((ROOT / "scenarios" / "knife-duel.toml").read_text())
-    command = [sys.executable, "-c", "from engine.cli.app import main; main()", "simulate", str(path)]
-    command += ["-n", "10000000", "--seed", "1", "--backend", "dask", "--workers", "2", "--chunk-size", "2000"]
-    command += ["--json"]
-    proc = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
-    )
-    try:
-        said = _wait_for_line(proc.stderr, "estimate: about")  # the cluster is up, the batch starting
-        assert "on 2 workers" in said
-        time.sleep(4)  # let some tasks finish
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
-    assert "Traceback" not in out + err and "KeyboardInterrupt" not in err
-    report = json.loads(out)
-    assert report["partial"] is True and 0 < report["fights"] < 10_000_000
-    assert sum(s["wins"] for s in report["sides"].values()) + report["draws"]["count"] == report["fights"]
-    last = err.strip().splitlines()[-1]
-    assert last == f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000"
+    options = ("--backend", "dask", "--workers", "2", "--chunk-size", "2000")  # short tasks: some finish
+    _, group, err = interrupted_batch(tmp_path, "interrupted-dask", *options, wait=4.0)
+    assert "on 2 workers" in err
     deadline = time.monotonic() + 10
-    while _in_group(proc.pid) and time.monotonic() < deadline:
+    while _in_group(group) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _in_group(proc.pid) == [], "the cluster's workers are gone"
+    assert _in_group(group) == [], "the cluster's workers are gone"

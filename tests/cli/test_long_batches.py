@@ -55,33 +55,43 @@ def _wait_for_line(stream, needle: str, limit: float = 60.0) -> str:  # type: ig
     raise AssertionError(f"no {needle!r} on stderr; saw {seen!r}")
 
 
-@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_prints_the_partial_report_and_exits_130_with_no_traceback(workers: str, tmp_path: Path) -> None:
+def interrupted_batch(tmp_path: Path, name: str, *options: str, wait: float = 3.0) -> tuple[Path, int, str]:
+    """`ua simulate` of 10⁷ fights of the knife duel (a copy named `name`) in a process group of
+    its own, given Ctrl-C as a terminal gives it (SIGINT to the whole group) `wait` seconds after
+    it said its estimate; the report it printed is checked as a partial one. Returns the copy
+    (its path names the command's processes), the process group and stderr."""
     shutil.copytree(ROOT / "scenarios" / "characters", tmp_path / "characters")
-    path = tmp_path / f"interrupted-{workers}.toml"
+    path = tmp_path / f"{name}.toml"
     path.write_text(KNIFE.read_text())
     command = [sys.executable, "-c", "from engine.cli.app import main; main()", "simulate", str(path)]
-    command += ["-n", "10000000", "--seed", "1", "--workers", workers, "--json"]
+    command += ["-n", "10000000", "--seed", "1", *options, "--json"]
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
     )
     try:
         said = _wait_for_line(proc.stderr, "estimate: about")  # the batch is starting
         assert "Ctrl-C stops it" in said
-        time.sleep(3)  # let some chunks finish
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        time.sleep(wait)  # let some chunks finish
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err
     report = json.loads(out)
     assert report["partial"] is True and report["requested"] == 10_000_000
     assert 0 < report["fights"] < 10_000_000
     assert sum(s["wins"] for s in report["sides"].values()) + report["draws"]["count"] == report["fights"]
-    assert f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000" in err
+    last = err.strip().splitlines()[-1]
+    assert last == f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000"
+    return path, proc.pid, said + err
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_the_partial_report_and_exits_130_with_no_traceback(workers: str, tmp_path: Path) -> None:
+    path, _, _ = interrupted_batch(tmp_path, f"interrupted-{workers}", "--workers", workers)
     assert _processes_naming(str(path)) == [], "the workers are gone"
 
 
