@@ -31,6 +31,9 @@ HOT = sorted(
         "engine/simulate/outcome.py",
         "engine/simulate/openings.py",
         "engine/dice/source.py",
+        "engine/dice/judge.py",
+        "engine/dice/splitmix.py",
+        "engine/dice/rolls.py",
     }
     - {"engine/rules/ua2/__init__.py", "engine/rules/ua2/combat/__init__.py", "engine/rules/ua2/creation.py"}
 )

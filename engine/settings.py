@@ -49,3 +49,6 @@ class Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unkno
     #: combatant's default names one. Freeze: the one reaction that needs no further choice
     #: (flee needs a way out, frenzy a source to attack).
     default_reaction: Literal["flee", "freeze", "frenzy"] = "freeze"
+    #: C2-33: when true, a side whose every standing opponent is frozen stops and wins, sparing
+    #: them; by default the fight goes on while that side can act against the helpless.
+    spare_helpless: bool = False

@@ -21,18 +21,21 @@ def counts(spec: CheckSpec) -> dict[str, int]:
 
 
 def test_target_is_rating_plus_every_shift_unclamped_c1_c12() -> None:
+    """C-1, C-12: the target is the rating plus every named, signed shift, never clamped."""
     spec = CheckSpec(kind="major", rating=20, shifts=(Shift("wounds", -20), Shift("blind", -30)))
     assert spec.target == -30
     assert outcome(spec, 0, 1) == "crit"  # a target below 1 still succeeds on a crit
 
 
 def test_at_or_under_the_target_succeeds_c2() -> None:
+    """C-2: success is a value at or under the target (seed 001's "under" read as seed 000's)."""
     spec = CheckSpec(kind="major", rating=45)
     assert outcome(spec, 4, 5) == "success"
     assert outcome(spec, 4, 6) == "failure"
 
 
 def test_worked_major_45_odds_c13() -> None:
+    """C-5, C-6, C-13: a major check is success or failure; crit, matches and fumble on top."""
     assert counts(CheckSpec(kind="major", rating=45)) == {
         "crit": 1,
         "matched_success": 4,

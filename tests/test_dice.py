@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.dice.percentile import Percentile
-from engine.dice.source import AI, SeededDice, TableDice, _mix64, derive_seed, face, parse_faces, stream_base
+from engine.dice.source import AI, SeededDice, TableDice, derive_seed, face, parse_faces, stream_base
+from engine.dice.splitmix import LimbStream, face_at, join, mix64, mix_limbs, split
 from engine.errors import DiceError
 
 
@@ -20,12 +21,14 @@ def test_value_is_tens_then_ones_and_double_zero_is_100_d1(tens: int, ones: int,
 
 
 def test_crit_is_01_and_fumble_is_00_d2() -> None:
+    """D-2: a crit is value 1 (dice 0,1), a fumble value 100 (dice 0,0)."""
     assert Percentile(tens=0, ones=1).is_crit
     assert Percentile(tens=0, ones=0).is_fumble
     assert not Percentile(tens=1, ones=0).is_crit
 
 
 def test_matched_means_equal_faces_except_00_d3() -> None:
+    """D-3: matched means tens = ones and a value other than 100: 11, 22, … 99."""
     assert [v for v in range(1, 101) if Percentile(tens=v // 10 % 10, ones=v % 10).is_matched] == [
         11,
         22,
@@ -40,6 +43,7 @@ def test_matched_means_equal_faces_except_00_d3() -> None:
 
 
 def test_flip_flop_swaps_dice_and_keeps_them_as_rolled_d4() -> None:
+    """D-4: a flip-flop reads the dice the other way round; the dice as rolled are kept."""
     roll = Percentile(tens=7, ones=2).flip()
     assert (roll.tens, roll.ones, roll.value) == (7, 2, 27)
     assert Percentile(tens=1, ones=0).flip().value == 1  # 10 → 01, a crit
@@ -76,7 +80,7 @@ def test_ai_choices_come_from_their_own_stream_d8() -> None:
 
 def face_of_ai(seed: int, k: int) -> int:
     """Choice k of the AI stream over 1000 options: the stream's counter-based hash (D-8)."""
-    return _mix64(stream_base(seed, AI) ^ ((k * 0x9E3779B97F4A7C15) & (2**64 - 1))) % 1000
+    return mix64(stream_base(seed, AI) ^ ((k * 0x9E3779B97F4A7C15) & (2**64 - 1))) % 1000
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 500), st.integers(0, 50))
@@ -123,3 +127,23 @@ def test_dice_entered_at_the_table_parse(text: str, faces: tuple[int, ...]) -> N
 def test_bad_table_dice_are_refused(text: str) -> None:
     with pytest.raises(DiceError):
         parse_faces(text)
+
+
+@given(z=st.integers(0, 2**64 - 1))
+def test_splitmix_on_limbs_is_the_plain_hash_d8(z: int) -> None:
+    """D-8: the dice hash on 22-bit limbs (the compiled build's form) is SplitMix64 exactly."""
+    assert join(split(z)) == z
+    assert join(mix_limbs(*split(z))) == mix64(z)
+
+
+@given(base=st.integers(0, 2**64 - 1), k=st.integers(0, 2**40), sides=st.integers(1, 1000))
+def test_faces_on_limbs_are_the_plain_faces_d8(base: int, k: int, sides: int) -> None:
+    assert LimbStream(base).face(k, sides) == face_at(base, k, sides)
+
+
+def test_the_limb_constants_are_the_hash_constants_split_d8() -> None:
+    import engine.dice.splitmix as m
+
+    assert split(m.GOLDEN) == (m.G0, m.G1, m.G2)
+    assert split(m.MUL1) == (m.C10, m.C11, m.C12)
+    assert split(m.MUL2) == (m.C20, m.C21, m.C22)

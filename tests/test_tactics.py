@@ -510,3 +510,39 @@ def test_random_rule_lists_never_give_a_refused_command(path: Path) -> None:
             run = run_fight(prep, derive_seed(trial, i))
             assert run.refusals == 0, [f.rules for f in fighters]
             assert run.state.fight.phase == "ended"
+
+
+# --- the helpless (C2-33) ------------------------------------------------------------------
+
+
+def test_the_helpless_selector_finishes_the_frozen_enemy_first_c2_33(tmp_path: Path) -> None:
+    """A frozen enemy is standing and helpless (C2-33, M2-7): `target = "helpless"` goes for it;
+    with none helpless it falls back to the nearest."""
+    finisher = fighter("Ann", "a", [{"do": "attack", "target": "helpless"}])
+    s = Setup(tmp_path, [finisher, fighter("Bo", "b"), fighter("Cy", "b")])
+    assert s.choose("Ann") == Attack(actor="Ann", target="Bo")
+    s.react("Cy", "freeze", "Ann")
+    assert s.choose("Ann") == Attack(actor="Ann", target="Cy")
+
+
+def test_a_rule_that_spares_the_helpless_leaves_them_and_gives_way_when_only_they_are_left_c2_33(
+    tmp_path: Path,
+) -> None:
+    """`spare_helpless = true`: a frozen enemy is never the target; when only the helpless are
+    left the rule does not apply and the next one is tried (here: doing nothing)."""
+    rules = [{"do": "attack", "target": "weakest", "spare_helpless": True}, {"do": "nothing"}]
+    s = Setup(tmp_path, [fighter("Ann", "a", rules), fighter("Bo", "b"), fighter("Cy", "b")])
+    s.hurt("Cy", 10)
+    s.react("Cy", "freeze", "Ann")
+    assert s.choose("Ann") == Attack(actor="Ann", target="Bo")
+    s.react("Bo", "freeze", "Ann")
+    assert s.choose("Ann") == DoNothing(actor="Ann")
+
+
+def test_a_condition_counts_the_helpless_enemies_c2_33(tmp_path: Path) -> None:
+    rules = [{"do": "nothing", "when": {"helpless_enemies_at_least": 2}}, {"do": "attack"}]
+    s = Setup(tmp_path, [fighter("Ann", "a", rules), fighter("Bo", "b"), fighter("Cy", "b")])
+    s.react("Bo", "freeze", "Ann")
+    assert s.choose("Ann") == Attack(actor="Ann", target="Bo")  # nearest; one helpless is not two
+    s.react("Cy", "freeze", "Ann")
+    assert s.choose("Ann") == DoNothing(actor="Ann")

@@ -59,7 +59,7 @@ class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
     def flip(self) -> Percentile:
         """D-4: the same dice read the other way round."""
-        return _ROLLS[self.tens, self.ones, not self.flipped]
+        return _rolls.roll_of(self.tens, self.ones, not self.flipped)
 
     def describe(self) -> str:
         """`4,7 = 47` or, flipped, `7,2 flipped = 27`."""
@@ -67,11 +67,10 @@ class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
         return f"{self.tens},{self.ones}{suffix} = {self.value:02d}"
 
 
-#: Every roll there can be (tens, ones, flipped): frozen and equal by value, so one of each is
-#: shared instead of building a new one per roll.
-_ROLLS = {(t, o, f): Percentile(tens=t, ones=o, flipped=f) for t in range(10) for o in range(10) for f in (False, True)}
-
 
 def percentile(tens: int, ones: int, flipped: bool = False) -> Percentile:
     """The roll of these faces, read as rolled or flip-flopped (a shared value)."""
-    return _ROLLS[tens, ones, flipped]
+    return _rolls.roll_of(tens, ones, flipped)
+
+
+from engine.dice import rolls as _rolls  # noqa: E402  (the shared rolls; imported last)

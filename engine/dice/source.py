@@ -14,43 +14,34 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Protocol
 
-from engine.dice.percentile import Percentile, percentile
+from engine.dice.percentile import Percentile
+from engine.dice.rolls import roll_of
+from engine.dice.splitmix import COMPILED, MASK, LimbStream, face_at, mix64
 from engine.errors import DiceError
-
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
 
 DICE = "dice"
 AI = "ai"
 
 
-def _mix64(z: int) -> int:
-    """SplitMix64's finaliser: a bijective avalanche on 64-bit integers."""
-    z = (z + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
 @cache
 def _stream_key(stream: str) -> int:
     """A stream's own key (the same for every seed)."""
-    return _mix64(int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little"))
+    return mix64(int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little"))
 
 
 def stream_base(seed: int, stream: str) -> int:
     """The per-(seed, stream) key every face of that stream is hashed from."""
-    return _mix64((seed & _MASK) ^ _stream_key(stream))
+    return mix64((seed & MASK) ^ _stream_key(stream))
 
 
 def face(seed: int, stream: str, k: int) -> int:
     """Face *k* (0-based) of a stream: a d10 face 0–9, a pure function of its arguments."""
-    return _mix64(stream_base(seed, stream) ^ ((k * _GOLDEN) & _MASK)) % 10
+    return face_at(stream_base(seed, stream), k, 10)
 
 
 def derive_seed(batch_seed: int, index: int) -> int:
     """The seed of fight *index* of a batch: independent of worker count and order."""
-    return _mix64(_mix64(batch_seed & _MASK) ^ ((index + 1) * 0xD1B54A32D192ED03 & _MASK))
+    return mix64(mix64(batch_seed & MASK) ^ ((index + 1) * 0xD1B54A32D192ED03 & MASK))
 
 
 class DiceSource(Protocol):
@@ -65,38 +56,51 @@ class DiceSource(Protocol):
         ...
 
 
+class _Stream:
+    """One stream's faces, in whichever form of SplitMix64 is fast here (`splitmix`)."""
+
+    __slots__ = ("base", "limbs")
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.limbs = LimbStream(base) if COMPILED else None
+
+    def face(self, k: int, sides: int) -> int:
+        limbs = self.limbs
+        return limbs.face(k, sides) if limbs is not None else face_at(self.base, k, sides)
+
+
 class SeededDice:
     """Counter-based dice: face k of the dice stream is `face(seed, "dice", k)`."""
 
-    __slots__ = ("_ai_base", "_base", "ai_position", "position", "seed")
+    __slots__ = ("_ai", "_dice", "ai_position", "position", "seed")
 
     def __init__(self, seed: int, position: int = 0, ai_position: int = 0) -> None:
         self.seed = seed
         self.position = position
         self.ai_position = ai_position
-        self._base = stream_base(seed, DICE)
-        self._ai_base: int | None = None  # computed on the first AI choice (many fights make none)
+        self._dice = _Stream(stream_base(seed, DICE))
+        self._ai: _Stream | None = None  # keyed on the first AI choice (many fights make none)
 
     def d10(self) -> int:
         k = self.position
         self.position = k + 1
-        return _mix64(self._base ^ ((k * _GOLDEN) & _MASK)) % 10
+        return self._dice.face(k, 10)
 
     def two_d10(self) -> tuple[int, int]:
         """Two faces in a row (a percentile roll's tens and ones), in one call for hot loops."""
         k = self.position
         self.position = k + 2
-        base = self._base
-        return _mix64(base ^ ((k * _GOLDEN) & _MASK)) % 10, _mix64(base ^ (((k + 1) * _GOLDEN) & _MASK)) % 10
+        return self._dice.face(k, 10), self._dice.face(k + 1, 10)
 
     def choose(self, n: int) -> int:
         if n <= 0:
             raise ValueError("choose needs at least one option")
-        if self._ai_base is None:
-            self._ai_base = stream_base(self.seed, AI)
+        if self._ai is None:
+            self._ai = _Stream(stream_base(self.seed, AI))
         k = self.ai_position
         self.ai_position = k + 1
-        return _mix64(self._ai_base ^ ((k * _GOLDEN) & _MASK)) % n
+        return self._ai.face(k, n)
 
 
 class TableDice:
@@ -140,8 +144,11 @@ class TableDice:
 
 def roll_percentile(dice: DiceSource) -> Percentile:
     """D-1: tens die first, then ones die."""
+    if isinstance(dice, SeededDice):  # the batch's source: called directly (compiled)
+        tens, ones = dice.two_d10()
+        return roll_of(tens, ones)
     tens = dice.d10()
-    return percentile(tens, dice.d10())
+    return roll_of(tens, dice.d10())
 
 
 def roll_dn(dice: DiceSource, n: int) -> tuple[int, ...]:

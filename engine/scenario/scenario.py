@@ -14,6 +14,7 @@ import msgspec
 from engine.catalog import weapon_catalog
 from engine.commands.combat import CherryName
 from engine.commands.setup import AddCombatant
+from engine.rules.registry import RULESETS
 from engine.scenario.files import FileError, convert_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import Settings
@@ -55,7 +56,7 @@ class Trigger(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknow
 
 class Scenario(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     title: Annotated[str, msgspec.Meta(min_length=1, max_length=120)]
-    ruleset: Literal["ua2"] = "ua2"
+    ruleset: Annotated[str, msgspec.Meta(min_length=1, max_length=20)] = "ua2"
     description: str = ""
     settings: Settings = Settings()
     weapons: tuple[Weapon, ...] = ()
@@ -126,6 +127,13 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
         scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
     else:
         scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
+    if scenario.ruleset not in RULESETS:
+        raise FileError(
+            name,
+            f"unknown ruleset {scenario.ruleset!r}",
+            json_path="$.ruleset",
+            hint=f"available: {', '.join(RULESETS)}",
+        )
     root = path.resolve().parent
     catalog = scenario_catalog(scenario)
     for i, w in enumerate(scenario.weapons):

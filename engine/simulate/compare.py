@@ -19,7 +19,7 @@ import msgspec
 
 from engine.dice.source import derive_seed
 from engine.scenario.scenario import LoadedScenario
-from engine.simulate.batch import Fights, check_size
+from engine.simulate.batch import Fights, check_size, collection_paused
 from engine.simulate.executors import Executor, run_job
 from engine.simulate.fight import prepare
 from engine.simulate.identity import engine_identity
@@ -71,20 +71,21 @@ def compare_chunk(fights: Sequence[Fights], seed: int, start: int, stop: int) ->
     players = [f.prep.scenario.players for f in fights]
     sums = [[0, 0] for _ in paired]
     squares = [[0, 0] for _ in paired]
-    for i in range(start, stop):
-        seed_i = derive_seed(seed, i)
-        base = (0, 0)
-        for k, f in enumerate(fights):
-            outcome = f.outcome(seed_i)
-            tallies[k].add(outcome)
-            figures = players_figures(outcome, players[k])
-            if k == 0:
-                base = figures
-                continue
-            for m in range(2):
-                d = figures[m] - base[m]
-                sums[k - 1][m] += d
-                squares[k - 1][m] += d * d
+    with collection_paused():
+        for i in range(start, stop):
+            seed_i = derive_seed(seed, i)
+            base = (0, 0)
+            for k, f in enumerate(fights):
+                outcome = f.outcome(seed_i)
+                tallies[k].add(outcome)
+                figures = players_figures(outcome, players[k])
+                if k == 0:
+                    base = figures
+                    continue
+                for m in range(2):
+                    d = figures[m] - base[m]
+                    sums[k - 1][m] += d
+                    squares[k - 1][m] += d * d
     for p, s, q in zip(paired, sums, squares, strict=True):
         p.n = stop - start
         p.sums = dict(zip(METRICS, s, strict=True))

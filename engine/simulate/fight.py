@@ -26,6 +26,7 @@ from engine.rules.ua2.table import Table
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.openings import Opening, Openings
 from engine.state.encounter import Encounter
+from engine.state.sheet import Meters
 from engine.tactics import Profile, choose_command, declarations
 
 #: A guard against a scenario whose tactics never act; the round limit ends every fight first.
@@ -49,6 +50,8 @@ class Prepared:
     triggers: tuple[MadnessCheck, ...]
     ruleset: Ruleset[Any, Any]
     table: Table
+    #: each combatant's meters and number of injuries as fights start (what outcomes count from)
+    baseline: dict[str, tuple[Meters, int]]
 
 
 def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
@@ -82,6 +85,7 @@ def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
         triggers=tuple(triggers),
         ruleset=ruleset,
         table=ruleset.thaw(state),
+        baseline={c.id: (c.meters, len(c.injuries)) for c in state.combatants},
     )
 
 

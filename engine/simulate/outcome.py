@@ -64,13 +64,12 @@ def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int],
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
     """The outcome of a fight, read off its working table."""
     table = run.table
-    start = {c.id: c for c in prep.state.combatants}
+    start = prep.baseline
     ends = []
     for c in table.rows:
-        before = start[c.id]
-        earlier = {i.id for i in before.injuries}
-        new = [i for i in c.injuries if i.id not in earlier]
-        gained = notches_gained(before.meters, c.meters)
+        meters, injuries = start[c.id]
+        new = c.injuries[injuries:]  # a fight only adds injuries, after those it started with
+        gained = notches_gained(meters, c.meters)
         ends.append(
             CombatantEnd(
                 id=c.id,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
 
 from engine.commands.base import CommandBase
 from engine.commands.combat import (
@@ -24,6 +23,7 @@ from engine.commands.combat import (
     Surrender,
 )
 from engine.dice.source import DiceSource
+from engine.rules.ua2.combat.situation import helpless
 from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
@@ -63,83 +63,57 @@ def threat(sheet: Sheet, weapon: Weapon | None) -> int:
     return sheet.rating(sheet.hand_to_hand) * (11 + weapon.bonus)
 
 
-def select_target(t: Table, me: Row, selector: str, profiles: Mapping[str, Profile], ai: DiceSource) -> Row | None:
-    """nearest: the first enemy (scenario order) not at range, else the first; weakest/strongest:
-    fewest/most wound points; random: from the AI stream; most_dangerous: highest threat;
-    focusing_on_me: an enemy whose focus is on me, else nearest."""
+def select_target(
+    t: Table, me: Row, selector: str, profiles: Mapping[str, Profile], ai: DiceSource, *, spare_helpless: bool = False
+) -> Row | None:
+    """An enemy standing, by `selector` (see `pick_target`); a frenzied combatant's source first
+    (M2-7); with `spare_helpless`, never a helpless one (C2-33): None when no one is left."""
     enemies = _enemies(t, me)
-    if not enemies:
-        return None
     reaction = me.reaction
     if reaction is not None and reaction.kind == "frenzy":  # M2-7: only the source
         forced = [c for c in enemies if c.id.casefold() == reaction.source.casefold()]
         if forced:
             return forced[0]
-    return pick_target(
-        enemies,
-        selector,
-        threat=_threat,
-        focusing_on_me=lambda c: (focus := c.focus) is not None and focus.target == me.id,
-        at_range=lambda c: (p := profiles.get(c.id)) is not None and p.at_range,
-        choose=ai.choose,
-    )
+    if spare_helpless:
+        enemies = [c for c in enemies if not helpless(c)]
+    if not enemies:
+        return None
+    return pick_target(enemies, selector, me, profiles, ai)
 
 
-class _Enemy(Protocol):
-    @property
-    def wounds(self) -> int: ...
-
-
-E = TypeVar("E", bound=_Enemy)
-
-
-def pick_target(
-    enemies: Sequence[E],
-    selector: str,
-    *,
-    threat: Callable[[E], int],
-    focusing_on_me: Callable[[E], bool],
-    at_range: Callable[[E], bool],
-    choose: Callable[[int], int],
-) -> E:
-    """A target selector over enemies able to be attacked (at least one), in scenario order:
+def pick_target(enemies: Sequence[Row], selector: str, me: Row, profiles: Mapping[str, Profile], ai: DiceSource) -> Row:
+    """A target selector over enemies that can be attacked (at least one), in scenario order:
     nearest: the first not at range, else the first; weakest/strongest: fewest/most wound
     points (the first on a tie); random: an AI choice; most_dangerous: highest threat;
-    focusing_on_me: the first whose focus is on me, else nearest."""
+    focusing_on_me: the first whose focus is on me; helpless: the first frozen or held (C2-33);
+    those last two, else nearest."""
     if selector == "weakest":
         return min(enemies, key=lambda c: c.wounds)
     if selector == "strongest":
         return max(enemies, key=lambda c: c.wounds)
     if selector == "random":
-        return enemies[choose(len(enemies))]
+        return enemies[ai.choose(len(enemies))]
     if selector == "most_dangerous":
-        return max(enemies, key=threat)
+        return max(enemies, key=_threat)
     if selector == "focusing_on_me":
         for c in enemies:
-            if focusing_on_me(c):
+            if c.focus is not None and c.focus.target == me.id:
                 return c
-    close = [c for c in enemies if not at_range(c)]
+    elif selector == "helpless":
+        for c in enemies:
+            if helpless(c):
+                return c
+    close = [c for c in enemies if not ((p := profiles.get(c.id)) is not None and p.at_range)]
     return (close or enemies)[0]
 
 
-
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-W = TypeVar("W", bound=_Named)
-
-
-def draw_choice(arsenal: Sequence[W], in_hand: str, named: str, find: Callable[[str], W | None]) -> W | None:
-    """The weapon a `draw` rule takes: the one it names (looked up by `find`), else the first
-    carried that is not in hand."""
+def draw_choice(me: Row, named: str) -> Weapon | None:
+    """The weapon a `draw` rule takes: the one it names, else the first carried that is not in hand."""
     if named:
-        w = find(named)
-        return w if w is not None and w.name != in_hand else None
-    for w in arsenal:
-        if w.name != "fists" and w.name != in_hand:
+        w = me.find_weapon(named)
+        return w if w is not None and w.name != me.in_hand else None
+    for w in me.arsenal:
+        if w.name != "fists" and w.name != me.in_hand:
             return w
     return None
 
@@ -209,7 +183,7 @@ def _command_for(
         field = tuple(c.id for c in _enemies(t, me))
         return SuppressiveFire(actor=actor, shots=rule.shots, field=field) if field else None
     if rule.do == "draw":
-        choice = None if gripped else draw_choice(f.arsenal, f.in_hand, rule.weapon, f.weapon)
+        choice = None if gripped else draw_choice(f, rule.weapon)
         return Draw(actor=actor, weapon=choice.name) if choice else None
     if rule.do == "clear_jam":
         return ClearJam(actor=actor) if weapon is not None and weapon.name in f.jammed else None
@@ -235,9 +209,9 @@ def _attack_target(t: Table, me: Row, rule: TacticRule, profiles: Mapping[str, P
             return source if source.status == "active" and source.id != me.id else None
     if me.focus is not None:  # keep to the declared focus while its target stands (C2-5)
         focused = t.by_id.get(me.focus.target)
-        if focused is not None and focused.status == "active":
+        if focused is not None and focused.status == "active" and not (rule.spare_helpless and helpless(focused)):
             return focused
-    return select_target(t, me, rule.target, profiles, ai)
+    return select_target(t, me, rule.target, profiles, ai, spare_helpless=rule.spare_helpless)
 
 
 def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: DiceSource) -> CommandBase:
@@ -271,7 +245,7 @@ def declarations(t: Table, profiles: Mapping[str, Profile], ai: DiceSource) -> D
             if not condition(t, me, ai):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
-                target = select_target(t, me, rule.target, profiles, ai)
+                target = select_target(t, me, rule.target, profiles, ai, spare_helpless=rule.spare_helpless)
                 if target is not None:
                     out.append(Declaration(id=fid, focus_target=target.id, focus=rule.focus))
             elif rule.do == "dodge" and rule.keep_dodging and f.dodged_last_round and not (f.held_by or f.holding):

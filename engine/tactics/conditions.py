@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import cache
 
 from engine.dice.source import DiceSource
+from engine.rules.ua2.combat.situation import helpless
 from engine.rules.ua2.table import Row, Table
 from engine.tactics.rules import When
 
@@ -19,6 +20,10 @@ Predicate = Callable[[Table, Row, DiceSource], bool]
 
 def _enemies(t: Table, me: Row) -> int:
     return sum(1 for c in t.rows if c.side != me.side and c.status == "active")
+
+
+def _helpless_enemies(t: Table, me: Row) -> int:
+    return sum(1 for c in t.rows if c.side != me.side and helpless(c))
 
 
 def _allies_down(t: Table, me: Row) -> bool:
@@ -77,6 +82,9 @@ def _tests(w: When) -> list[Test]:
     if w.dodged_last_round is not None:
         dodged = w.dodged_last_round
         tests.append(lambda t, me: me.dodged_last_round == dodged)
+    if w.helpless_enemies_at_least is not None:
+        least_helpless = w.helpless_enemies_at_least
+        tests.append(lambda t, me: _helpless_enemies(t, me) >= least_helpless)
     return tests
 
 

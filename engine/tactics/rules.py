@@ -8,7 +8,7 @@ import msgspec
 
 from engine.commands.combat import CherryName
 
-Selector = Literal["nearest", "weakest", "strongest", "random", "most_dangerous", "focusing_on_me"]
+Selector = Literal["nearest", "weakest", "strongest", "random", "most_dangerous", "focusing_on_me", "helpless"]
 ActionName = Literal[
     "attack",
     "dodge",
@@ -44,6 +44,8 @@ class When(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_f
     holding: bool | None = None
     prone: bool | None = None
     dodged_last_round: bool | None = None
+    #: C2-33: standing enemies that are helpless (frozen, M2-7, or held, C2-27), at least this many.
+    helpless_enemies_at_least: Annotated[int, msgspec.Meta(ge=0)] | None = None
     chance: Fraction01 | None = None
 
 
@@ -60,6 +62,9 @@ class TacticRule(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unk
     shots: Annotated[int, msgspec.Meta(ge=4, le=200)] = 6
     cherry: CherryName | None = None
     keep_dodging: bool = True
+    #: C2-33: never target a helpless enemy (frozen or held); the rule does not apply when only
+    #: helpless ones are left.
+    spare_helpless: bool = False
 
 
 PRESETS: dict[str, tuple[TacticRule, ...]] = {

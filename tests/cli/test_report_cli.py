@@ -66,9 +66,9 @@ def test_the_text_report_opens_with_the_sentence_about_the_players_side() -> Non
 
 
 def test_every_rounds_bucket_is_shown_empty_ones_too() -> None:
-    out = ok("simulate", str(SCENARIOS / "bar-brawl.toml"), *FAST, "--json")
+    out = ok("simulate", str(SCENARIOS / "knife-duel.toml"), *FAST, "--json")
     distribution = {int(k): v for k, v in json.loads(out)["rounds"]["distribution"].items()}
-    text = ok("simulate", str(SCENARIOS / "bar-brawl.toml"), *FAST)
+    text = ok("simulate", str(SCENARIOS / "knife-duel.toml"), *FAST)
     low, high = min(distribution), max(distribution)
     assert high - low + 1 <= HISTOGRAM_ROWS, "this batch needs no bins"
     rows = [line.split() for line in text.splitlines() if line.startswith("  ") and line.split()[0].isdigit()]

@@ -6,8 +6,11 @@ import msgspec
 import pytest
 
 from engine.commands.combat import Attack, BeginFight, DoNothing, EndFight, Flee, Surrender
+from engine.commands.madness import MadnessCheck
 from engine.errors import Refused
 from engine.events import combat as ev
+from engine.events.base import EventBase
+from engine.events.madness import MadnessCheckResolved
 from engine.settings import Settings
 from tests.fixtures import Table
 from tests.rules.support import QUIET, arena, fighter, of, one
@@ -82,17 +85,79 @@ def test_a_fight_needs_two_sides_able_to_act_c2_33() -> None:
         t.do(BeginFight())
 
 
-def test_a_frozen_side_loses_c2_33_m2_7() -> None:
+DEFAULTS = Settings()
+
+
+def _ann_freezes_bob(settings: Settings = DEFAULTS) -> tuple[Table, list[EventBase]]:
+    """Ann's knife misses Bob (a cut, C2-14): his first weapon attack (M2-8, violence 1) and a
+    Mind roll of 95 fail, and Bob freezes (M2-4, M2-7)."""
     t = arena(
         ("ann", "a", fighter("Ann", init=40, fighting=60, weapons=["knife"]), "knife"),
         ("bob", "b", fighter("Bob", init=20, mind=30)),
-        settings=Settings(),  # M2-8 on: Bob's first weapon attack, violence 1
+        settings=settings,  # M2-8 on: Bob's first weapon attack, violence 1
     )
-    events = t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))  # a miss (a cut); Mind 95 fails
+    events = t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))
     assert t.state.combatant("bob").reaction.kind == "freeze"  # type: ignore[union-attr]
+    return t, events
+
+
+def test_a_frozen_side_is_helpless_not_gone_c2_33_m2_7() -> None:
+    """C2-33: a frozen combatant is standing, so the fight goes on while Ann can act against
+    him: Bob loses his turn, and next round Ann attacks him again and he cannot dodge."""
+    t, events = _ann_freezes_bob()
+    assert not of(events, ev.FightEnded)
+    skipped = one(events, ev.TurnSkipped)
+    assert skipped.id == "bob" and "frozen" in skipped.reason
+    assert one(events, ev.RoundStarted).round == 2
+    again = t.do(Attack(actor="ann", target="bob", dice=(2, 5)))  # 25: a hit, no dodge
+    hit = one(again, ev.AttackResolved)
+    assert hit.target == "bob" and hit.dodge is None and hit.hit is not None
+
+
+def test_killing_a_frozen_combatant_is_the_helpless_kill_check_m2_8_c2_33() -> None:
+    """Killing the frozen Bob raises Ann's violence check for killing a helpless target (M2-8,
+    rank 7), not the plain kill check (rank 3)."""
+    t, _ = _ann_freezes_bob()
+    t.do(Attack(actor="ann", target="bob", dice=(0, 1, 5, 5)))  # a crit kills (C2-10); Mind 55
+    checks = [e for e in of([e for _, e in t.live.records], MadnessCheckResolved) if e.actor == "ann"]
+    assert t.status("bob") == "dead"
+    assert [(c.rank, "helpless" in c.cause) for c in checks] == [(7, True)]
+
+
+def test_spare_helpless_ends_the_fight_when_every_standing_opponent_is_frozen_c2_33() -> None:
+    """Setting `spare_helpless`: a side whose every standing opponent is frozen stops and wins."""
+    _, events = _ann_freezes_bob(Settings(spare_helpless=True))
     end = one(events, ev.FightEnded)
-    assert end.winner == "a"
-    assert not of(events, ev.TurnStarted)[1:]
+    assert end.winner == "a" and "spares" in end.reason and not of(events, ev.TurnStarted)[1:]
+
+
+def test_a_side_frozen_before_round_1_still_starts_the_fight_c2_33() -> None:
+    """Bob freezes at a GM's madness check before initiative: the fight begins all the same
+    (never a draw at round 0), Bob has his place in the order and loses his turns."""
+    t = arena(
+        ("ann", "a", fighter("Ann", init=40, weapons=["knife"]), "knife"),
+        ("bob", "b", fighter("Bob", init=20, mind=30)),
+        begin=False,
+    )
+    t.do(MadnessCheck(actor="bob", meter="unnatural", rank=4, source="the thing", dice=(9, 9)))
+    events = t.begin()
+    assert not of(events, ev.FightEnded)
+    assert one(events, ev.OrderSet).order == ("ann", "bob")
+    turn = t.do(Attack(actor="ann", target="bob", dice=(8, 8)))  # 88 misses (a cut)
+    assert one(turn, ev.TurnSkipped).id == "bob"
+
+
+def test_no_one_standing_able_to_act_is_a_draw_c2_33() -> None:
+    """Both frozen before the fight: no standing combatant can act, so it ends at once, a draw."""
+    t = arena(
+        ("ann", "a", fighter("Ann", init=40, mind=30)),
+        ("bob", "b", fighter("Bob", init=20, mind=30)),
+        begin=False,
+    )
+    for who in ("ann", "bob"):
+        t.do(MadnessCheck(actor=who, meter="unnatural", rank=4, source="the thing", dice=(9, 9)))
+    end = one(t.begin(), ev.FightEnded)
+    assert end.winner is None and "frozen" in end.reason
 
 
 def test_a_killer_frozen_by_the_kill_check_still_wins_for_its_side_c2_33_m2_8() -> None:

@@ -25,6 +25,7 @@ from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     can_dodge,
     combatant,
+    frozen,
     hand_to_hand_rating,
     roll_shifts,
     skill_spec,
@@ -145,6 +146,7 @@ def suppressive_fire(sink: Sink, command: SuppressiveFire, dice: DiceSource) -> 
     )
     if result.outcome == "fumble":
         sink.emit(ev.WeaponJammed(id=command.actor, weapon=weapon.name))
+    hit_helpless = bool(hit) and frozen(s.by_id[hit])  # M2-8: a frozen target is helpless (C2-33)
     if hit:
         sink.emit(ev.StatusChanged(id=hit, status="dead", cause="a crit with a gun kills", rule="C2-10, C2-18"))
         left_fight(sink, hit)
@@ -157,7 +159,7 @@ def suppressive_fire(sink: Sink, command: SuppressiveFire, dice: DiceSource) -> 
             weapon_kind="firearm",
             first_trigger=trigger_first,
             killed=fid == hit,
-            helpless=False,
+            helpless=fid == hit and hit_helpless,
             dice=dice,
         )
     end_turn(sink, dice)

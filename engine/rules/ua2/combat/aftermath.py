@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
-from engine.rules.ua2.combat.situation import wound_shift
+from engine.rules.ua2.combat.situation import wound_shift_of
 from engine.rules.ua2.madness import madness_check_events, source_gone_events
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
@@ -18,7 +18,7 @@ def hit_numbers(t: Table, target: str, amount: int) -> tuple[int, int, int, int]
     """(injury id, wounds before, wounds after, wound shift after) for `amount` on `target`."""
     c = t.by_id[target]
     after = c.wounds - amount
-    return t.next_injury_id, c.wounds, after, wound_shift(after, c.max_wounds, t.settings)
+    return t.next_injury_id, c.wounds, after, wound_shift_of(c, after, t.settings)
 
 
 def inflict(sink: Sink, target: str, amount: int, source: str, rule: str) -> None:

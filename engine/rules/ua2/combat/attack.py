@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import msgspec
 
 from engine.commands.combat import Attack
@@ -28,13 +26,14 @@ from engine.rules.ua2.combat.situation import (
     able_to_act,
     attack_spec,
     combatant,
+    frozen,
     roll_shifts,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
-from engine.state.weapons import Weapon
+from engine.state.weapons import FISTS, Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
 DISARM_MINIMUM = 30  # C2-19
@@ -46,47 +45,59 @@ HITS = frozenset({"crit", "matched_success", "success"})
 replace = msgspec.structs.replace
 
 
-class Plan(NamedTuple):
+class Plan:
     """A checked attack: who, with what, with which skill and shifts, against whom.
 
     `spec` holds the attacker's own shifts; `pool` is what C2-8 divides: `spec`'s target, plus,
     when every attack goes at one target, that target's shifts (it is focusing, it is held).
     With several targets each part gets its own target's shifts after dividing (a decision:
-    they differ by target, so they cannot be added before)."""
+    they differ by target, so they cannot be added before). `kind` is the AttackResolved weapon
+    kind, `trigger` the M2-8 trigger it raises in its target ("": none)."""
 
-    attacker: Row
-    weapon: Weapon
-    mode: str
-    spec: CheckSpec  # the undivided check (the attacker's shifts)
-    strikes: tuple[tuple[str, int | None], ...]
-    single_target: bool
-    pool: int
-    #: the AttackResolved weapon kind, and the M2-8 trigger it raises in its target ("": none)
-    kind: str
-    trigger: str
+    __slots__ = ("attacker", "kind", "mode", "pool", "single_target", "spec", "strikes", "trigger", "weapon")
+
+    def __init__(
+        self,
+        attacker: Row,
+        weapon: Weapon,
+        mode: str,
+        spec: CheckSpec,
+        strikes: tuple[tuple[str, int | None], ...],
+        single_target: bool,
+        pool: int,
+    ) -> None:
+        self.attacker = attacker
+        self.weapon = weapon
+        self.mode = mode
+        self.spec = spec
+        self.strikes = strikes
+        self.single_target = single_target
+        self.pool = pool
+        self.kind: str = weapon.kind
+        self.trigger: str = TRIGGERS[weapon.kind]
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
 TRIGGERS = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
-def _weapon_for(t: Table, command: Attack) -> Weapon:
-    fighter = t.by_id[command.actor]
-    name = command.weapon or fighter.in_hand
-    weapon = fighter.weapon(name)
+def _weapon_for(t: Table, fighter: Row, command: Attack) -> Weapon:
+    named, mode = command.weapon, command.mode
+    weapon = fighter.held if not named else fighter.weapon(named)
     if weapon is None:
-        raise Refused(f"{command.actor} does not carry a {name}")
-    if command.mode in ("disarm", "throw_person"):
-        if weapon.kind == "firearm":
-            raise Refused(f"a {command.mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
-    if weapon.name != "fists" and weapon.name.casefold() != fighter.in_hand.casefold():
-        raise Refused(f"the {weapon.name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
-    if weapon.name != "fists" and fighter.drawn_round == t.round and t.phase != "ambush":
-        raise Refused(f"the {weapon.name} was drawn this round and cannot be used until next round (C2-3)")
-    if weapon.name in fighter.jammed:
-        raise Refused(f"the {weapon.name} is jammed", hint="clear the jam first (C2-3)")
-    if command.mode == "throw" and (weapon.name == "fists" or not weapon.throwable):
-        raise Refused(f"a {weapon.name} is not something to throw (C2-20)")
+        raise Refused(f"{command.actor} does not carry a {named or fighter.in_hand}")
+    name = weapon.name
+    if mode in ("disarm", "throw_person") and weapon.kind == "firearm":
+        raise Refused(f"a {mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
+    if name != "fists":
+        if weapon is not fighter.held and name.casefold() != fighter.in_hand.casefold():
+            raise Refused(f"the {name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
+        if fighter.drawn_round == t.round and t.phase != "ambush":
+            raise Refused(f"the {name} was drawn this round and cannot be used until next round (C2-3)")
+    if fighter.jammed and name in fighter.jammed:
+        raise Refused(f"the {name} is jammed", hint="clear the jam first (C2-3)")
+    if mode == "throw" and (name == "fists" or not weapon.throwable):
+        raise Refused(f"a {name} is not something to throw (C2-20)")
     return weapon
 
 
@@ -101,79 +112,69 @@ def _strikes(command: Attack) -> tuple[tuple[str, int | None], ...]:
 
 
 def plan_attack(t: Table, command: Attack) -> Plan:
-    attacker = combatant(t, command.actor)
-    fighter = attacker
-    if fighter.held_by:
+    actor, mode = command.actor, command.mode
+    attacker = combatant(t, actor)
+    if attacker.held_by:
+        raise Refused(f"{actor} is held by {attacker.held_by} and cannot attack", hint="break free (C2-27)")
+    if attacker.holding:
+        raise Refused(f"{actor} holds {attacker.holding} and can make no other attack (C2-27)")
+    if attacker.suppressing:
         raise Refused(
-            f"{command.actor} is held by {fighter.held_by} and cannot attack",
-            hint="break free (C2-27)",
-        )
-    if fighter.holding:
-        raise Refused(f"{command.actor} holds {fighter.holding} and can make no other attack (C2-27)")
-    if fighter.suppressing:
-        raise Refused(
-            f"{command.actor} is keeping up suppressive fire: that is this round's action (C2-18)",
+            f"{actor} is keeping up suppressive fire: that is this round's action (C2-18)",
             hint="lay it down (suppress) or do nothing",
         )
-    weapon = _weapon_for(t, command)
+    weapon = _weapon_for(t, attacker, command)
     if command.passion is not None:
         require_passion(t, attacker, command.passion)
     strikes = _strikes(command)
-    if len(strikes) > MAX_ATTACKS_PER_ROUND:
+    count = len(strikes)
+    if count > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
-    if fighter.extra_attack and len(strikes) > 1:
+    if attacker.extra_attack and count > 1:
         raise Refused("a Second Helping is one more attack, at the full skill (C2-30)")
-    if fighter.attacks_this_round + len(strikes) > MAX_ATTACKS_PER_ROUND and not fighter.extra_attack:
-        raise Refused(f"{command.actor} has made {fighter.attacks_this_round} attacks this round; at most 3 (C2-8)")
-    if command.mode != "strike" and len(strikes) > 1:
+    if attacker.attacks_this_round + count > MAX_ATTACKS_PER_ROUND and not attacker.extra_attack:
+        raise Refused(f"{actor} has made {attacker.attacks_this_round} attacks this round; at most 3 (C2-8)")
+    if mode != "strike" and count > 1:
         raise Refused("disarms and throws are single attacks")
-    targets = {t for t, _ in strikes}
+    first = strikes[0][0]
+    targets = (first,) if count == 1 else tuple(dict.fromkeys(target for target, _ in strikes))
     reaction = attacker.reaction
     for tid in targets:
         target = combatant(t, tid)
-        if tid == command.actor:
-            raise Refused(f"{command.actor} cannot attack itself")
+        if tid == actor:
+            raise Refused(f"{actor} cannot attack itself")
         if target.status in ("dead", "fled"):
             raise Refused(f"{tid} is {target.status}")
         if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
             if tid.casefold() != reaction.source.casefold():
-                raise Refused(f"{command.actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
+                raise Refused(f"{actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
     if command.monkey_redirect:
         redirect = combatant(t, command.monkey_redirect)
-        if redirect.id == command.actor:
+        if redirect.id == actor:
             raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
-    if command.mode == "disarm":
-        target_fighter = t.by_id[strikes[0][0]]
-        if target_fighter.in_hand == "fists":
-            raise Refused(f"{strikes[0][0]} holds no weapon to take (C2-19)")
-    shifts = [*command.shifts, *roll_shifts(t, command.actor)]
+    if mode == "disarm" and t.by_id[first].in_hand == "fists":
+        raise Refused(f"{first} holds no weapon to take (C2-19)")
+    shifts = [*command.shifts, *roll_shifts(t, actor)]
     single = len(targets) == 1
-    if single and fighter.focus is not None and fighter.focus.target == strikes[0][0]:
-        shifts.append(Shift(f"focus on {fighter.focus.target} (C2-5)", fighter.focus.amount))
+    focus = attacker.focus
+    if single and focus is not None and focus.target == first:
+        shifts.append(Shift(f"focus on {focus.target} (C2-5)", focus.amount))
     minimum = command.minimum
     if minimum is not None and not 1 <= minimum <= 100:
         raise Refused(f"a minimum roll is 1–100, not {minimum} (C-8)")
-    if command.mode == "disarm":
+    if mode == "disarm":
         minimum = max(minimum or 0, DISARM_MINIMUM)
-    elif command.mode == "throw_person":
+    elif mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
-    spec = attack_spec(attacker, weapon, command.mode, command.skill)
+    spec = attack_spec(attacker, weapon, mode, command.skill)
     if shifts or minimum is not None:
         spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
-    pool = spec.target + (sum(s.amount for s in target_shifts(t, command.actor, strikes[0][0])) if single else 0)
+    pool = spec.target
+    if single:
+        for shift in target_shifts(t, actor, first):
+            pool += shift.amount
     _check_shares(pool, strikes)
-    kind = weapon.kind
-    return Plan(
-        attacker=attacker,
-        weapon=weapon,
-        mode=command.mode,
-        spec=spec,
-        strikes=strikes,
-        single_target=single,
-        pool=pool,
-        kind=kind,
-        trigger=TRIGGERS[kind],
-    )
+    return Plan(attacker, weapon, mode, spec, strikes, single, pool)
 
 
 def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
@@ -247,17 +248,19 @@ def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
     t = sink.table
     open_turn(sink, command.actor, dice=dice, helping=True)
     plan = plan_attack(t, command)
-    shares = _shares(plan.pool, plan.strikes) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
+    shares: list[int | None] = (
+        list(_shares(plan.pool, plan.strikes)) if len(plan.strikes) > 1 or plan.strikes[0][1] else [None]
+    )
     parts = len(plan.strikes)
     aimed: set[str] = set()
     passion = PassionUse()
     attacker = plan.attacker
-    for part, ((target, _), share) in enumerate(zip(plan.strikes, shares, strict=True), start=1):
+    for i in range(parts):
         # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more;
         # one who took a Kung Fu Grip makes no other attack (C2-27).
         if t.phase == "ended" or not able_to_act(attacker) or attacker.holding:
             break
-        strike(sink, plan, command, target, share, part, parts, dice, aimed, passion)
+        strike(sink, plan, command, plan.strikes[i][0], shares[i], i + 1, parts, dice, aimed, passion)
     if plan.mode == "throw":
         sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
     end_turn(sink, dice)
@@ -328,7 +331,7 @@ def strike(
     thrown = plan.mode == "throw"
     kind = plan.kind
     first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
-    helpless = target_c.status != "active" or bool(target_c.held_by)
+    helpless = target_c.status != "active" or frozen(target_c) or bool(target_c.held_by)  # M2-8, C2-33
     was_alive = target_c.status != "dead"
 
     dodge = None
@@ -348,7 +351,7 @@ def strike(
         elif outcome == "crit":
             note = _join(note, "crit (C2-10)")
         else:
-            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice)
+            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice, recording)
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
@@ -424,20 +427,21 @@ def _damage(
     mode: str,
     cherry: str | None,
     dice: DiceSource,
+    describe: bool,
 ) -> dmg.Damage:
     roll = result.roll
     assert roll is not None
     if weapon.kind == "firearm":
-        return dmg.firearm_damage(roll, weapon)
+        return dmg.firearm_damage(roll, weapon, describe=describe)
     if mode == "throw_person":
-        base_weapon = Weapon(name="fists", kind="unarmed")
-        base = dmg.digit_sum_damage(roll, base_weapon)
+        base = dmg.digit_sum_damage(roll, FISTS, describe=describe)
     elif outcome == "matched_success" and weapon.bonus >= 6 and (not thrown or weapon.harmful_thrown):
-        base = dmg.firearm_style_damage(roll, weapon, f"matched success with a +{weapon.bonus} weapon", thrown=thrown)
+        reason = f"matched success with a +{weapon.bonus} weapon" if describe else ""
+        base = dmg.firearm_style_damage(roll, weapon, reason, thrown=thrown, describe=describe)
     else:
-        base = dmg.digit_sum_damage(roll, weapon, thrown=thrown)
+        base = dmg.digit_sum_damage(roll, weapon, thrown=thrown, describe=describe)
     if cherry is not None:
-        return cherry_damage(base, roll, weapon, thrown, cherry, dice)
+        return cherry_damage(base, roll, weapon, thrown, cherry, dice, describe=describe)
     return base
 
 

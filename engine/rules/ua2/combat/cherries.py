@@ -18,17 +18,24 @@ NO_DAMAGE = ("blind", "kung_fu_grip")
 
 
 def cherry_damage(
-    base: dmg.Damage, roll: Percentile, weapon: Weapon, thrown: bool, cherry: str, dice: DiceSource
+    base: dmg.Damage,
+    roll: Percentile,
+    weapon: Weapon,
+    thrown: bool,
+    cherry: str,
+    dice: DiceSource,
+    *,
+    describe: bool = True,
 ) -> dmg.Damage:
     """The damage of a matched success with a cherry."""
     if cherry in NO_DAMAGE:
         return (
             0,
-            f"{cherry.replace('_', ' ')}: no damage",
+            f"{cherry.replace('_', ' ')}: no damage" if describe else "",
             "C2-24" if cherry == "blind" else "C2-27",
         )
     if cherry == "big_hurt" and weapon.bonus < 6:
-        return dmg.firearm_style_damage(roll, weapon, "Big Hurt (C2-23)", thrown=thrown)
+        return dmg.firearm_style_damage(roll, weapon, "Big Hurt (C2-23)", thrown=thrown, describe=describe)
     if cherry == "more_hurt":
         face = dice.d10()
         return dmg.add(base, face_value(face), "More Hurt 1d10", "C2-30")
@@ -36,10 +43,10 @@ def cherry_damage(
         new = roll_percentile(dice)
         if weapon.bonus >= 6:
             return dmg.firearm_style_damage(
-                new, weapon, f"New Damage rolled {new.tens},{new.ones} (C2-30)", thrown=thrown
+                new, weapon, f"New Damage rolled {new.tens},{new.ones} (C2-30)", thrown=thrown, describe=describe
             )
-        amount, text, _ = dmg.digit_sum_damage(new, weapon, thrown=thrown)
-        return amount, f"New Damage rolled {new.tens},{new.ones}: {text}", "C2-30"
+        amount, text, _ = dmg.digit_sum_damage(new, weapon, thrown=thrown, describe=describe)
+        return amount, f"New Damage rolled {new.tens},{new.ones}: {text}" if describe else "", "C2-30"
     return base
 
 

@@ -1,6 +1,8 @@
 """Damage arithmetic (C2-7, C2-9, C2-12, C2-20, C2-23, C2-30): pure functions of dice and weapon.
 
-Each returns the amount and a breakdown a GM can check: "damage 4+7 = 11 + 6 (heavy, penetrating) = 17".
+Each returns the amount, a breakdown a GM can check ("damage 4+7 = 11 + 6 (heavy, penetrating)
+= 17") and the rule; with `describe=False` (a batch, where no event is written) the breakdown is
+left empty and never built.
 """
 
 from __future__ import annotations
@@ -39,38 +41,42 @@ def firearm_amount(value: int, cap: int | None) -> int:
     return cap if cap is not None and value > cap else value
 
 
-def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False) -> Damage:
+def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False, describe: bool = True) -> Damage:
     """C2-7: digit sum (D-5) + weapon bonus; C2-20: thrown — no bonus, and only big, heavy or
     penetrating objects hurt."""
     total = roll.digit_sum
     if thrown:
         if not weapon.harmful_thrown:
-            return 0, f"a thrown {weapon.name} is not big, heavy or penetrating: no damage", "C2-20"
-        return total, f"damage {_faces(roll)} = {total} (thrown, no weapon bonus)", "C2-20"
-    if weapon.bonus:
-        amount = digit_sum_amount(total, weapon.bonus)
-        return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(weapon)} = {amount}", "C2-7"
-    return total, f"damage {_faces(roll)} = {total}", "C2-7"
+            text = f"a thrown {weapon.name} is not big, heavy or penetrating: no damage" if describe else ""
+            return 0, text, "C2-20"
+        return total, f"damage {_faces(roll)} = {total} (thrown, no weapon bonus)" if describe else "", "C2-20"
+    bonus = weapon.bonus
+    if bonus:
+        amount = digit_sum_amount(total, bonus)
+        return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(weapon)} = {amount}" if describe else "", "C2-7"
+    return total, f"damage {_faces(roll)} = {total}" if describe else "", "C2-7"
 
 
-def firearm_style_damage(roll: Percentile, weapon: Weapon, reason: str, *, thrown: bool = False) -> Damage:
+def firearm_style_damage(
+    roll: Percentile, weapon: Weapon, reason: str, *, thrown: bool = False, describe: bool = True
+) -> Damage:
     """C2-12/C2-23: the roll value (uncapped) + the weapon bonus (not for a throw, C2-20)."""
-    if thrown or not weapon.bonus:
-        return roll.value, f"{reason}: damage = roll {roll.value}", "C2-12"
-    amount = firearm_style_amount(roll.value, weapon.bonus)
-    return (
-        amount,
-        f"{reason}: damage = roll {roll.value} + {_bonus_text(weapon)} = {amount}",
-        "C2-12",
-    )
+    value, bonus = roll.value, weapon.bonus
+    if thrown or not bonus:
+        return value, f"{reason}: damage = roll {value}" if describe else "", "C2-12"
+    amount = firearm_style_amount(value, bonus)
+    return amount, f"{reason}: damage = roll {value} + {_bonus_text(weapon)} = {amount}" if describe else "", "C2-12"
 
 
-def firearm_damage(roll: Percentile, weapon: Weapon) -> Damage:
+def firearm_damage(roll: Percentile, weapon: Weapon, *, describe: bool = True) -> Damage:
     """C2-9: the roll value, capped by the gun."""
-    amount = firearm_amount(roll.value, weapon.cap)
-    if amount != roll.value:
-        return amount, f"damage {roll.value}, capped at {amount} by the {weapon.name}", "C2-9"
-    return amount, f"damage {roll.value} ({weapon.name}, cap {weapon.cap})", "C2-9"
+    value = roll.value
+    amount = firearm_amount(value, weapon.cap)
+    if not describe:
+        return amount, "", "C2-9"
+    if amount != value:
+        return amount, f"damage {value}, capped at {amount} by the {weapon.name}", "C2-9"
+    return amount, f"damage {value} ({weapon.name}, cap {weapon.cap})", "C2-9"
 
 
 def half_of(amount: int) -> int:
@@ -79,13 +85,13 @@ def half_of(amount: int) -> int:
 
 
 def halve(damage: Damage) -> Damage:
-    """C2-15: a partial dodge halves damage, rounded up."""
+    """C2-15: a partial dodge halves damage, rounded up (an undescribed damage stays so)."""
     amount, text, rule = damage
     half = half_of(amount)
-    return half, f"{text}, halved by the dodge (rounded up) = {half}", f"{rule}, C2-15"
+    return half, f"{text}, halved by the dodge (rounded up) = {half}" if text else "", f"{rule}, C2-15"
 
 
 def add(damage: Damage, extra: int, text: str, rule: str) -> Damage:
     amount, before, rules = damage
     total = amount + extra
-    return total, f"{before}; {text} +{extra} = {total}", f"{rules}, {rule}"
+    return total, f"{before}; {text} +{extra} = {total}" if before else "", f"{rules}, {rule}"

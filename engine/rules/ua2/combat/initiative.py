@@ -10,7 +10,7 @@ from engine.events import combat as ev
 from engine.events.combat import StatusName
 from engine.rules.common import require_started
 from engine.rules.ua2.combat.situation import able_to_act, roll_shifts
-from engine.rules.ua2.combat.turns import start_first_turn
+from engine.rules.ua2.combat.turns import fight_over, start_first_turn
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
 from engine.settings import Settings
@@ -106,8 +106,8 @@ def begin_fight(sink: Sink, command: BeginFight, dice: DiceSource) -> None:
     require_started(t)
     if t.phase != "setup":
         raise Refused("the fight has already begun")
-    if len({c.side for c in t.rows if able_to_act(c)}) < 2:
-        raise Refused("a fight needs combatants able to act on at least two sides")
+    if len({c.side for c in t.rows if c.status == "active"}) < 2:
+        raise Refused("a fight needs combatants standing on at least two sides (C2-33)")
     chosen = {choice.id: choice.method for choice in command.initiative}
     for fid in chosen:
         if fid not in t.by_id:
@@ -118,9 +118,10 @@ def begin_fight(sink: Sink, command: BeginFight, dice: DiceSource) -> None:
         if (status := _out_already(c, t.settings))
     ]
     gone = {e.id for e in out}
-    fighting = [c for c in t.rows if able_to_act(c) and c.id not in gone]
+    # Every combatant standing takes a place: a frozen one is helpless, not gone (C2-33, M2-7).
+    fighting = [c for c in t.rows if c.status == "active" and c.id not in gone]
     if len({c.side for c in fighting}) < 2:
-        raise Refused("a fight needs combatants able to act on at least two sides", hint="C2-31, C2-33")
+        raise Refused("a fight needs combatants standing on at least two sides", hint="C2-31, C2-33")
     methods = {c.id: chosen.get(c.id) or automatic_method(c, c.ambusher) for c in fighting}
     for c in fighting:
         if methods[c.id] == "ambush" and not c.ambusher:
@@ -129,6 +130,8 @@ def begin_fight(sink: Sink, command: BeginFight, dice: DiceSource) -> None:
     for c in fighting:
         sink.emit(initiative_event(t, c, methods[c.id], dice))
     ranked_order(sink, dice)
+    if fight_over(sink):  # no one standing can act at all (C2-33): over before it starts
+        return
     ambushers = tuple(fid for fid in t.order if (i := t.by_id[fid].initiative) and i.method == "ambush")
     if ambushers:
         sink.emit(ev.AmbushStarted(order=ambushers))

@@ -16,17 +16,36 @@ OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
 
 def wound_shift(current: int, maximum: int, settings: Settings) -> int:
     """C2-31: the shift to all rolls from current wound points (thresholds are a setting)."""
-    return _wound_shift(current, maximum, settings.wound_shift_thresholds)
+    return shift_at(current, wound_cuts(maximum, settings.wound_shift_thresholds))
+
+
+def shift_at(current: int, cuts: tuple[tuple[int, int], ...]) -> int:
+    """The wound shift at `current` points: the lowest shift whose cut it is at or below."""
+    shift = 0
+    for cut, amount in cuts:
+        if current <= cut and amount < shift:
+            shift = amount
+    return shift
 
 
 @cache
-def _wound_shift(current: int, maximum: int, thresholds: tuple[tuple[float, int], ...]) -> int:
-    shift = 0
+def wound_cuts(maximum: int, thresholds: tuple[tuple[float, int], ...]) -> tuple[tuple[int, int], ...]:
+    """C2-31 for a maximum: each threshold as the most wound points at which it applies
+    (current ≤ fraction × maximum, exactly: the fraction as a ratio)."""
+    cuts = []
     for fraction, amount in thresholds:
         num, den = _ratio(fraction)
-        if current * den <= num * maximum:
-            shift = min(shift, amount)
-    return shift
+        cuts.append(((num * maximum) // den, amount))
+    return tuple(cuts)
+
+
+def wound_shift_of(c: Row, current: int, settings: Settings) -> int:
+    """`wound_shift` for a combatant, its cuts worked out once (its maximum does not change)."""
+    thresholds = settings.wound_shift_thresholds
+    found = c.memo.get(thresholds)
+    if found is None:
+        found = c.memo[thresholds] = wound_cuts(c.max_wounds, thresholds)
+    return shift_at(current, found)  # type: ignore[arg-type]
 
 
 @cache
@@ -65,20 +84,30 @@ def can_dodge(c: Row) -> bool:
     return able_to_act(c) and not c.held_by and not c.holding and not frenzied
 
 
-def sides_able(t: Table) -> list[str]:
-    return sorted({c.side for c in t.rows if able_to_act(c)})
+def helpless(c: Row) -> bool:
+    """Standing but unable to defend itself: frozen (M2-7, C2-33) or held in a grip (C2-27)."""
+    return c.status == "active" and (frozen(c) or bool(c.held_by))
 
 
-def two_sides_able(t: Table) -> bool:
-    """Whether combatants of at least two sides can still act (C2-33: the fight goes on)."""
-    first = None
+def verdict(t: Table) -> tuple[str | None, str] | None:
+    """C2-33: (the winning side or None for a draw, why) when the fight is over; None while it
+    goes on. Standing is not dead, incapacitated, unconscious, fled or surrendered; a frozen
+    combatant is standing, helpless, so the fight goes on while one side can act against it."""
+    standing: dict[str, bool] = {}  # side → whether one of its standing combatants can act
     for c in t.rows:
-        if c.status == "active" and not frozen(c):
-            if first is None:
-                first = c.side
-            elif c.side != first:
-                return True
-    return False
+        if c.status == "active":
+            standing[c.side] = standing.get(c.side, False) or not frozen(c)
+    if len(standing) <= 1:
+        if not standing:
+            return None, "no one is left standing"
+        (side,) = standing
+        return side, f"only side {side} is still standing"
+    able = [side for side, acts in standing.items() if acts]
+    if not able:
+        return None, "no one standing can act: everyone left is frozen (M2-7)"
+    if len(able) == 1 and t.settings.spare_helpless:
+        return able[0], f"every standing opponent of side {able[0]} is frozen, and it spares them (spare_helpless)"
+    return None
 
 
 def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
@@ -86,7 +115,7 @@ def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
     c = combatant(t, who)
     shifts = []
-    w = wound_shift(c.wounds, c.max_wounds, t.settings)
+    w = wound_shift_of(c, c.wounds, t.settings)
     if w:
         shifts.append(_wounds(w))
     if t.phase in ("setup", "ended"):

@@ -9,7 +9,7 @@ from engine.events import combat as ev
 from engine.rules.common import require_started
 from engine.rules.ua2.apply import round_started, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
-from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, sides_able, two_sides_able
+from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
 
@@ -56,23 +56,14 @@ def end_fight_with(sink: Sink, winner: str | None, reason: str) -> None:
 
 
 def fight_over(sink: Sink) -> bool:
-    """C2-33: emit FightEnded when at most one side can still act."""
+    """C2-33: emit FightEnded once the fight is over (see `verdict`)."""
     t = sink.table
     if t.phase == "ended":
         return True
-    if two_sides_able(t):
+    over = verdict(t)
+    if over is None:
         return False
-    sides = sides_able(t)
-    if sides:
-        end_fight_with(sink, sides[0], f"only side {sides[0]} has combatants able to act")
-        return True
-    # Decision (C2-33 is silent): when no one can act but one side alone still has fighters on
-    # their feet (frozen by a failed madness check, M2-7), that side holds the field and wins.
-    standing = sorted({c.side for c in t.rows if c.status == "active"})
-    if len(standing) == 1:
-        end_fight_with(sink, standing[0], f"no one can act; only side {standing[0]} is still standing (frozen)")
-    else:
-        end_fight_with(sink, None, "no one is left able to act")
+    end_fight_with(sink, *over)
     return True
 
 
@@ -121,8 +112,9 @@ def catch_up(sink: Sink, dice: DiceSource | None) -> None:
     t = sink.table
     if t.phase not in ("ambush", "declare", "acting"):
         return
-    if not two_sides_able(t):
-        raise Refused("the fight is over: at most one side can act (C2-33)", hint="record it with EndFight")
+    over = verdict(t)
+    if over is not None:
+        raise Refused(f"the fight is over: {over[1]} (C2-33)", hint="record it with EndFight")
     current = t.current
     c = t.by_id.get(current) if current is not None else None
     if current is None or c is None or able_to_act(c):

@@ -1,0 +1,141 @@
+"""Judging checks (C-1…C-13), shared by both editions: outcome class, flip choice, rolling.
+
+Everything here is a pure function of its arguments; dice come in as a `Percentile` or from a
+`DiceSource` passed by the caller.
+"""
+
+from __future__ import annotations
+
+from engine.dice.percentile import Percentile
+from engine.dice.rolls import roll_of
+from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
+
+
+def target_of(spec: CheckSpec) -> int:
+    """C-1: the rating plus every shift, never clamped; C-7: untrained, the stat (major) or the
+    stat − 30 (minor and significant)."""
+    if spec.untrained:
+        stat = spec.rating if spec.stat is None else spec.stat
+        total = stat if spec.kind == "major" else stat - 30
+    else:
+        total = spec.rating
+    for shift in spec.shifts:
+        total += shift.amount
+    return total
+
+
+def major_outcome(value: int, matched: bool, target: int, *, untrained: bool = False) -> Outcome:
+    """C-13 for a major check with no minimum roll (what attacks, dodges and madness checks are)."""
+    if value == 1:
+        return "crit"
+    if value == 100:
+        return "fumble"
+    if untrained:
+        if matched and value <= target:
+            return "success"
+        return "matched_failure" if matched else "failure"
+    if value <= target:
+        return "matched_success" if matched else "success"
+    return "matched_failure" if matched else "failure"
+
+
+def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
+    """C-13: the outcome class of a rolled value under a spec."""
+    if value == 1:
+        return "crit"
+    if value == 100:
+        return "fumble"
+    if spec.minimum is not None and value < spec.minimum:
+        return "failure"
+    target = target_of(spec)
+    if spec.kind == "major":  # every combat roll: the short way to `resolves_as`'s major branches
+        return major_outcome(value, matched, target, untrained=spec.untrained)
+    branch = spec.resolves_as
+    if branch == "significant":
+        if value <= target:
+            return "matched_success" if matched else "success"
+        if value <= spec.stat_target:
+            return "weak_success"
+        return "matched_failure" if matched else "failure"
+    if branch == "untrained":
+        if value <= target:
+            return "weak_success"
+        return "matched_failure" if matched else "failure"
+    # minor_quality: never a failure once past steps 1–2
+    return "success" if value <= target else "weak_success"
+
+
+def outcome_of_faces(spec: CheckSpec, tens: int, ones: int, flipped: bool) -> Outcome:
+    """C-13 for these faces, read as rolled or flip-flopped (D-4)."""
+    value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
+    if spec.kind != "major":
+        return classify(spec, value, tens == ones and value != 100)
+    if value == 1:  # a major check (every combat roll), the short way
+        return "crit"
+    if value == 100:
+        return "fumble"
+    minimum = spec.minimum
+    if minimum is not None and value < minimum:
+        return "failure"
+    return major_outcome(value, tens == ones, target_of(spec), untrained=spec.untrained)
+
+
+def reads_flipped(spec: CheckSpec, tens: int, ones: int, flipped: bool, prefer: Prefer) -> bool:
+    """C-11: whether an automated actor reads these faces flip-flopped (given they may be)."""
+    read, other = (tens * 10 + ones) or 100, (ones * 10 + tens) or 100
+    if flipped:
+        read, other = other, read
+    as_read = outcome_of_faces(spec, tens, ones, flipped)
+    if takes_flip(as_read, outcome_of_faces(spec, tens, ones, not flipped), read, other, prefer):
+        return not flipped
+    return flipped
+
+
+def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_rolled") -> Percentile:
+    """C-11: an automated actor takes the better outcome; on a tie, the purpose decides."""
+    if not spec.flip:
+        return roll
+    return roll_of(roll.tens, roll.ones, reads_flipped(spec, roll.tens, roll.ones, roll.flipped, prefer))
+
+
+def takes_flip(as_rolled: Outcome, flipped: Outcome, value: int, flipped_value: int, prefer: Prefer) -> bool:
+    """C-11 for an automated actor: read the dice the other way round when that gives the better
+    outcome; on a tie of successes, when the purpose prefers the other value."""
+    a, b = RANK[as_rolled], RANK[flipped]
+    if a != b:
+        return b < a
+    if as_rolled not in SUCCESSES:
+        return False  # a failure's value serves no purpose: keep the dice as rolled
+    if prefer == "high":
+        return flipped_value > value
+    if prefer == "low":
+        return flipped_value < value
+    return False
+
+
+def resolve(
+    spec: CheckSpec,
+    roll: Percentile,
+    *,
+    prefer: Prefer = "as_rolled",
+    orientation: bool | None = None,
+) -> CheckResult:
+    """Resolve rolled dice. `orientation` (flipped or not) is a person's stated choice (C-11)."""
+    tens, ones, flipped = roll.tens, roll.ones, roll.flipped
+    if orientation is not None:
+        flipped = orientation and spec.flip
+    elif spec.flip:
+        flipped = reads_flipped(spec, tens, ones, flipped, prefer)
+    chosen = roll if flipped == roll.flipped else roll_of(tens, ones, flipped)
+    return CheckResult(spec=spec, roll=chosen, outcome=outcome_of_faces(spec, tens, ones, flipped))
+
+
+def roll_check(
+    spec: CheckSpec, dice: DiceSource, *, prefer: Prefer = "as_rolled", flipped: bool | None = None
+) -> CheckResult:
+    """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
+    orientation a person states (C-11); without it the engine takes the better one."""
+    if spec.kind == "minor" and spec.automatic:
+        return CheckResult(spec=spec, roll=None, outcome="success")
+    return resolve(spec, roll_percentile(dice), prefer=prefer, orientation=flipped)
