@@ -138,6 +138,23 @@ class _SchedulerWithoutTheEngine:
         return {"tcp://10.0.0.6:40000": identity.engine_identity()}
 
 
+class _WorkerOfFourThreads(_SchedulerWithoutTheEngine):
+    """A cluster of the same engine whose one worker runs four threads in one process."""
+
+    def run_on_scheduler(self, function: Any) -> Any:
+        return identity.engine_identity()
+
+    def nthreads(self) -> dict[str, int]:
+        return {"tcp://10.0.0.6:40000": 4}
+
+
+def test_a_worker_of_several_threads_is_warned_about(capsys: pytest.CaptureFixture[str]) -> None:
+    cluster.check_cluster(_WorkerOfFourThreads(), identity.engine_identity())  # type: ignore[arg-type]
+    said = capsys.readouterr().err
+    assert "worker_threads_share_one_process" in said and "tcp://10.0.0.6:40000" in said
+    assert "--nworkers -1 --nthreads 1" in said
+
+
 def test_a_scheduler_that_cannot_read_the_engine_s_tasks_is_refused_naming_it() -> None:
     with pytest.raises(OtherEngine) as caught:
         cluster.check_cluster(_SchedulerWithoutTheEngine(), identity.engine_identity())  # type: ignore[arg-type]
@@ -176,7 +193,7 @@ def test_a_scheduler_without_workers_is_one_error(monkeypatch: pytest.MonkeyPatc
         pass
     address = empty.scheduler_address
     assert caught.value.message.startswith(f"the Dask scheduler at {address} has no workers")
-    assert caught.value.hint == f"start some: dask worker {address} --nworkers auto --nthreads 1"
+    assert caught.value.hint == f"start some: dask worker {address} --nworkers -1 --nthreads 1"
 
 
 @pytest.mark.parametrize(

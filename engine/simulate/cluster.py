@@ -91,7 +91,7 @@ def check_cluster(client: Client, made_by: str) -> None:
                 "worker_threads_share_one_process",
                 worker=address,
                 threads=threads,
-                hint="fights hold the GIL: start workers with --nworkers N --nthreads 1",
+                hint="fights hold the GIL: start workers with --nworkers -1 --nthreads 1 (a process per core)",
             )
 
 
@@ -206,7 +206,7 @@ def _connect(address: str) -> Iterator[Client]:
             raise BackendError(
                 f"the Dask scheduler at {address} has no workers (waited {WORKERS_SECONDS:.0f} s)",
                 where="--scheduler",
-                hint=f"start some: dask worker {address} --nworkers auto --nthreads 1",
+                hint=f"start some: dask worker {address} --nworkers -1 --nthreads 1",
             ) from None
         yield client
 
