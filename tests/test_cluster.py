@@ -12,6 +12,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 pytest.importorskip("distributed", reason="needs Dask distributed: pip install -e '.[test,distributed]'")
@@ -23,7 +24,7 @@ from engine.scenario.scenario import load_scenario
 from engine.simulate import cluster, identity, tasks
 from engine.simulate.batch import BatchJob, run_batch
 from engine.simulate.compare import Variant, run_compare
-from engine.simulate.executors import BackendError
+from engine.simulate.executors import BackendError, run_job
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.identity import OtherEngine
 from engine.simulate.pool import LocalPool
@@ -90,6 +91,35 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_changes_nothing(dask_cluste
     assert killed and killed[0][1] < 40_000
     assert pids[killed[0][0]] not in _pids(client).values(), "the worker really died"
     assert tally == run_batch(KNIFE, 40_000, 21, workers=2)[1]
+
+
+class _DiesWithItsWorker(msgspec.Struct, frozen=True):
+    """A job whose every task kills the worker process that runs it."""
+
+    engine: str = msgspec.field(default_factory=identity.engine_identity)
+
+    def open(self) -> Any:
+        return lambda first, stop: os._exit(1)
+
+
+def _allow_failures(dask_scheduler: Any, count: int) -> int:
+    before: int = dask_scheduler.allowed_failures
+    dask_scheduler.allowed_failures = count
+    return before
+
+
+def test_a_task_that_kills_every_worker_it_runs_on_is_one_error_not_a_hang(dask_cluster: Any) -> None:
+    client = dask_cluster.client
+    before = client.run_on_scheduler(_allow_failures, count=0)  # the first death is final
+    try:
+        with pytest.raises(BackendError) as caught:
+            run_job(_DiesWithItsWorker(), 10, lambda result: None, executor=dask_cluster, chunk_size=10)
+    finally:
+        client.run_on_scheduler(_allow_failures, count=before)
+        client.wait_for_workers(2, timeout=60)
+    assert caught.value.message.startswith("workers died 1 time running task ua-")
+    assert caught.value.message.endswith("), so it is not tried again")
+    assert caught.value.where == "the local Dask cluster" and "out of memory" in caught.value.hint
 
 
 def _opens() -> int:

@@ -129,14 +129,18 @@ class DaskExecutor:
                 submit, spans, window_for(self.slots), take, finished=lambda f: f.status == "finished", stop=stop
             )
         except KilledWorker as exc:
+            deaths = exc.allowed_failures + 1
             raise BackendError(
-                f"a task was running on every worker that died under it ({exc})",
+                f"workers died {deaths} time{'s' if deaths > 1 else ''} running task {exc.task} (the last: "
+                f"{exc.last_worker.address}), so it is not tried again",
                 where=self.where,
-                hint="see the workers' logs: a worker may be running out of memory",
+                hint="see that worker's log: it may have run out of memory",
             ) from None
         except FutureCancelledError as exc:
             raise BackendError(
-                f"the cluster cancelled the batch's tasks ({exc.reason})", where=self.where, hint="is the scheduler up?"
+                f"the cluster cancelled the batch's tasks ({exc.reason})",
+                where=self.where,
+                hint="is the scheduler still up, with the same ua-engine?",
             ) from None
 
 

@@ -99,6 +99,10 @@ def in_order(
         pending.popleft()
         take(result, end)
 
+    def take_finished() -> None:
+        while pending and finished(pending[0][0]):
+            take_oldest()
+
     try:
         for span in spans:
             pending.append((submit(span), span[1]))
@@ -108,10 +112,9 @@ def in_order(
             take_oldest()
     except KeyboardInterrupt:
         with ignoring():  # a second Ctrl-C must not cut the clean-up short
-            stop([h for h, _ in pending])
-            while pending and finished(pending[0][0]):
-                handle, end = pending.popleft()
-                take(handle.result(), end)
+            take_finished()
+            stop([h for h, _ in pending])  # the pool lets the chunks under way finish: kept too
+            take_finished()
         raise
     except BaseException:
         with ignoring():
