@@ -77,18 +77,16 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_changes_nothing(dask_cluste
     killed: list[tuple[str, int]] = []
 
     def kill_a_busy_worker(done: int) -> None:
-        if killed:
-            return
         busy = [address for address, keys in client.processing().items() if keys]
-        assert busy, "tasks are in flight when the first chunk comes back"
-        os.kill(pids[busy[0]], signal.SIGKILL)
-        killed.append((busy[0], done))
+        if not killed and busy and done < 30_000:  # the first time a worker is fighting, well before the end
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            killed.append((busy[0], done))
 
     try:
         _, tally, _ = run_batch(KNIFE, 40_000, 21, executor=dask_cluster, chunk_size=2_000, progress=kill_a_busy_worker)
     finally:
         client.wait_for_workers(2, timeout=60)  # the nanny starts another; later tests want two
-    assert killed and killed[0][1] < 40_000
+    assert killed, "a worker was killed while it was fighting"
     assert pids[killed[0][0]] not in _pids(client).values(), "the worker really died"
     assert tally == run_batch(KNIFE, 40_000, 21, workers=2)[1]
 
