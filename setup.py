@@ -27,6 +27,8 @@ HOT = sorted(
         "engine/rules/common.py",
         "engine/tactics/choose.py",
         "engine/tactics/conditions.py",
+        "engine/tactics/script.py",
+        "engine/rules/script.py",
         "engine/simulate/fight.py",
         "engine/simulate/outcome.py",
         "engine/simulate/openings.py",

@@ -10,13 +10,14 @@ shared parts.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.commands.base import CommandBase
 from engine.dice.source import DiceSource
 from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
 from engine.events.base import EventBase
+from engine.rules.script import Script
 from engine.rules.sink import Sink
 
 
@@ -24,6 +25,20 @@ class Table(Protocol):
     """What shared parts may read of any ruleset's working table."""
 
     version: int
+    seed: int | None
+
+    @property
+    def rows(self) -> Sequence[Any]:
+        """The combatants, in the order they joined (each with its `id`, `side`, `status` and
+        the wounds it has `dealt` this fight)."""
+        ...
+
+    @property
+    def result(self) -> Any:
+        """How the fight ended (its `winner`), or None."""
+        ...
+
+    def clone(self) -> Any: ...
 
     @property
     def phase(self) -> str: ...
@@ -70,6 +85,7 @@ class Ruleset(ABC, Generic[T, S]):
         state_type: type[Any],
         appliers: Mapping[type[EventBase], Callable[[T, Any], None]],
         handlers: Mapping[type[CommandBase], Handler],
+        script: Script,
     ) -> None:
         #: the name scenario files and `StartEncounter` use ("ua2")
         self.name = name
@@ -80,6 +96,8 @@ class Ruleset(ABC, Generic[T, S]):
         self.appliers = appliers
         #: the rule deciding each command type
         self.handlers = handlers
+        #: how its scripted combatants fight (batches, NPC turns)
+        self.script = script
 
     # -- the edition's parts ------------------------------------------------------------------
 

@@ -12,22 +12,17 @@ from typing import Any
 
 import msgspec
 
-from engine.commands import BeginFight, MadnessCheck, StartEncounter
 from engine.commands.base import CommandBase
-from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import RecordingDice, SeededDice
 from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.decide import decide_and_fold
 from engine.rules.registry import find_ruleset
-from engine.rules.ruleset import Ruleset
-from engine.rules.ua2.table import Table
+from engine.rules.ruleset import Ruleset, Table
+from engine.rules.script import Script
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.openings import Opening, Openings
-from engine.state.encounter import Encounter
-from engine.state.sheet import Meters
-from engine.tactics import Profile, choose_command, declarations
 
 #: A guard against a scenario whose tactics never act; the round limit ends every fight first.
 STEPS_PER_ROUND = 64
@@ -41,39 +36,34 @@ class RefusalChangedTable(Exception):
 @dataclass(frozen=True)
 class Prepared:
     """What every fight of a batch shares: the scenario, the setup events, the folded setup (also
-    as a working table, copied for each fight), the tactics and the madness triggers."""
+    as a working table, copied for each fight), the tactics and what happens before the fight."""
 
     scenario: LoadedScenario
     setup: tuple[EventBase, ...]
-    state: Encounter
-    profiles: dict[str, Profile]
-    triggers: tuple[MadnessCheck, ...]
+    state: Any
+    profiles: dict[str, Any]
+    #: the commands before the fight begins (scenario triggers)
+    triggers: tuple[CommandBase, ...]
     ruleset: Ruleset[Any, Any]
-    table: Table
-    #: each combatant's meters and number of injuries as fights start (what outcomes count from)
-    baseline: dict[str, tuple[Meters, int]]
+    table: Any
+    #: what each combatant brings to a fight (what outcomes count this fight's harm from)
+    baseline: dict[str, Any]
+
+    @property
+    def script(self) -> Script:
+        return self.ruleset.script
 
 
-def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
+def prepare(loaded: LoadedScenario, start: Any = None) -> Prepared:
     """Decide the setup once (start, join every combatant) — it draws no dice. With `start`, fights
     go on from that state instead (a what-if from the middle of a session)."""
-    state = Encounter()
+    script = find_ruleset(loaded.scenario.ruleset).script
+    state = find_ruleset(loaded.scenario.ruleset).fold(())  # its empty encounter
     setup: list[EventBase] = []
     no_dice = SeededDice(0)
-    commands: list[CommandBase] = [
-        StartEncounter(ruleset=loaded.scenario.ruleset, title=loaded.scenario.title, settings=loaded.settings)
-    ]
-    commands += [f.joins() for f in loaded.fighters]
-    for command in commands:
+    for command in script.setup(loaded):
         events, state = decide_and_fold(state, command, no_dice)
         setup.extend(events)
-    profiles = {f.id: Profile(rules=f.rules, cherry=f.cherry, at_range=f.at_range) for f in loaded.fighters}
-    triggers = []
-    for t in loaded.scenario.triggers:
-        for f in loaded.fighters:
-            if t.who in ("all", f.side, f.id):
-                cause = t.cause or f"{t.meter} {t.rank} (scenario trigger)"
-                triggers.append(MadnessCheck(actor=f.id, meter=t.meter, rank=t.rank, source=t.source or cause))
     if start is not None:
         state = start
     ruleset = find_ruleset(state.ruleset)
@@ -81,11 +71,11 @@ def prepare(loaded: LoadedScenario, start: Encounter | None = None) -> Prepared:
         scenario=loaded,
         setup=tuple(setup),
         state=state,
-        profiles=profiles,
-        triggers=tuple(triggers),
+        profiles=script.profiles(loaded),
+        triggers=script.opening(loaded),
         ruleset=ruleset,
         table=ruleset.thaw(state),
-        baseline={c.id: (c.meters, len(c.injuries)) for c in state.combatants},
+        baseline=script.baseline(state),
     )
 
 
@@ -107,7 +97,7 @@ class FightRun:
     choices_drawn: int = 0
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> Any:
         return self.table.freeze()
 
 
@@ -174,7 +164,7 @@ class _Fight:
             except Refused as exc:
                 self.refused(exc)
         try:
-            self.step(BeginFight())
+            self.step(self.prep.script.begin())
         except Refused as exc:
             self.refused(exc)
             return False
@@ -192,27 +182,18 @@ class _Fight:
         return not self.dice.ai_position and not run.refusals and not any(r.dealt for r in run.table.rows)
 
     def rounds(self) -> None:
-        table, profiles, dice = self.run.table, self.prep.profiles, self.dice
-        limit = STEPS_PER_ROUND * (table.settings.max_rounds + 1) * max(1, len(table.rows))
+        table, profiles, dice, script = self.run.table, self.prep.profiles, self.dice, self.prep.script
+        limit = STEPS_PER_ROUND * (script.max_rounds(table) + 1) * max(1, len(table.rows))
         for _ in range(limit):
             phase = table.phase
             if phase == "ended":
                 break
-            actor = table.current
-            if phase == "declare":
-                command: CommandBase = declarations(table, profiles, dice)
-            else:
-                assert actor is not None
-                command = choose_command(table, actor, profiles, dice)
+            command = script.next_command(table, profiles, dice)
             try:
                 self.step(command)
             except Refused as exc:
                 self.refused(exc)
-                if phase == "declare":
-                    self.step(Declare())  # nothing declared
-                else:
-                    assert actor is not None
-                    self.step(DoNothing(actor=actor))
+                self.step(script.instead(table, phase))
 
     def finished(self) -> FightRun:
         run = self.run

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.rules.script import CombatantEnd
 from engine.simulate.fight import FightRun, Prepared
-from engine.state.sheet import METERS, Meters
+
+__all__ = ["DOWN", "CombatantEnd", "FightOutcome", "outcome_of"]
 
 #: Statuses that count a combatant as down (C2-31): out of the fight without choosing to leave.
 DOWN = frozenset(("dead", "incapacitated", "unconscious"))
-
-
-class CombatantEnd(NamedTuple):
-    """One combatant at the end of a fight; wounds, injuries and notches are those of this fight
-    (not what the combatant brought to it)."""
-
-    id: str
-    side: str
-    status: str
-    frozen: bool
-    taken: int
-    dealt: int
-    hardened: int
-    failed: int
-    #: Injuries of more than 50 in one blow (C2-32).
-    permanent: int = 0
-    #: (meter, hardened notches gained, failed notches gained) for each meter that changed.
-    notches: tuple[tuple[str, int, int], ...] = ()
 
 
 class FightOutcome(NamedTuple):
@@ -49,41 +33,14 @@ class FightOutcome(NamedTuple):
         return outcome, -sum(c.status == "dead" for c in ours), -sum(c.taken for c in ours)
 
 
-def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int], ...]:
-    """Per meter, the notches `after` has beyond `before`, for the meters that changed."""
-    if after is before:
-        return ()
-    out = []
-    for m in METERS:
-        b, a = before.of(m), after.of(m)
-        if a.hardened != b.hardened or a.failed != b.failed:
-            out.append((m, a.hardened - b.hardened, a.failed - b.failed))
-    return tuple(out)
-
-
 def outcome_of(prep: Prepared, run: FightRun) -> FightOutcome:
-    """The outcome of a fight, read off its working table. (The named tuples are made from
-    plain tuples: a batch makes one per fight, and this skips their generated constructors.)"""
+    """The outcome of a fight, read off its working table by its ruleset's script. (The named
+    tuples are made from plain tuples: a batch makes one per fight, and this skips their
+    generated constructors.)"""
     table = run.table
-    start = prep.baseline
-    ends = []
-    for c in table.rows:
-        meters, injuries = start[c.id]
-        new = c.injuries[injuries:]  # a fight only adds injuries, after those it started with
-        taken = permanent = 0
-        for injury in new:
-            taken += injury.amount
-            permanent += injury.permanent
-        gained = notches_gained(meters, c.meters)
-        hardened = failed = 0
-        for _, h, f in gained:
-            hardened += h
-            failed += f
-        frozen = c.status == "active" and c.reaction is not None and c.reaction.kind == "freeze"
-        row = (c.id, c.side, c.status, frozen, taken, run.dealt.get(c.id, 0), hardened, failed, permanent, gained)
-        ends.append(tuple.__new__(CombatantEnd, row))
+    ends = prep.script.ends(table, prep.baseline, run.dealt)
     result = table.result
     winner = result.winner if result is not None else None
-    fight = (winner, table.round, run.event_count, run.refusals, tuple(ends), tuple(run.refusal_reasons))
+    fight = (winner, table.round, run.event_count, run.refusals, ends, tuple(run.refusal_reasons))
     outcome: FightOutcome = tuple.__new__(FightOutcome, fight)
     return outcome

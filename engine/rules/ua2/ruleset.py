@@ -8,6 +8,7 @@ from engine.rules.ua2.combat.turns import acting_now
 from engine.rules.ua2.handlers import HANDLERS
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
+from engine.tactics.script import SCRIPT
 
 
 class Ua2(Ruleset[Table, Encounter]):
@@ -21,5 +22,10 @@ class Ua2(Ruleset[Table, Encounter]):
 
 
 RULESET = Ua2(
-    name="ua2", title="Unknown Armies, 2nd edition", state_type=Encounter, appliers=APPLIERS, handlers=HANDLERS
+    name="ua2",
+    title="Unknown Armies, 2nd edition",
+    state_type=Encounter,
+    appliers=APPLIERS,
+    handlers=HANDLERS,
+    script=SCRIPT,
 )
