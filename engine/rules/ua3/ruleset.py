@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.rules.ruleset import Ruleset
+from engine.rules.script import Unscripted
 from engine.rules.ua3.apply import APPLIERS
 from engine.rules.ua3.handlers import HANDLERS
 from engine.rules.ua3.table import Table
@@ -19,6 +20,14 @@ class Ua3(Ruleset[Table, Ua3Encounter]):
         return Table(state).current
 
 
+#: Scripted fights (batches, what-ifs) need combat, which is not modelled yet.
+NO_FIGHTS = Unscripted("ua3", "combat (U-3…U-13, U-17, U-22) is not modelled yet")
+
 RULESET = Ua3(
-    name="ua3", title="Unknown Armies, 3rd edition", state_type=Ua3Encounter, appliers=APPLIERS, handlers=HANDLERS
+    name="ua3",
+    title="Unknown Armies, 3rd edition",
+    state_type=Ua3Encounter,
+    appliers=APPLIERS,
+    handlers=HANDLERS,
+    script=NO_FIGHTS,
 )

@@ -1,0 +1,28 @@
+"""What a ruleset shows of its state, as plain data (no terminal, no markup): a headline, lines,
+tables and notes. Each ruleset builds its own (`Ruleset.view`); the CLI renders any of them the
+same way, so shared parts know no edition."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Section:
+    """A table: its title ("" for none), its columns and its rows of text."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class View:
+    """A state as a GM reads it: `title` (shown bold) and the rest of the headline, lines before
+    the tables, the tables, and notes after them."""
+
+    title: str
+    headline: str = ""
+    lines: tuple[str, ...] = ()
+    sections: tuple[Section, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
