@@ -37,7 +37,12 @@ HOT = sorted(
         "engine/dice/splitmix.py",
         "engine/dice/rolls.py",
     }
-    - {"engine/rules/ua2/__init__.py", "engine/rules/ua2/combat/__init__.py", "engine/rules/ua2/creation.py"}
+    - {
+        "engine/rules/ua2/__init__.py",
+        "engine/rules/ua2/combat/__init__.py",
+        "engine/rules/ua2/creation.py",
+        "engine/rules/ua2/view.py",
+    }
 )
 
 

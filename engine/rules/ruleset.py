@@ -19,6 +19,7 @@ from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
 from engine.events.base import EventBase
 from engine.rules.script import Script
 from engine.rules.sink import Sink
+from engine.rules.view import View
 
 
 class Table(Protocol):
@@ -108,6 +109,18 @@ class Ruleset(ABC, Generic[T, S]):
     @abstractmethod
     def acting_now(self, state: S) -> str | None:
         """Who the next action belongs to, or None (declarations come first, or it is over)."""
+
+    @abstractmethod
+    def view(self, state: S, *, title: str = "") -> View:
+        """The state as a GM reads it, as plain data (the CLI renders any ruleset's the same way)."""
+
+    @abstractmethod
+    def state_json(self, state: S) -> dict[str, Any]:
+        """The state as JSON, with what a GM reads off it (derived, not stored) added."""
+
+    @abstractmethod
+    def state_diff(self, before: S, after: S) -> list[str]:
+        """What changed between two states, one line each (undo, redo, amend show it)."""
 
     # -- written once -------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ same way, so shared parts know no edition."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,3 +27,18 @@ class View:
     lines: tuple[str, ...] = ()
     sections: tuple[Section, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def person_changes(before: Any, after: Any) -> list[str]:
+    """What differs in a combatant that every edition has: wounds, status, reaction."""
+    out = []
+    who = after.id
+    if before.wounds != after.wounds:
+        out.append(f"{who}: wounds {before.wounds} → {after.wounds} ({after.wounds - before.wounds:+d})")
+    if before.status != after.status:
+        out.append(f"{who}: {before.status} → {after.status}")
+    if before.reaction != after.reaction:
+        was = before.reaction.kind if before.reaction else "none"
+        now = after.reaction.kind if after.reaction else "none"
+        out.append(f"{who}: reaction {was} → {now}")
+    return out

@@ -180,9 +180,6 @@ class PassionSpent(EventBase, frozen=True, kw_only=True, tag="ua3_passion_spent"
     before: CheckResult
     after: CheckResult
 
-    def checks(self) -> list[tuple[str, CheckResult]]:
-        return [(self.actor, self.after)]
-
     def explain(self) -> str:
         how = "reroll" if self.mode == "reroll" else "flip-flop (D-4)"
         label = self.before.spec.label or "the"

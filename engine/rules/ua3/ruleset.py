@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.rules.ruleset import Ruleset
 from engine.rules.script import Unscripted
+from engine.rules.ua3 import view
 from engine.rules.ua3.apply import APPLIERS
 from engine.rules.ua3.handlers import HANDLERS
 from engine.rules.ua3.table import Table
+from engine.rules.view import View
 from engine.state.ua3.encounter import Ua3Encounter
 
 
@@ -18,6 +22,15 @@ class Ua3(Ruleset[Table, Ua3Encounter]):
 
     def acting_now(self, state: Ua3Encounter) -> str | None:
         return Table(state).current
+
+    def view(self, state: Ua3Encounter, *, title: str = "") -> View:
+        return view.state_view(state, title=title)
+
+    def state_json(self, state: Ua3Encounter) -> dict[str, Any]:
+        return view.state_json(state, self.acting_now(state))
+
+    def state_diff(self, before: Ua3Encounter, after: Ua3Encounter) -> list[str]:
+        return view.state_diff(before, after)
 
 
 #: Scripted fights (batches, what-ifs) need combat, which is not modelled yet.

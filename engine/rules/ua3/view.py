@@ -10,7 +10,7 @@ import msgspec
 
 from engine.rules.ua3.abilities import abilities, initiative, label, linked_gauge, wound_threshold
 from engine.rules.ua3.harm import level
-from engine.rules.view import Section, View
+from engine.rules.view import Section, View, person_changes
 from engine.state.ua3.conflict import SPACES, Conflict
 from engine.state.ua3.encounter import Ua3Combatant, Ua3Encounter
 from engine.state.ua3.settings import Ua3Settings
@@ -188,14 +188,7 @@ def state_diff(before: Ua3Encounter, after: Ua3Encounter) -> list[str]:
         if b is None:
             out.append(f"{c.id} joined")
             continue
-        if b.wounds != c.wounds:
-            out.append(f"{c.id}: wounds {b.wounds} → {c.wounds} ({c.wounds - b.wounds:+d})")
-        if b.status != c.status:
-            out.append(f"{c.id}: {b.status} → {c.status}")
-        if b.reaction != c.reaction:
-            was = b.reaction.kind if b.reaction else "none"
-            now = c.reaction.kind if c.reaction else "none"
-            out.append(f"{c.id}: reaction {was} → {now}")
+        out += person_changes(b, c)
         out += _gauges_diff(c.id, b.gauges, c.gauges)
     out += _conflicts_diff(before.conflicts, after.conflicts)
     if before.coercions != after.coercions:
