@@ -1,12 +1,13 @@
 """Golden replays: the logs in `replays/` and how they were made.
 
-`python -m tests.golden` rewrites them (after a deliberate rules change, reviewed in the diff);
+`python -m tests.golden --force` rewrites them (after a deliberate rules change, reviewed in the diff);
 `tests/test_replays.py` checks every file folds to its recorded state, re-decides command by
 command, and — for simulated fights — re-simulates byte for byte.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import msgspec
 from engine.commands import AddCombatant, Attack, BeginFight, Declare, Ruling, StartEncounter
 from engine.commands.combat import Declaration
 from engine.dice.source import derive_seed
+from engine.errors import EngineError
+from engine.safefile import write_file
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, stored_events, stored_log
@@ -90,17 +93,29 @@ def state_file(path: Path) -> Path:
     return path.with_suffix(".state.json")
 
 
-def write_all() -> None:
+def write_all(*, force: bool) -> None:
+    """Rewrite every golden log and its state; existing files only with `force`."""
     REPLAYS.mkdir(exist_ok=True)
     for item in SIMULATED:
-        (REPLAYS / item.file).write_bytes(simulated_log(item))
-    (REPLAYS / SESSION_FILE).write_bytes(session_log())
+        write_file(REPLAYS / item.file, simulated_log(item), force=force)
+    write_file(REPLAYS / SESSION_FILE, session_log(), force=force)
     for path in sorted(REPLAYS.glob("*.jsonl")):
         state = final_state(path)
-        state_file(path).write_bytes(msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n")
+        write_file(state_file(path), msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n", force=force)
         print(f"wrote {path.relative_to(ROOT)} and its state")
 
 
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.golden", description="Rewrite the golden replays.")
+    parser.add_argument("--force", action="store_true", help="replace the existing files (they always exist)")
+    args = parser.parse_args(argv)
+    try:
+        write_all(force=args.force)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    return 0
+
+
 if __name__ == "__main__":
-    write_all()
-    sys.exit(0)
+    sys.exit(main(sys.argv[1:]))

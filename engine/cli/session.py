@@ -77,6 +77,9 @@ Dice = Annotated[
     str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
 ]
 Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace an existing file (never a database, a folder or a device).")
+]
 Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
 
 
@@ -690,13 +693,18 @@ def log(
 
 @app.command("export")
 def export(
-    name: Name, file: Annotated[Path, typer.Argument(help="The JSONL file to write.")], db: Db = Path(DEFAULT_DB)
+    name: Name,
+    file: Annotated[Path, typer.Argument(help="The JSONL file to write (a new file).")],
+    force: Force = False,
+    db: Db = Path(DEFAULT_DB),
 ) -> None:
-    """Write the session's log as JSON lines (a replay file)."""
+    """Write the session's log as JSON lines (a replay file); an existing file only with --force."""
+    from engine.safefile import check_target
     from engine.store.jsonl import write_log
 
+    check_target(file, force=force)
     session = open_session(db, name)
-    count = write_log(file, session.store.read(name))
+    count = write_log(file, session.store.read(name), force=force)
     console.print(f"{count} events written to {file}", markup=False)
 
 

@@ -16,7 +16,8 @@ from rich.table import Table
 
 from engine.cli.common import JsonOption, console, emit_json, err_console
 from engine.dice.source import derive_seed
-from engine.errors import InvalidInput
+from engine.errors import InvalidInput, OutputError
+from engine.safefile import check_target, write_file
 from engine.scenario.scenario import Scenario, load_scenario
 from engine.session.live import stored_log
 from engine.simulate.batch import Keep, default_workers, run_batch
@@ -25,6 +26,9 @@ from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace existing files (never a database, a folder or a device).")
+]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Batch seed; fight i uses derive(seed, i).")]
 
 scenario_app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
@@ -47,6 +51,7 @@ def simulate(
     keep: Annotated[int, typer.Option("--keep", min=0, max=1000, help="Save the logs of N fights as JSONL.")] = 0,
     keep_which: Annotated[Keep, typer.Option("--keep-which", help="Which fights --keep saves.")] = "worst",
     keep_dir: Annotated[Path, typer.Option("--keep-dir", help="Where --keep writes replays.")] = Path("runs"),
+    force: ForceOpt = False,
     progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = None,
     reference: Annotated[
         bool,
@@ -62,6 +67,7 @@ def simulate(
     count = default_workers() if workers is None else workers
     if plot is not None:
         _require_matplotlib()
+        check_target(plot, force=force)
     show = sys.stderr.isatty() if progress is None else progress
     with _progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
@@ -69,9 +75,9 @@ def simulate(
         )
     report = summary(prep, tally, seed=batch_seed)
     if keep:
-        report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)
+        report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario, force)
     if plot is not None:
-        _plot(report, plot)
+        _plot(report, plot, force)
     if json:
         emit_json(report)
     elif as_csv:
@@ -104,13 +110,19 @@ class _progress_bar:
             self.bar.stop()
 
 
-def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path) -> list[dict[str, Any]]:
-    folder.mkdir(parents=True, exist_ok=True)
+def _save_kept(
+    prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path, force: bool
+) -> list[dict[str, Any]]:
+    """Write the picked fights' logs into `folder`; every target is checked before any is written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot make the folder: {exc.strerror or exc}", where=str(folder)) from None
+    paths = {i: check_target(folder / f"{scenario.stem}-seed{batch_seed}-fight{i}.jsonl", force=force) for i in indices}
     kept = []
-    for i in indices:
+    for i, path in paths.items():
         run = run_fight(prep, derive_seed(batch_seed, i), keep_log=True)
-        path = folder / f"{scenario.stem}-seed{batch_seed}-fight{i}.jsonl"
-        write_log(path, stored_log("fight", run.events))
+        write_log(path, stored_log("fight", run.events), force=force)
         kept.append({"fight": i, "seed": run.seed, "file": str(path)})
     return kept
 
@@ -122,7 +134,7 @@ def _require_matplotlib() -> None:
         raise InvalidInput("--plot needs matplotlib", where="--plot", hint="pip install 'ua-engine[plot]'") from None
 
 
-def _plot(report: dict[str, Any], path: Path) -> None:
+def _plot(report: dict[str, Any], path: Path, force: bool) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -154,8 +166,10 @@ def _plot(report: dict[str, Any], path: Path) -> None:
     right.set_title("win rate (95% CI)")
     fig.suptitle(f"{report['scenario']} — {report['fights']} fights, seed {report['seed']}")
     fig.tight_layout()
-    fig.savefig(path)
+    image = io.BytesIO()
+    fig.savefig(image, format="png")
     plt.close(fig)
+    write_file(path, image.getvalue(), force=force)
 
 
 def _pct(rate: dict[str, float]) -> str:
@@ -228,14 +242,17 @@ def fight(
     seed: SeedOpt = None,
     index: Annotated[int, typer.Option("--index", "-i", min=0, help="Which fight of the batch with --seed.")] = 0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the fight's log to this JSONL file.")] = None,
+    force: ForceOpt = False,
     json: JsonOption = False,
 ) -> None:
     """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
+    if save is not None:
+        check_target(save, force=force)
     loaded = load_scenario(scenario)
     batch_seed = _seed(seed)
     run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
     if save is not None:
-        write_log(save, stored_log("fight", run.events))
+        write_log(save, stored_log("fight", run.events), force=force)
     result = run.state.fight.result
     if json:
         emit_json(

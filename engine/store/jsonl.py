@@ -36,6 +36,7 @@ from engine.errors import (
     TornTail,
 )
 from engine.logging import get_logger
+from engine.safefile import fsync_directory, write_file
 from engine.store.base import ClosesOnExit, EventStore, NewEvent, StoredEvent, is_retry
 
 log = get_logger(__name__)
@@ -440,7 +441,7 @@ def _open(path: Path) -> int:
     except OSError as exc:
         raise EngineError(f"cannot open the log: {exc.strerror or exc}", where=str(path)) from exc
     if not existed:
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
     return fd
 
 
@@ -455,43 +456,23 @@ def _read_from(fd: int, start: int, end: int) -> bytes:
     return b"".join(chunks)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a file's creation or rename durable."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_log(path: str | os.PathLike[str], events: Iterable[StoredEvent]) -> int:
-    """Write `events` (every stream's, each stream in order) as a new JSON-lines log at
-    `path`, replacing it atomically; return how many were written.
+def write_log(path: str | os.PathLike[str], events: Iterable[StoredEvent], *, force: bool = False) -> int:
+    """Write `events` (every stream's, each stream in order) as a new JSON-lines log at `path`;
+    return how many were written. An existing file is refused unless `force` (see
+    `engine.safefile.write_file`: never a database or anything but a regular file; atomic).
 
     The result always reopens: it is checked like any log (consecutive positions, unique
-    ids, JSON data) before it replaces the old file. Each event is its own append.
+    ids, JSON data) before it is written. Each event is its own append.
     """
-    target = Path(path)
     events = list(events)
     for e in events:
         _check_data(e.event_id, e.data)
     payload = b"".join(encode_line(e) for e in events)
-    _scan_lines(payload, target)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except FileNotFoundError as exc:
-        raise NotFound(f"no directory {str(target.parent)!r}", where=str(target)) from exc
-    finally:
-        temporary.unlink(missing_ok=True)
-    _fsync_directory(target.parent)
+    _scan_lines(payload, Path(path))
+    write_file(path, payload, force=force)
     return len(events)
 
 
-def export_log(store: EventStore, path: str | os.PathLike[str]) -> int:
+def export_log(store: EventStore, path: str | os.PathLike[str], *, force: bool = False) -> int:
     """Write every stream of `store` to a JSON-lines log at `path` (see `write_log`)."""
-    return write_log(path, (e for stream in store.streams() for e in store.read(stream)))
+    return write_log(path, (e for stream in store.streams() for e in store.read(stream)), force=force)
