@@ -61,9 +61,7 @@ def write_file(path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, f
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         try:
             for chunk in [data] if isinstance(data, bytes) else data:
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view) :]
+                write_all(fd, chunk)
                 size += len(chunk)
             os.fsync(fd)
         finally:
@@ -75,6 +73,13 @@ def write_file(path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, f
     finally:
         _remove_quietly(temporary)
     return size
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of `data` to `fd` (a write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def fsync_directory(directory: Path) -> None:

@@ -13,6 +13,13 @@ from engine.errors import EngineError
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of the dice source.")]
+RecoverOpt = Annotated[
+    bool,
+    typer.Option("--recover", help="A log that ends inside a command: read the whole commands before it (warns)."),
+]
+UncheckedOpt = Annotated[
+    bool, typer.Option("--unchecked", help="Read lines without checksums (logs from an older engine).")
+]
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -8,33 +8,25 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from engine.cli.common import JsonOption, console, emit_json, err_console
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, err_console
 from engine.cli.views import lines_json, render_lines, render_state, state_json
-from engine.errors import CorruptLog, InvalidInput, NotFound
+from engine.errors import CorruptLog, InvalidInput
 from engine.session.audit import chi_square_faces, luck, narrate, table_faces
-from engine.session.history import Record, effective_fold
-from engine.session.live import stored_events
+from engine.session.history import effective_fold
+from engine.session.replayfile import ReplayLog, read_replay
 from engine.session.verify import verify
-from engine.store.jsonl import JsonlStore
 
 FileArg = Annotated[Path, typer.Argument(help="A JSONL log (a replay file or an export).", show_default=False)]
 
 
-def read_log(path: Path, stream: str | None = None) -> tuple[str, list[Record]]:
-    """The records of one stream of a JSONL log; a torn tail is reported, never glued."""
-    if not path.is_file():
-        raise NotFound(f"no file {path}", hint="give a JSONL log written by --save, --keep or session export")
-    store = JsonlStore(path)
-    if store.torn_tail is not None:
-        err_console.print(f"warning: {store.torn_tail}", markup=False)
-    streams = store.streams()
-    if stream is None:
-        if len(streams) != 1:
-            raise InvalidInput(f"{path} holds {len(streams)} streams", where=str(path), hint="name one with --stream")
-        stream = streams[0]
-    elif stream not in streams:
-        raise NotFound(f"no stream {stream!r} in {path}", hint=f"streams: {', '.join(streams)}")
-    return stream, list(stored_events(store, stream))
+def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> ReplayLog:
+    """One stream of a JSONL log, every line checked; a torn tail is refused, or with `recover`
+    left out with one warning."""
+    log = read_replay(path, stream, recover=recover, unchecked=unchecked)
+    if log.dropped is not None:
+        torn = log.dropped
+        err_console.print(f"warning: {torn.where}: {torn.message}; read the whole commands before it", markup=False)
+    return log
 
 
 def replay(
@@ -46,10 +38,13 @@ def replay(
     combatant: Annotated[str | None, typer.Option("--combatant")] = None,
     round_: Annotated[int | None, typer.Option("--round")] = None,
     type_: Annotated[list[str] | None, typer.Option("--type")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     json: JsonOption = False,
 ) -> None:
     """Narrate a log event by event (rule ids, exact odds, undone work struck out) and its end state."""
-    name, records = read_log(file, stream)
+    log = read_log(file, stream, recover=recover, unchecked=unchecked)
+    name, records = log.stream, log.records
     state = effective_fold(records)
     result = verify(records) if verify_ else None
     lines = narrate(records, combatant=combatant, round_=round_, types=type_ or ())
@@ -77,6 +72,8 @@ def replay(
 def audit(
     name: Annotated[str | None, typer.Argument(help="A session name (or use --file).")] = None,
     file: Annotated[Path | None, typer.Option("--file", help="A JSONL log instead of a session.")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     db: Annotated[Path, typer.Option("--db", envvar="UA_DB")] = Path("ua-sessions.sqlite"),
     json: JsonOption = False,
 ) -> None:
@@ -84,7 +81,7 @@ def audit(
     if (name is None) == (file is None):
         raise InvalidInput("give a session name or --file LOG", where="ua audit")
     if file is not None:
-        _, records = read_log(file)
+        records = read_log(file, recover=recover, unchecked=unchecked).records
     else:
         from engine.cli.session import open_session
 

@@ -14,7 +14,7 @@ import msgspec
 import typer
 
 from engine.cli.checks import parse_shift
-from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, err_console
 from engine.cli.views import (
     events_json,
     lines_json,
@@ -57,14 +57,14 @@ from engine.commands.combat import CherryName, Declaration, InitiativeChoice, St
 from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
-from engine.errors import ConcurrencyConflict, InvalidInput, NotFound, Refused
+from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, NotFound, Refused
 from engine.rules.ua2.combat.turns import acting_now
 from engine.session.audit import narrate
-from engine.session.live import LiveEncounter, import_log
+from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
 from engine.state.encounter import Reaction
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import MeterName, PassionKind, StatName
-from engine.store.memory import MemoryStore
+from engine.store.base import new_command_id
 from engine.store.sqlite import SqliteStore
 
 app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
@@ -80,22 +80,34 @@ Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N wi
 Force = Annotated[
     bool, typer.Option("--force", help="Replace an existing file (never a database, a folder or a device).")
 ]
+CommandIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--command-id",
+        help="This command's id (default: a fresh one). Run a command again with its id to retry it: "
+        "it is done once, however often it is sent.",
+    ),
+]
 Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
 
 
-def open_session(db: Path, name: str, *, create: bool = False) -> LiveEncounter:
-    if not create and not db.exists():  # don't leave an empty database behind a typo
+def open_session(db: Path, name: str) -> LiveEncounter:
+    if not db.exists():  # don't leave an empty database behind a typo
         raise NotFound(
             f"no session {name!r} in {db} (there is no such database yet)",
             hint="ua session list; or ua session new NAME --scenario FILE",
         )
-    store = SqliteStore(db)
-    session = LiveEncounter(store, name)
-    if create and session.version:
-        raise InvalidInput(f"session {name!r} already exists in {db}", hint="pick another name, or --db another file")
-    if not create and not session.version:
+    session = LiveEncounter(_store(db), name)
+    if not session.version:
         raise NotFound(f"no session {name!r} in {db}", hint="ua session list; or ua session new NAME --scenario FILE")
     return session
+
+
+def _store(db: Path) -> SqliteStore:
+    """The database (made on first use), refusing a folder or anything that is not a database."""
+    if db.exists() and not db.is_file():
+        raise InvalidInput(f"{db} is not a database file", where="--db", hint="give a SQLite file made by ua session")
+    return SqliteStore(db)
 
 
 def _dice(text: str | None) -> tuple[int, ...]:
@@ -106,27 +118,42 @@ def _shifts(texts: list[str] | None) -> tuple[Shift, ...]:
     return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))
 
 
-def act(db: Path, name: str, command: CommandBase, *, amend: int | None = None, json: bool = False) -> None:
-    """Run (or amend with) one command; a race with another writer writes nothing."""
+def act(
+    db: Path,
+    name: str,
+    command: CommandBase,
+    *,
+    amend: int | None = None,
+    json: bool = False,
+    command_id: str | None = None,
+) -> None:
+    """Run (or amend with) one command; a race with another writer writes nothing. `command_id`
+    names it (a fresh one by default): run again with the same id, it is a retry and writes nothing."""
     session = open_session(db, name)
-    first = session.version + 1
+    command_id = command_id or new_command_id()
     try:
         if amend is not None:
-            result = session.amend(amend, command)
-            _show_amendment(result, first, json)
+            result = session.amend(amend, command, command_id=command_id)
+            _show_amendment(result, session.result_at, json, command_id)
             return
-        events = session.execute(command)
+        events = session.execute(command, command_id=command_id)
     except ConcurrencyConflict:
-        raise ConcurrencyConflict(
-            f"session {name!r} changed while this command ran; nothing was written", hint="re-run the command"
-        ) from None
+        raise _changed(name) from None
+    first = session.result_at
     if json:
-        emit_json({"events": events_json(events, first), "turn": acting_now(session.state)})
+        emit_json({"events": events_json(events, first), "turn": acting_now(session.state), "command_id": command_id})
     else:
         render_events(events, first)
 
 
-def _show_amendment(result: Any, first: int, json: bool) -> None:
+def _changed(name: str) -> ConcurrencyConflict:
+    return ConcurrencyConflict(
+        f"session {name!r} changed while this command ran; nothing was written",
+        hint="re-run the command (ua session state shows where it stands now)",
+    )
+
+
+def _show_amendment(result: Any, first: int, json: bool, command_id: str) -> None:
     diff = state_diff(result.before, result.after)
     if json:
         emit_json(
@@ -134,6 +161,7 @@ def _show_amendment(result: Any, first: int, json: bool) -> None:
                 "changes": diff,
                 "old_events": [e.explain() for e in result.old_events],
                 "new_events": events_json(result.new_events, first + 1),
+                "command_id": command_id,
             }
         )
         return
@@ -158,6 +186,7 @@ def new(
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -197,19 +226,17 @@ def new(
                     in_hand=parts[3] if len(parts) == 4 else "",
                 )
             )
-    session = open_session(db, name, create=True)
-    # decide the whole setup first, so that a refused part (two combatants with one id, a weapon
-    # not carried) leaves no half-made session behind: one append, all or nothing
-    rehearsal = LiveEncounter(MemoryStore(), name)
-    events = []
-    for command in commands:
-        events += rehearsal.execute(command)
-    import_log(session.store, name, rehearsal.records)
+    setup = rehearse(name, commands)  # decided and storable before the database is touched
+    store = _store(db)
+    command_id = command_id or new_command_id()
+    if not begin_session(store, name, setup, command_id=command_id):
+        err_console.print(f"note: session {name!r} was already started by command {command_id}", markup=False)
     session = open_session(db, name)
+    events = [event for _, event in session.records[: len(setup)]]
     if json:
-        emit_json({"session": name, "seed": seed, "events": events_json(events, 1)})
+        emit_json({"session": name, "seed": session.seed, "events": events_json(events, 1), "command_id": command_id})
     else:
-        console.print(f"session {name!r} started in {db} (seed {seed})", markup=False)
+        console.print(f"session {name!r} started in {db} (seed {session.seed})", markup=False)
         render_state(session.state)
 
 
@@ -231,6 +258,7 @@ def begin(
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -241,7 +269,8 @@ def begin(
         if method not in ("roll", "default", "ambush"):
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
-    act(db, name, BeginFight(initiative=tuple(choices), dice=_dice(dice)), amend=amend, json=json)
+    command = BeginFight(initiative=tuple(choices), dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("declare")
@@ -253,6 +282,7 @@ def declare(
     keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
     release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -268,7 +298,7 @@ def declare(
     for who in release or ():
         by_id.setdefault(who, {})["release_hold"] = True
     declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
-    act(db, name, Declare(declarations=declarations), amend=amend, json=json)
+    act(db, name, Declare(declarations=declarations), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("focus")
@@ -278,6 +308,7 @@ def focus(
     target: Annotated[str, typer.Argument(help="The focus target.")],
     amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -285,7 +316,7 @@ def focus(
     if amount not in (10, 20, 30):
         raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
     declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
-    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json)
+    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("attack")
@@ -316,6 +347,7 @@ def attack(
     passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -344,7 +376,7 @@ def attack(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 def _simple(command_type: type[CommandBase], doc: str) -> None:
@@ -353,10 +385,12 @@ def _simple(command_type: type[CommandBase], doc: str) -> None:
         actor: Actor,
         dice: Dice = None,
         amend: Amend = None,
+        command_id: CommandIdOpt = None,
         db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
-        act(db, name, command_type(actor=actor, dice=_dice(dice)), amend=amend, json=json)  # type: ignore[call-arg]
+        command = command_type(actor=actor, dice=_dice(dice))  # type: ignore[call-arg]
+        act(db, name, command, amend=amend, json=json, command_id=command_id)
 
     command.__doc__ = doc
     tag = str(command_type.__struct_config__.tag).replace("_", "-")
@@ -378,11 +412,12 @@ def draw(
     actor: Actor,
     weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Draw or ready a weapon (C2-3): usable from next round."""
-    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json)
+    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("nothing")
@@ -394,11 +429,12 @@ def nothing(
         typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5)."),
     ] = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend the turn doing nothing."""
-    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json)
+    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("suppress")
@@ -409,21 +445,27 @@ def suppress(
     field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Suppressive fire (C2-18)."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
-    act(db, name, SuppressiveFire(actor=actor, shots=shots, field=targets, dice=_dice(dice)), amend=amend, json=json)
+    command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("next")
-def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def next_turn(
+    name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False
+) -> None:
     """Move on: close the round's declarations, or the current combatant does nothing."""
     session = open_session(db, name)
     fight = session.state.fight
-    command: CommandBase
-    if fight.phase == "declare":
+    command: CommandBase | None = None if command_id is None else session.issued(command_id)
+    if command is not None:
+        pass  # a retry: the command this id moved on with, whatever the state says now
+    elif fight.phase == "declare":
         command = Declare()
     elif fight.phase in ("ambush", "acting"):
         # a madness check (or the like) may have put the fighter whose turn it was out of action:
@@ -432,7 +474,7 @@ def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -
         command = Declare() if actor is None else DoNothing(actor=actor)
     else:
         raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
-    act(db, name, command, json=json)
+    act(db, name, command, json=json, command_id=command_id)
 
 
 @app.command("end")
@@ -440,11 +482,12 @@ def end(
     name: Name,
     winner: Annotated[str | None, typer.Option("--winner", help="The winning side, if any.")] = None,
     reason: Annotated[str, typer.Option("--reason")] = "the GM ends the fight",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """End the fight now (the GM's call)."""
-    act(db, name, EndFight(winner=winner, reason=reason), json=json)
+    act(db, name, EndFight(winner=winner, reason=reason), json=json, command_id=command_id)
 
 
 @app.command("check")
@@ -462,6 +505,7 @@ def check(
     ] = False,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -477,7 +521,7 @@ def check(
         roll_anyway=roll_anyway or dice is not None,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("roll")
@@ -488,12 +532,13 @@ def roll(
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """A plain check by rating, recorded in the session."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=_shifts(shift)), dice=_dice(dice))
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("madness")
@@ -513,6 +558,7 @@ def madness(
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -528,7 +574,7 @@ def madness(
         shifts=_shifts(shift),
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("therapy")
@@ -539,11 +585,13 @@ def therapy(
     hardened: Annotated[int, typer.Option("--hardened")] = 0,
     failed: Annotated[int, typer.Option("--failed")] = 0,
     note: Annotated[str, typer.Option("--note")] = "",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Therapy removes notches (M2-6)."""
-    act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)
+    command = Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note)
+    act(db, name, command, json=json, command_id=command_id)
 
 
 @app.command("passion")
@@ -553,11 +601,13 @@ def passion(
     kind: Annotated[PassionKind, typer.Argument(help="rage, fear or noble.")],
     mode: Annotated[Literal["reroll", "flip"], typer.Option("--mode", help="reroll or flip.")] = "reroll",
     dice: Dice = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend a passion on the last failed roll (C-10)."""
-    act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)
+    command = SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice))
+    act(db, name, command, json=json, command_id=command_id)
 
 
 @app.command("heal")
@@ -570,6 +620,7 @@ def heal(
     late: Annotated[bool, typer.Option("--late", help="Medical care after the first hour (H2-3).")] = False,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -579,7 +630,7 @@ def heal(
         command = MedicalCare(healer=healer, patient=patient, injury=injury, within_hour=not late, dice=_dice(dice))
     else:
         command = FirstAid(healer=healer, patient=patient, injury=injury, dice=_dice(dice))
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("rest")
@@ -588,11 +639,12 @@ def rest(
     patient: Annotated[str, typer.Argument()],
     days: Annotated[int, typer.Option("--days")] = 1,
     care: Annotated[Care, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Convalescence, day by day (H2-5)."""
-    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)
+    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json, command_id=command_id)
 
 
 @app.command("ruling")
@@ -600,36 +652,41 @@ def ruling(
     name: Name,
     note: Annotated[str, typer.Argument(help="What the GM rules.")],
     about: Annotated[str, typer.Option("--about", help="Who or what it concerns.")] = "",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """A GM ruling with a note (what the seeds leave to the GM)."""
-    act(db, name, Ruling(note=note, about=about), json=json)
+    act(db, name, Ruling(note=note, about=about), json=json, command_id=command_id)
 
 
 @app.command("undo")
-def undo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def undo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """Undo the latest command that counts (its events stay in the log, struck out)."""
-    _marker(db, name, "undo", json)
+    _marker(db, name, "undo", json, command_id)
 
 
 @app.command("redo")
-def redo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def redo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """Redo the most recently undone command."""
-    _marker(db, name, "redo", json)
+    _marker(db, name, "redo", json, command_id)
 
 
-def _marker(db: Path, name: str, what: str, json: bool) -> None:
+def _marker(db: Path, name: str, what: str, json: bool, command_id: str | None) -> None:
     session = open_session(db, name)
     before = session.state
-    first = session.version + 1
+    command_id = command_id or new_command_id()
     try:
-        events = session.undo() if what == "undo" else session.redo()
+        if what == "undo":
+            events = session.undo(command_id=command_id)
+        else:
+            events = session.redo(command_id=command_id)
     except ConcurrencyConflict:
-        raise ConcurrencyConflict(f"session {name!r} changed meanwhile; nothing was written", hint="re-run") from None
+        raise _changed(name) from None
     diff = state_diff(before, session.state)
+    first = session.result_at
     if json:
-        emit_json({"events": events_json(events, first), "changes": diff})
+        emit_json({"events": events_json(events, first), "changes": diff, "command_id": command_id})
         return
     render_events(events, first)
     for line in diff:
@@ -639,8 +696,9 @@ def _marker(db: Path, name: str, what: str, json: bool) -> None:
 @app.command("amend")
 def amend_json(
     name: Name,
-    command_id: Annotated[int, typer.Argument(help="The command to replace.")],
+    number: Annotated[int, typer.Argument(help="The command to replace.")],
     command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -651,7 +709,7 @@ def amend_json(
         corrected = command_decoder.decode(command)
     except Exception as exc:  # msgspec's errors carry the $.path
         raise InvalidInput(f"not a command: {exc}", where="--command", hint="see `ua session log --json`") from None
-    act(db, name, corrected, amend=command_id, json=json)
+    act(db, name, corrected, amend=number, json=json, command_id=command_id)
 
 
 @app.command("state")
@@ -713,14 +771,25 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
     name: Name,
     stream: Annotated[str | None, typer.Option("--stream", help="Which stream, if the file holds several.")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     db: Db = Path(DEFAULT_DB),
 ) -> None:
-    """Read a JSONL log into a new session (it must fold cleanly first)."""
+    """Read a JSONL log into a new session: every line checked, and every command re-decided with
+    its dice (as `ua replay --verify`) before anything is stored."""
     from engine.cli.replay import read_log
+    from engine.session.verify import verify
 
-    _, records = read_log(file, stream)  # a damaged line is an error naming it; nothing is written
-    session = open_session(db, name, create=True)
-    count = import_log(session.store, name, records)  # refuses a log that does not fold
+    log = read_log(file, stream, recover=recover, unchecked=unchecked)  # a damaged line is refused, naming it
+    result = verify(log.records)
+    if not result.ok:
+        raise CorruptLog(
+            f"not imported: {result.mismatch}",
+            where=f"{file} event {result.position}",
+            hint="the log was edited, or comes from other rules; nothing was stored",
+        )
+    store = _store(db)
+    count = import_log(store, name, log.records, log.command_ids)  # refuses a log that does not fold
     console.print(f"{count} events imported into session {name!r}", markup=False)
 
 

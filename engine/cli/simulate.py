@@ -19,7 +19,7 @@ from engine.dice.source import derive_seed
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target, write_file
 from engine.scenario.scenario import Scenario, load_scenario
-from engine.session.live import stored_log
+from engine.session.encoding import stored_log
 from engine.simulate.batch import Keep, default_workers, run_batch
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.stats import summary
@@ -122,7 +122,7 @@ def _save_kept(
     kept = []
     for i, path in paths.items():
         run = run_fight(prep, derive_seed(batch_seed, i), keep_log=True)
-        write_log(path, stored_log("fight", run.events), force=force)
+        write_log(path, stored_log("fight", run.events, seed=run.seed), force=force)
         kept.append({"fight": i, "seed": run.seed, "file": str(path)})
     return kept
 
@@ -252,7 +252,7 @@ def fight(
     batch_seed = _seed(seed)
     run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
     if save is not None:
-        write_log(save, stored_log("fight", run.events), force=force)
+        write_log(save, stored_log("fight", run.events, seed=run.seed), force=force)
     result = run.state.fight.result
     if json:
         emit_json(
