@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli.common import err_console, fail_from
+from engine.cli.common import fail_from, warn
 from engine.errors import EngineError
 from engine.logging import configure_logging
 
@@ -26,10 +26,10 @@ class OneLineErrors(TyperGroup):
         except TyperException as exc:  # usage errors: bad option, missing value, unknown command
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "ua"
-            err_console.print(f"error: {command}: {exc.format_message()} (hint: {command} --help)", markup=False)
+            warn(f"error: {command}: {exc.format_message()} (hint: {command} --help)")
             rv = exc.exit_code
         except typer.Abort:
-            err_console.print("error: aborted", markup=False)
+            warn("error: aborted")
             rv = 130
         except EngineError as exc:
             try:

@@ -10,6 +10,10 @@ import typer
 from rich.console import Console
 
 from engine.errors import EngineError
+from engine.text import one_line
+
+#: The longest error or warning line printed (a long hint, such as a list of names, is cut there).
+MAX_LINE = 4000
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")]
 SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of the dice source.")]
@@ -26,12 +30,18 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, *, code: int = 2, hint: str = "", where: str = "") -> NoReturn:
-    """Print one clear line (what, where, hint) on stderr and exit non-zero."""
+    """Print one clear line (what, where, hint) on stderr and exit non-zero. Whatever came from
+    outside (a path, a name, a value) is shown escaped, and the line is cut short if very long."""
     text = f"error: {where}: {message}" if where else f"error: {message}"
     if hint:
         text += f" (hint: {hint})"
-    err_console.print(text, markup=False)
+    warn(text)
     raise typer.Exit(code)
+
+
+def warn(text: str) -> None:
+    """One line on stderr (an error or a warning), escaped: no control character reaches the terminal."""
+    err_console.print(one_line(text, limit=MAX_LINE), markup=False)
 
 
 def fail_from(exc: EngineError) -> NoReturn:

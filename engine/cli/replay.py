@@ -6,15 +6,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, err_console
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
 from engine.cli.views import lines_json, render_lines, render_state, state_json
 from engine.errors import CorruptLog, InvalidInput
 from engine.session.audit import chi_square_faces, luck, narrate, table_faces
 from engine.session.history import effective_fold
 from engine.session.replayfile import ReplayLog, read_replay
 from engine.session.verify import verify
+from engine.text import shown
 
 FileArg = Annotated[Path, typer.Argument(help="A JSONL log (a replay file or an export).", show_default=False)]
 
@@ -25,7 +27,7 @@ def read_log(path: Path, stream: str | None = None, *, recover: bool = False, un
     log = read_replay(path, stream, recover=recover, unchecked=unchecked)
     if log.dropped is not None:
         torn = log.dropped
-        err_console.print(f"warning: {torn.where}: {torn.message}; read the whole commands before it", markup=False)
+        warn(f"warning: {torn.where}: {torn.message}; read the whole commands before it")
     return log
 
 
@@ -119,7 +121,7 @@ def audit(
         t.add_column(column, justify="left" if column == "combatant" else "right")
     for who, x in report["luck"].items():
         t.add_row(
-            who,
+            escape(shown(who)),
             str(x["checks"]),
             f"{x['expected_successes']:.2f}",
             str(x["successes"]),

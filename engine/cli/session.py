@@ -7,6 +7,7 @@ Every action takes dice rolled at the table (`--dice 4,7`) or draws from the ses
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
@@ -14,7 +15,7 @@ import msgspec
 import typer
 
 from engine.cli.checks import parse_shift
-from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, err_console
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
 from engine.cli.views import (
     events_json,
     lines_json,
@@ -61,11 +62,12 @@ from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, NotFoun
 from engine.rules.ua2.combat.turns import acting_now
 from engine.session.audit import narrate
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
-from engine.state.encounter import Reaction
+from engine.state.encounter import Encounter, Reaction
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import MeterName, PassionKind, StatName
 from engine.store.base import new_command_id
 from engine.store.sqlite import SqliteStore
+from engine.text import check_name, shown
 
 app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
 
@@ -126,10 +128,14 @@ def act(
     amend: int | None = None,
     json: bool = False,
     command_id: str | None = None,
+    check: Callable[[Encounter], None] | None = None,
 ) -> None:
     """Run (or amend with) one command; a race with another writer writes nothing. `command_id`
-    names it (a fresh one by default): run again with the same id, it is a retry and writes nothing."""
+    names it (a fresh one by default): run again with the same id, it is a retry and writes nothing.
+    `check` looks at the session's state first, to refuse an argument that makes no sense there."""
     session = open_session(db, name)
+    if check is not None:
+        check(session.state)
     command_id = command_id or new_command_id()
     try:
         if amend is not None:
@@ -167,11 +173,11 @@ def _show_amendment(result: Any, first: int, json: bool, command_id: str) -> Non
         return
     console.print("[bold]amended[/bold] — what changed:")
     for line in diff or ["nothing in the state"]:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {shown(line)}", markup=False)
     console.print("[bold]before[/bold]:")
     for e in result.old_events:
         if type(e).__name__ != "CommandRecorded":
-            console.print(f"  {e.explain()}", markup=False, style="strike dim")
+            console.print(f"  {shown(e.explain())}", markup=False, style="strike dim")
     console.print("[bold]after[/bold]:")
     render_events(result.new_events, first + 1)
 
@@ -191,6 +197,7 @@ def new(
     json: JsonOption = False,
 ) -> None:
     """Start a session from a scenario (or from sheets and sides)."""
+    check_name(name, "the session name", where="NAME")
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
@@ -230,13 +237,13 @@ def new(
     store = _store(db)
     command_id = command_id or new_command_id()
     if not begin_session(store, name, setup, command_id=command_id):
-        err_console.print(f"note: session {name!r} was already started by command {command_id}", markup=False)
+        warn(f"note: session {name!r} was already started by command {command_id}")
     session = open_session(db, name)
     events = [event for _, event in session.records[: len(setup)]]
     if json:
         emit_json({"session": name, "seed": session.seed, "events": events_json(events, 1), "command_id": command_id})
     else:
-        console.print(f"session {name!r} started in {db} (seed {session.seed})", markup=False)
+        console.print(shown(f"session {name!r} started in {db} (seed {session.seed})"), markup=False)
         render_state(session.state)
 
 
@@ -249,7 +256,7 @@ def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
         emit_json({"sessions": [{"name": n, "events": store.version(n)} for n in names]})
         return
     for n in names:
-        console.print(f"{n} ({store.version(n)} events)", markup=False)
+        console.print(shown(f"{n} ({store.version(n)} events)"), markup=False)
 
 
 @app.command("begin")
@@ -331,7 +338,11 @@ def attack(
     ] = None,
     minimum: Annotated[int | None, typer.Option("--minimum", help="Called shot: minimum roll (C2-6).")] = None,
     called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
-    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill instead.")] = "",
+    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill of the sheet instead.")] = "",
+    untrained: Annotated[
+        bool,
+        typer.Option("--untrained", help="--skill is not on the sheet: roll it untrained on the weapon's stat (C-7)."),
+    ] = False,
     shift: Shifts = None,
     cherry: Annotated[
         CherryName | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")
@@ -376,7 +387,26 @@ def attack(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    on_sheet = _on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=on_sheet)
+
+
+def _on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Callable[[Encounter], None]:
+    """A check that `skill` (if named) is one of the actor's sheet's skills, unless `untrained`
+    (the option `untrained_by` says so)."""
+
+    def check(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if not skill or untrained or found is None or found.sheet.skill(skill) is not None:
+            return
+        skills = ", ".join(s.name for s in found.sheet.skills) or "none"
+        raise InvalidInput(
+            f"{actor}'s sheet has no skill {skill!r}",
+            where=where,
+            hint=f"skills: {skills}; add {untrained_by} to roll it untrained (C-7)",
+        )
+
+    return check
 
 
 def _simple(command_type: type[CommandBase], doc: str) -> None:
@@ -521,14 +551,15 @@ def check(
         roll_anyway=roll_anyway or dice is not None,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    on_sheet = _on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=on_sheet)
 
 
 @app.command("roll")
 def roll(
     name: Name,
     kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")],
-    rating: Annotated[int, typer.Option("--rating")],
+    rating: Annotated[int, typer.Option("--rating", min=0, max=100, help="The rating rolled against, 0–100.")],
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
@@ -589,9 +620,23 @@ def therapy(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Therapy removes notches (M2-6)."""
+    """Therapy removes notches (M2-6), as many as are marked at most."""
     command = Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note)
-    act(db, name, command, json=json, command_id=command_id)
+
+    def notches_there(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if found is None:
+            return  # the rule says who is missing
+        held = found.meters.of(meter)
+        for option, asked, marked in (("--hardened", hardened, held.hardened), ("--failed", failed, held.failed)):
+            if asked > marked:
+                raise InvalidInput(
+                    f"{actor} has {marked} {option[2:]} {meter} notches; therapy cannot remove {asked}",
+                    where=option,
+                    hint=f"at most {marked} (M2-6)",
+                )
+
+    act(db, name, command, json=json, command_id=command_id, check=notches_there)
 
 
 @app.command("passion")
@@ -690,7 +735,7 @@ def _marker(db: Path, name: str, what: str, json: bool, command_id: str | None) 
         return
     render_events(events, first)
     for line in diff:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {shown(line)}", markup=False)
 
 
 @app.command("amend")
@@ -763,7 +808,7 @@ def export(
     check_target(file, force=force)
     session = open_session(db, name)
     count = write_log(file, session.store.read(name), force=force)
-    console.print(f"{count} events written to {file}", markup=False)
+    console.print(shown(f"{count} events written to {file}"), markup=False)
 
 
 @app.command("import")
@@ -777,6 +822,7 @@ def import_(
 ) -> None:
     """Read a JSONL log into a new session: every line checked, and every command re-decided with
     its dice (as `ua replay --verify`) before anything is stored."""
+    check_name(name, "the session name", where="NAME")
     from engine.cli.replay import read_log
     from engine.session.verify import verify
 
@@ -790,7 +836,7 @@ def import_(
         )
     store = _store(db)
     count = import_log(store, name, log.records, log.command_ids)  # refuses a log that does not fold
-    console.print(f"{count} events imported into session {name!r}", markup=False)
+    console.print(shown(f"{count} events imported into session {name!r}"), markup=False)
 
 
 @app.command("fork")

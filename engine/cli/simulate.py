@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -24,6 +25,7 @@ from engine.simulate.batch import Keep, default_workers, run_batch
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
+from engine.text import shown
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
 ForceOpt = Annotated[
@@ -177,13 +179,13 @@ def _pct(rate: dict[str, float]) -> str:
 
 
 def render(report: dict[str, Any]) -> None:
-    console.print(f"[bold]{report['scenario']}[/bold] — {report['fights']:,} fights, seed {report['seed']}")
+    console.print(f"[bold]{_safe(report['scenario'])}[/bold] — {report['fights']:,} fights, seed {report['seed']}")
     sides = Table(title="who wins (95% confidence interval)")
     sides.add_column("side")
     sides.add_column("wins", justify="right")
     sides.add_column("rate", justify="right")
     for name, s in report["sides"].items():
-        sides.add_row(name, f"{s['wins']:,}", _pct(s))
+        sides.add_row(_safe(name), f"{s['wins']:,}", _pct(s))
     sides.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]))
     console.print(sides)
     r = report["rounds"]
@@ -196,8 +198,8 @@ def render(report: dict[str, Any]) -> None:
         people.add_column(column, justify="right" if column not in ("who", "side") else "left")
     for name, c in report["combatants"].items():
         people.add_row(
-            name,
-            c["side"],
+            _safe(name),
+            _safe(c["side"]),
             f"{c['survival']['rate']:.1%}",
             f"{c['dead']['rate']:.1%}",
             f"{c['incapacitated']['rate']:.1%}",
@@ -210,9 +212,14 @@ def render(report: dict[str, Any]) -> None:
     console.print(people)
     ending = report["most_common_ending"]
     if ending:
-        console.print(f"most common ending ({ending['rate']:.1%}): {ending['ending']}")
+        console.print(f"most common ending ({ending['rate']:.1%}): {_safe(ending['ending'])}")
     for kept in report.get("kept", []):
-        console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {kept['file']}")
+        console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {_safe(kept['file'])}")
+
+
+def _safe(text: str) -> str:
+    """Text from a scenario, fit for rich markup: control characters escaped, brackets too."""
+    return escape(shown(text))
 
 
 def to_csv(report: dict[str, Any]) -> str:
@@ -277,12 +284,13 @@ def fight(
         return
     from engine.events.commands import CommandRecorded
 
-    console.print(f"[bold]{loaded.scenario.title}[/bold] — fight {index} of seed {batch_seed} (dice seed {run.seed})")
+    title = _safe(loaded.scenario.title)
+    console.print(f"[bold]{title}[/bold] — fight {index} of seed {batch_seed} (dice seed {run.seed})")
     for e in run.events:
         if not isinstance(e, CommandRecorded):
-            console.print(e.explain(), markup=False)
+            console.print(shown(e.explain()), markup=False)
     if save is not None:
-        console.print(f"log written to {save}")
+        console.print(f"log written to {_safe(str(save))}")
 
 
 @scenario_app.command("check")
@@ -301,9 +309,10 @@ def scenario_check(scenario: ScenarioArg, json: JsonOption = False) -> None:
     if json:
         emit_json(info)
         return
-    console.print(f"{scenario}: valid — {loaded.scenario.title}")
+    console.print(shown(f"{scenario}: valid — {loaded.scenario.title}"), markup=False)
     for f in loaded.fighters:
-        console.print(f"  {f.id} ({f.sheet.name}), side {f.side}, {f.in_hand} in hand, {len(f.rules)} tactic rules")
+        line = f"  {f.id} ({f.sheet.name}), side {f.side}, {f.in_hand} in hand, {len(f.rules)} tactic rules"
+        console.print(shown(line), markup=False)
 
 
 @scenario_app.command("schema")

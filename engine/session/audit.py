@@ -10,12 +10,14 @@ from fractions import Fraction
 
 from engine.dice.checks import CheckResult, CheckSpec
 from engine.dice.odds import success_chance
-from engine.events import tag_of
+from engine.errors import InvalidInput
+from engine.events import TYPE_BY_TAG, tag_of
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
 from engine.events.combat import AmbushStarted, AttackResolved, RoundStarted, SuppressiveFireLaid
 from engine.events.commands import MARKERS, CommandRecorded
 from engine.events.healing import InjuryTreated
+from engine.events.setup import CombatantJoined
 from engine.session.history import Record, excluded
 
 PEOPLE_FIELDS = ("actor", "attacker", "target", "id", "healer", "patient", "holder", "protected", "dodger")
@@ -73,9 +75,11 @@ def narrate(
     commands: bool = False,
 ) -> list[Line]:
     """Lines for a log: undone or superseded commands struck out with what did it, each check
-    with its exact odds of success, filtered by combatant, round or event type."""
-    _, undone, superseded = excluded(records)
+    with its exact odds of success, filtered by combatant, round or event type. A filter that
+    can match nothing (no such combatant in the log, no such event type) is `InvalidInput`."""
     wanted = set(types)
+    _check_filters(records, combatant, wanted)
+    _, undone, superseded = excluded(records)
     lines = []
     for position, current_round, event in rounds(records):
         tag = tag_of(event)
@@ -107,6 +111,23 @@ def narrate(
             )
         )
     return lines
+
+
+def _check_filters(records: Iterable[Record], combatant: str | None, types: set[str]) -> None:
+    unknown = sorted(types - set(TYPE_BY_TAG))
+    if unknown:
+        raise InvalidInput(
+            f"no event type {unknown[0]!r}", where="--type", hint=f"event types: {', '.join(sorted(TYPE_BY_TAG))}"
+        )
+    if combatant is None:
+        return
+    ids = list(dict.fromkeys(e.id for _, e in records if isinstance(e, CombatantJoined)))
+    if combatant not in ids:
+        raise InvalidInput(
+            f"no combatant {combatant!r} in this log",
+            where="--combatant",
+            hint=f"combatants: {', '.join(ids) or 'none'}",
+        )
 
 
 def rounds(records: Sequence[Record]) -> Iterator[tuple[int, int, EventBase]]:

@@ -28,6 +28,7 @@ from engine.session.history import (
     redo_stack,
 )
 from engine.session.snapshot import open_from_snapshot, save_snapshot
+from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, check_command_id, new_command_id
 from engine.store.memory import MemoryStore
@@ -231,7 +232,9 @@ class LiveEncounter:
 
     def execute(self, command: Command | CommandBase, *, command_id: str | None = None) -> list[EventBase]:
         """Decide, append, fold. A refused command writes nothing. `command_id` names this
-        command (a fresh one by default); the same id again is a retry (see `_once`)."""
+        command (a fresh one by default); the same id again is a retry (see `_once`). A command
+        that breaks its own types' constraints is `InvalidInput` (`engine.session.validate`)."""
+        command = valid_command(command)
 
         def same(events: list[EventBase]) -> bool:
             return isinstance(events[0], CommandRecorded) and events[0].issued == command
@@ -287,6 +290,7 @@ class LiveEncounter:
         """Law 5: replace command #`number` and re-decide it and every later command with the
         dice they recorded (fresh dice only if the corrected history needs more). All or nothing.
         `command_id` names this amend (fresh by default; the same one to retry it)."""
+        corrected = valid_command(corrected)
         amendments: list[Amendment] = []
 
         def same(events: list[EventBase]) -> bool:
