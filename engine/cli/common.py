@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import Annotated, Any, NoReturn
 
 import msgspec
@@ -50,5 +51,33 @@ def fail_from(exc: EngineError) -> NoReturn:
 
 def emit_json(value: Any) -> None:
     """Stable, sorted JSON on stdout."""
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value, order="sorted"), indent=2).decode())
+    sys.stdout.write(_formatted(value))
     sys.stdout.write("\n")
+
+
+def emit_json_streaming(fields: dict[str, Any], key: str, items: Iterable[Any]) -> None:
+    """`emit_json({**fields, key: list(items)})`, the same bytes, but `items` are written one by
+    one as they come (a long log's narration is never held whole)."""
+    keys = sorted([*fields, key])
+    sys.stdout.write("{\n")
+    for n, name in enumerate(keys):
+        sys.stdout.write(f"  {msgspec.json.encode(name).decode()}: ")
+        if name == key:
+            _write_list(items)
+        else:
+            sys.stdout.write(_formatted(fields[name]).replace("\n", "\n  "))
+        sys.stdout.write(",\n" if n < len(keys) - 1 else "\n")
+    sys.stdout.write("}\n")
+
+
+def _write_list(items: Iterable[Any]) -> None:
+    first = True
+    for item in items:
+        sys.stdout.write("[\n    " if first else ",\n    ")
+        sys.stdout.write(_formatted(item).replace("\n", "\n    "))
+        first = False
+    sys.stdout.write("[]" if first else "\n  ]")
+
+
+def _formatted(value: Any) -> str:
+    return msgspec.json.format(msgspec.json.encode(value, order="sorted"), indent=2).decode()

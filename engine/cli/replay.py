@@ -9,10 +9,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
-from engine.cli.views import lines_json, render_lines, render_state, state_json
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, emit_json_streaming, warn
+from engine.cli.views import line_json, render_lines, render_state, state_json
 from engine.errors import CorruptLog, InvalidInput
-from engine.session.audit import chi_square_faces, luck, narrate, table_faces
+from engine.session.audit import chi_square_faces, luck, narration, table_faces
 from engine.session.history import effective_fold
 from engine.session.replayfile import ReplayLog, read_replay
 from engine.session.verify import verify
@@ -49,17 +49,12 @@ def replay(
     name, records = log.stream, log.records
     state = effective_fold(records)
     result = verify(records) if verify_ else None
-    lines = narrate(records, combatant=combatant, round_=round_, types=type_ or ())
+    lines = narration(records, combatant=combatant, round_=round_, types=type_ or ())
     if json:
-        out: dict[str, Any] = {
-            "stream": name,
-            "events": len(records),
-            "lines": lines_json(lines),
-            "state": state_json(state),
-        }
+        out: dict[str, Any] = {"stream": name, "events": len(records), "state": state_json(state)}
         if result is not None:
             out["verified"] = {"ok": result.ok, "commands": result.commands, "mismatch": result.mismatch}
-        emit_json(out)
+        emit_json_streaming(out, "lines", (line_json(x) for x in lines))
     else:
         render_lines(lines)
         render_state(state, title=f"{file.name}: end")

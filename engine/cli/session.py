@@ -203,7 +203,7 @@ def new(
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     commands: list[CommandBase] = []
     if scenario is not None:
-        from engine.scenario.scenario import load_scenario  # only `new` reads scenario files
+        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
 
         loaded = load_scenario(scenario)
         commands.append(
@@ -212,6 +212,7 @@ def new(
                 seed=seed,
                 settings=loaded.settings,
                 scenario=str(scenario.resolve()),
+                scenario_document=scenario_document(loaded),
             )
         )
         commands += [f.joins() for f in loaded.fighters]
@@ -835,7 +836,7 @@ def import_(
             hint="the log was edited, or comes from other rules; nothing was stored",
         )
     store = _store(db)
-    count = import_log(store, name, log.records, log.command_ids)  # refuses a log that does not fold
+    count = import_log(store, name, log.records, log.command_ids())  # refuses a log that does not fold
     console.print(shown(f"{count} events imported into session {name!r}"), markup=False)
 
 
@@ -846,11 +847,18 @@ def fork(
     simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
     workers: Annotated[int, typer.Option("--workers")] = 1,
+    scenario: Annotated[
+        Path | None,
+        typer.Option("--scenario", help="Take the tactics from this file (default: the scenario the session stores)."),
+    ] = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """What if: fight the rest of the encounter from event N many times with the scenario's tactics."""
+    """What if: fight the rest of the encounter from event N many times with the scenario's tactics
+    (the scenario stored in the session's own log when it was started, or --scenario FILE)."""
     from engine.cli.simulate import render
+    from engine.scenario.scenario import load_scenario
+    from engine.session.scenario import stored_scenario
     from engine.simulate.batch import check_size
     from engine.simulate.whatif import fork_batch
 
@@ -858,7 +866,9 @@ def fork(
     if not 1 <= at <= session.version:
         raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
     check_size(simulate, workers)
-    report = fork_batch(session.state_at(at), simulate, seed if seed is not None else 0, workers=workers)
+    records = session.records[:at]
+    loaded = load_scenario(scenario) if scenario is not None else stored_scenario(records, where=f"session {name}")
+    report = fork_batch(session.state_at(at), loaded, simulate, seed if seed is not None else 0, workers=workers)
     report["from_event"] = at
     if json:
         emit_json(report)

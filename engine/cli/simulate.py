@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from engine.cli.common import JsonOption, console, emit_json, err_console
+from engine.cli.common import JsonOption, console, emit_json, emit_json_streaming, err_console
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target, write_file
@@ -31,6 +31,8 @@ ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML o
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace existing files (never a database, a folder or a device).")
 ]
+#: `ua fight` refuses a fight of more events than this unless told otherwise (--max-events).
+MAX_NARRATED = 100_000
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Batch seed; fight i uses derive(seed, i).")]
 
 scenario_app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
@@ -250,37 +252,45 @@ def fight(
     index: Annotated[int, typer.Option("--index", "-i", min=0, help="Which fight of the batch with --seed.")] = 0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the fight's log to this JSONL file.")] = None,
     force: ForceOpt = False,
+    max_events: Annotated[
+        int,
+        typer.Option(
+            "--max-events", min=1, help="Refuse a fight of more events than this (what one fight builds and prints)."
+        ),
+    ] = MAX_NARRATED,
     json: JsonOption = False,
 ) -> None:
-    """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
+    """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice). The fight is
+    first fought without keeping its log, to count its events: one of more than --max-events is
+    refused before anything is built or printed."""
     if save is not None:
         check_target(save, force=force)
     loaded = load_scenario(scenario)
     batch_seed = _seed(seed)
-    run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
+    prep, fight_seed = prepare(loaded), derive_seed(batch_seed, index)
+    counted = run_fight(prep, fight_seed).event_count
+    if counted > max_events:
+        raise InvalidInput(
+            f"fight {index} of seed {batch_seed} has {counted:,} events, more than --max-events {max_events:,}",
+            where=str(scenario),
+            hint="raise --max-events, or `ua simulate` for what many fights come to",
+        )
+    run = run_fight(prep, fight_seed, keep_log=True)
     if save is not None:
         write_log(save, stored_log("fight", run.events, seed=run.seed), force=force)
     result = run.state.fight.result
     if json:
-        emit_json(
-            {
-                "scenario": loaded.scenario.title,
-                "seed": batch_seed,
-                "index": index,
-                "fight_seed": run.seed,
-                "winner": result.winner if result else None,
-                "rounds": run.state.fight.round,
-                "events": [
-                    {
-                        "position": i,
-                        "type": type(e).__struct_config__.tag,
-                        "explanation": e.explain(),
-                        "event": msgspec.to_builtins(e),
-                    }
-                    for i, e in enumerate(run.events, start=1)
-                ],
-            }
-        )
+        from engine.cli.views import events_json
+
+        fields = {
+            "scenario": loaded.scenario.title,
+            "seed": batch_seed,
+            "index": index,
+            "fight_seed": run.seed,
+            "winner": result.winner if result else None,
+            "rounds": run.state.fight.round,
+        }
+        emit_json_streaming(fields, "events", events_json(run.events, 1))
         return
     from engine.events.commands import CommandRecorded
 

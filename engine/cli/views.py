@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -91,7 +91,7 @@ def render_state(state: Encounter, *, title: str = "") -> None:
         )
 
 
-def render_lines(lines: Sequence[Line]) -> None:
+def render_lines(lines: Iterable[Line]) -> None:
     for line in lines:
         text = _safe(line.text)
         if line.struck:
@@ -101,19 +101,20 @@ def render_lines(lines: Sequence[Line]) -> None:
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
-    return [
-        {
-            "position": x.position,
-            "round": x.round,
-            "type": x.type,
-            "command": x.command,
-            "explanation": x.text,
-            "struck": x.struck,
-            "note": x.note,
-            "odds": x.odds,
-        }
-        for x in lines
-    ]
+    return [line_json(x) for x in lines]
+
+
+def line_json(x: Line) -> dict[str, Any]:
+    return {
+        "position": x.position,
+        "round": x.round,
+        "type": x.type,
+        "command": x.command,
+        "explanation": x.text,
+        "struck": x.struck,
+        "note": x.note,
+        "odds": x.odds,
+    }
 
 
 def render_events(events: Sequence[EventBase], first_position: int) -> None:

@@ -118,7 +118,9 @@ def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
         msgspec.structs.replace(spec, sheet=None, character=fighter.sheet)
         for spec, fighter in zip(loaded.scenario.combatants, loaded.fighters, strict=True)
     )
-    document: dict[str, Any] = msgspec.to_builtins(msgspec.structs.replace(loaded.scenario, combatants=inline))
+    document: dict[str, Any] = msgspec.json.decode(
+        msgspec.json.encode(msgspec.structs.replace(loaded.scenario, combatants=inline))
+    )  # plain JSON values (lists, not tuples): what the log will read back
     return document
 
 

@@ -3,7 +3,7 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -12,7 +12,7 @@ import engine.rules.ua2  # noqa: F401  (registers the rules)
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
-from engine.errors import ConcurrencyConflict, InvalidInput, Refused
+from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, Refused
 from engine.events import Event
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
@@ -45,16 +45,23 @@ def load_state(store: EventStore, stream: str) -> Encounter:
     return effective_fold(list(stored_events(store, stream)))
 
 
-def import_log(store: EventStore, stream: str, records: Sequence[Record], command_ids: Sequence[str]) -> int:
+def import_log(store: EventStore, stream: str, records: Sequence[Record], command_ids: Iterable[str]) -> int:
     """Copy a session's records into a new, empty `stream` as one append: all or nothing. Each
     record keeps its command id (`command_ids`, one per record); a log that does not fold, or an
-    event that does not read back as itself, is refused before anything is written."""
+    event that does not read back as itself, is refused before anything is written. The records
+    are gone through twice, never held (they may be a `LogRecords` view of a large file)."""
     effective_fold(records)  # positions 1, 2, 3, … and every event folds, or a named error
     if store.version(stream):
         raise InvalidInput(f"session {stream!r} already exists", hint="import into a new session name")
-    new = list(commands_of(stream, zip(command_ids, (event for _, event in records), strict=True)))
-    store.append(stream, new, 0)
-    return len(new)
+    events = (event for _, event in records)
+    try:
+        return store.append(stream, commands_of(stream, zip(command_ids, events, strict=True)), 0)
+    except ConcurrencyConflict as exc:
+        if store.version(stream):
+            raise  # someone else made the session meanwhile
+        raise CorruptLog(
+            f"the log holds one command twice: {exc.message}", hint="it was edited; nothing was stored"
+        ) from None
 
 
 def rehearse(stream: str, commands: Sequence[CommandBase]) -> list[Record]:

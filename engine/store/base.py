@@ -6,7 +6,7 @@ import hashlib
 import re
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Protocol, Self
 
 import msgspec
@@ -86,8 +86,9 @@ def event_id_for(stream: str, command_id: str, index: int) -> str:
 class EventStore(Protocol):
     """One interface, three implementations (memory, SQLite, JSON lines), one contract suite."""
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
         """Append `events` at positions expected_version+1…, all or nothing; return the new version.
+        (`events` may be an iterator: a store that can writes it without holding it all.)
 
         Raises ConcurrencyConflict (writing nothing) when the stream's version is not
         `expected_version`, or when an event id is already stored (a command appended twice).

@@ -86,7 +86,8 @@ class JsonlStore(ClosesOnExit):
 
     # -- the EventStore interface ---------------------------------------------------------
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
+        events = list(events)
         for e in events:
             check_data(e.event_id, e.data)
         with self._locked(fcntl.LOCK_EX):

@@ -135,13 +135,14 @@ def _digest(body: bytes) -> bytes:
 
 
 class Index:
-    """What a reader knows of the lines before: each stream's version and command ids, and every
-    event id (`keep_ids`: a store must refuse a repeated id; a streaming reader need not keep them)."""
+    """What a reader knows of the lines before: each stream's version and, unless `streaming`,
+    every event id and command id (a store refuses a repeated one; a reader that streams a log
+    of any size keeps only the versions: its memory does not grow with the file)."""
 
-    def __init__(self, *, keep_ids: bool = True) -> None:
+    def __init__(self, *, streaming: bool = False) -> None:
         self.versions: dict[str, int] = {}
-        self.commands: dict[str, set[str]] = {}
-        self.ids: set[str] | None = set() if keep_ids else None
+        self.commands: dict[str, set[str]] | None = None if streaming else {}
+        self.ids: set[str] | None = None if streaming else set()
 
     def version(self, stream: str) -> int:
         return self.versions.get(stream, 0)
@@ -149,7 +150,8 @@ class Index:
     def add(self, events: Sequence[StoredEvent]) -> None:
         for e in events:
             self.versions[e.stream] = e.position
-            self.commands.setdefault(e.stream, set()).add(e.command_id)
+            if self.commands is not None:
+                self.commands.setdefault(e.stream, set()).add(e.command_id)
             if self.ids is not None:
                 self.ids.add(e.event_id)
 
@@ -295,11 +297,10 @@ class Scanner:
         if ids is not None and (line.event_id in ids or line.event_id in self._pending_ids):
             raise CorruptLog(f"line {self._line_no}: event id {line.event_id} repeats", where=where)
         command_id = self._command_id(line)
+        commands = self.index.commands
         if (line.stream, command_id) != self._run:
-            if (
-                command_id in self.index.commands.get(line.stream, ())
-                or (line.stream, command_id) in self._pending_commands
-            ):
+            seen_before = commands is not None and command_id in commands.get(line.stream, ())
+            if seen_before or (line.stream, command_id) in self._pending_commands:
                 raise CorruptLog(
                     f"line {self._line_no}: command {command_id} of stream {line.stream!r} appears twice",
                     where=where,
@@ -378,7 +379,7 @@ class LogFile:
 
     def events(self) -> Iterator[StoredEvent]:
         """Every event of every whole append, in file order."""
-        scanner = Scanner(self.path, Index(keep_ids=False), unchecked=self.unchecked)
+        scanner = Scanner(self.path, Index(streaming=True), unchecked=self.unchecked)
         try:
             with self.path.open("rb") as handle:
                 left = self.size

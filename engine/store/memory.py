@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 from engine.errors import ConcurrencyConflict
 from engine.store.base import NewEvent, StoredEvent
@@ -20,7 +20,8 @@ class MemoryStore:
         self._commands: dict[tuple[str, str], list[int]] = {}
         self._lock = threading.Lock()
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
+        events = list(events)
         with self._lock:
             log = self._streams.setdefault(stream, [])
             if len(log) != expected_version:

@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -73,6 +73,8 @@ _INSERT = _INSERT_INTO.format(table="events")
 _VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
 
 Row = tuple[str, int, str, str, str, int, bytes, float]
+#: How many events of an append are kept to name the one whose id was already stored.
+_NAMED_IDS = 10_000
 
 
 class SqliteStore(ClosesOnExit):
@@ -112,12 +114,20 @@ class SqliteStore(ClosesOnExit):
 
     # -- the EventStore interface ---------------------------------------------------------
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
         now = time.time()
-        rows = [
-            (stream, expected_version + i, e.event_id, e.command_id, e.type, e.schema_version, e.data, now)
-            for i, e in enumerate(events, start=1)
-        ]
+        written = 0
+        appended: list[NewEvent] = []  # kept only while short, to name a repeated id
+
+        def rows() -> Iterator[Row]:
+            nonlocal written
+            for e in events:
+                written += 1
+                if written <= _NAMED_IDS:
+                    appended.append(e)
+                position = expected_version + written
+                yield stream, position, e.event_id, e.command_id, e.type, e.schema_version, e.data, now
+
         conn = self._connection()
         with self._translated(), self._transaction(conn):
             current = _version(conn, stream)
@@ -127,10 +137,10 @@ class SqliteStore(ClosesOnExit):
                     hint="the stream changed; re-read it and retry",
                 )
             try:
-                conn.executemany(_INSERT, rows)
+                conn.executemany(_INSERT, rows())
             except sqlite3.IntegrityError as exc:
-                raise _duplicate_ids(conn, events) from exc
-            return expected_version + len(rows)
+                raise _duplicate_ids(conn, appended) from exc
+            return expected_version + written
 
     def read(self, stream: str, from_position: int = 1) -> Iterator[StoredEvent]:
         conn = self._connection()

@@ -242,3 +242,38 @@ def test_an_unknown_log_type_or_combatant_lists_the_ones_there_are(duel: Ua) -> 
     file = duel.dir / "duel.jsonl"
     duel("session", "export", "duel", str(file))
     assert "attack_resolved" in duel.fails("replay", str(file), "--type", "nope", code=2)
+
+
+# -- what-if forks read the session's own log ------------------------------------------------------
+
+
+def test_a_fork_uses_the_scenario_the_session_stored_not_the_file(tmp_path: Path) -> None:
+    ua = Ua(tmp_path)
+    path = scenario_file(tmp_path, SCENARIO.read_text(), "duel.toml")
+    ua.ok("session", "new", "duel", "--scenario", str(path), "--seed", "5")
+    ua.ok("session", "begin", "duel")
+    path.write_text("this is not a scenario any more")
+    shutil.rmtree(tmp_path / "characters")
+    fork = ua.ok("session", "fork", "duel", "8", "--simulate", "20", "--seed", "3")
+    assert fork["fights"] == 20 and fork["from_event"] == 8
+
+
+def test_a_fork_never_reads_a_path_an_imported_log_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ua = Ua(tmp_path)
+    store = SqliteStore(ua.db)
+    session = LiveEncounter(store, "old")
+    session.execute(StartEncounter(seed=1, scenario="/etc/passwd"))  # as a log from before: a path, no scenario
+    for who, side in (("Rosa", "a"), ("Vic", "b")):
+        session.execute(AddCombatant(id=who, side=side, sheet=sheet(who)))
+    store.close()
+
+    def no_reading(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr("engine.scenario.files.read_limited", no_reading)
+    line = ua.fails("session", "fork", "old", "3", "--simulate", "5", code=2)
+    assert "holds no scenario" in line and "--scenario FILE" in line
+    monkeypatch.undo()
+    other = scenario_file(tmp_path, BASE.replace('id = "A"', 'id = "Rosa"').replace('id = "B"', 'id = "Vic"'))
+    fork = ua.ok("session", "fork", "old", "3", "--simulate", "5", "--scenario", str(other))
+    assert fork["fights"] == 5
