@@ -10,7 +10,13 @@ import msgspec
 import msgspec.inspect as mi
 from hypothesis import strategies as st
 
-_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=12)
+from engine.text import BIDI_CONTROLS
+
+#: Text a person may write: no control characters, separators or bidirectional controls (engine.text).
+_CHARACTERS = st.characters(
+    codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp"), exclude_characters="".join(sorted(BIDI_CONTROLS))
+)
+_TEXT = st.text(alphabet=_CHARACTERS, max_size=12)
 
 
 def _int(t: mi.IntType) -> st.SearchStrategy[int]:
@@ -23,7 +29,7 @@ def _str(t: mi.StrType) -> st.SearchStrategy[str]:
     lo = t.min_length or 0
     hi = t.max_length if t.max_length is not None else max(lo, 12)
     return st.text(
-        alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+        alphabet=_CHARACTERS,
         min_size=lo,
         max_size=min(hi, lo + 12),
     )

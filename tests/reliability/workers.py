@@ -11,9 +11,11 @@ from engine.commands import RollCheck
 from engine.dice.checks import CheckSpec
 from engine.errors import ConcurrencyConflict
 from engine.session.live import LiveEncounter
+from engine.store.jsonl import JsonlStore
 from engine.store.sqlite import SqliteStore
 
 STREAM = "s"
+OPENERS: dict[str, type[SqliteStore] | type[JsonlStore]] = {"sqlite": SqliteStore, "jsonl": JsonlStore}
 #: The same seeded roll from every writer: identical content, different commands.
 ROLL = RollCheck(spec=CheckSpec(kind="major", rating=45))
 
@@ -51,9 +53,9 @@ def write_commands(db: Path, writer: int, count: int, out: Path) -> None:
         acks.close()
 
 
-def append_until_killed(db: Path, acks: Path) -> None:
-    """Send commands forever, each acknowledged command id to `acks` once `execute` returned."""
-    store = SqliteStore(db)
+def append_until_killed(kind: str, path: Path, acks: Path) -> None:
+    """Send commands forever; each command id goes to `acks` once `execute` returned for it."""
+    store = OPENERS[kind](path)
     out = os.open(acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     session = LiveEncounter(store, STREAM)
     k = session.version
