@@ -87,3 +87,27 @@ def one_line(text: str, limit: int = MAX_SHOWN) -> str:
     flat = re.sub(r"[\t\n\r\u2028\u2029]+", " ", text)
     flat = re.sub(r" {2,}", " ", shown(flat)).strip()
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def split_validation_error(text: str) -> tuple[str, str]:
+    """msgspec's "Expected `int`, got `str` - at `$.stats.body`" → ("Expected int, got str",
+    "$.stats.body"). A problem with the document as a whole is at `$`."""
+    reason, sep, where = text.partition(" - at ")
+    json_path = "$"
+    if sep:
+        found = re.search(r"`(\$[^`]*)`", where)
+        json_path = found.group(1) if found else "$"
+        if where.startswith("`key`"):
+            reason += " for a key"
+    field = _FIELD_FIRST.match(reason)
+    if field:  # a struct's own check names the field it is about first (engine.settings)
+        json_path, reason = f"{json_path}.{field.group(1)}", field.group(2)
+    if reason.startswith("Expected"):
+        reason = reason.replace("`", "")
+    else:
+        reason = re.sub(r"`([^`]*)`", r"'\1'", reason)
+    return reason, json_path
+
+
+#: "suppression_shift[1].shots: …" — a message from a struct's `__post_init__` about one field.
+_FIELD_FIRST = re.compile(r"^([A-Za-z_]\w*(?:\[\d+\])*(?:\.[A-Za-z_]\w*(?:\[\d+\])*)*): (.+)$", re.S)

@@ -68,8 +68,10 @@ def _root(
     configure_logging(json=log_json, verbose=verbose)
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The `ua` app with every command, or with just `only` (a faster start for one command)."""
+def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
+    """The `ua` app with every command, or with just `only` (a faster start for one command); for
+    a group, `sub` keeps just that one of its commands (building a command's options is most of
+    the start-up time, and a session action builds one, not 35)."""
     ua = typer.Typer(
         cls=OneLineErrors,
         name="ua",
@@ -84,8 +86,19 @@ def build_app(only: str | None = None) -> typer.Typer:
             ua.command(name)(getattr(importlib.import_module(module), attr))
     for name, (module, attr) in GROUPS.items():
         if only in (None, name):
-            ua.add_typer(getattr(importlib.import_module(module), attr), name=name)
+            group: typer.Typer = getattr(importlib.import_module(module), attr)
+            ua.add_typer(_just(group, sub) if sub else group, name=name)
     return ua
+
+
+def _just(group: typer.Typer, name: str) -> typer.Typer:
+    """`group` with only its command `name` (the whole group if it has none of that name)."""
+    found = [c for c in group.registered_commands if c.name == name]
+    if not found:
+        return group
+    one = typer.Typer(help=group.info.help, no_args_is_help=True)
+    one.registered_commands = found
+    return one
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -100,4 +113,5 @@ def __getattr__(name: str) -> typer.Typer:
 def main() -> None:
     words = [arg for arg in sys.argv[1:] if arg not in ROOT_OPTIONS]
     first = words[0] if words else None
-    build_app(first if first in COMMANDS or first in GROUPS else None)()
+    sub = words[1] if first in GROUPS and len(words) > 1 else None
+    build_app(first if first in COMMANDS or first in GROUPS else None, sub)()

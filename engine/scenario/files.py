@@ -38,7 +38,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from engine.errors import InvalidInput
-from engine.text import describe, first_unsafe, one_line
+from engine.text import describe, first_unsafe, one_line, split_validation_error
 
 #: libyaml's parser when PyYAML was built with it (the usual wheels are), else None.
 try:
@@ -141,30 +141,6 @@ def convert_document(obj: Any, *, name: str, type_: type[T], hint: str = "") -> 
     except msgspec.ValidationError as exc:
         reason, json_path = split_validation_error(str(exc))
         raise FileError(name, reason, json_path=json_path, hint=hint) from None
-
-
-def split_validation_error(text: str) -> tuple[str, str]:
-    """msgspec's "Expected `int`, got `str` - at `$.stats.body`" → ("Expected int, got str",
-    "$.stats.body"). A problem with the document as a whole is at `$`."""
-    reason, sep, where = text.partition(" - at ")
-    json_path = "$"
-    if sep:
-        found = re.search(r"`(\$[^`]*)`", where)
-        json_path = found.group(1) if found else "$"
-        if where.startswith("`key`"):
-            reason += " for a key"
-    field = _FIELD_FIRST.match(reason)
-    if field:  # a struct's own check names the field it is about first (engine.settings)
-        json_path, reason = f"{json_path}.{field.group(1)}", field.group(2)
-    if reason.startswith("Expected"):
-        reason = reason.replace("`", "")
-    else:
-        reason = re.sub(r"`([^`]*)`", r"'\1'", reason)
-    return reason, json_path
-
-
-#: "suppression_shift[1].shots: …" — a message from a struct's `__post_init__` about one field.
-_FIELD_FIRST = re.compile(r"^([A-Za-z_]\w*(?:\[\d+\])*(?:\.[A-Za-z_]\w*(?:\[\d+\])*)*): (.+)$", re.S)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import msgspec
 
 from engine.commands.base import CommandBase
 from engine.errors import InvalidInput
-from engine.scenario.files import split_validation_error
-from engine.text import check_name, check_text
+from engine.text import check_name, check_text, split_validation_error
 
 C = TypeVar("C", bound=CommandBase)
 
