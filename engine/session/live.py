@@ -199,7 +199,9 @@ class LiveEncounter:
         """Run a command once (law 7): when `command_id` is already in the log (a retry, even after
         the session moved on), what it recorded then, writing nothing; else `run(command_id)`.
         A conflict with another writer is a retry only if that writer stored this very command."""
-        cid = new_command_id() if command_id is None else check_command_id(command_id, where="command id")
+        if command_id is None:  # a fresh id: a new command, which nothing can have stored yet
+            return run(new_command_id())
+        cid = check_command_id(command_id, where="command id")
         earlier = self._recorded(cid, same)
         if earlier is not None:
             return earlier

@@ -64,7 +64,7 @@ _EVENTS = """CREATE TABLE {name} (
     UNIQUE (stream, position),
     UNIQUE (event_id)
 )"""
-_BY_COMMAND = "CREATE INDEX IF NOT EXISTS events_by_command ON events (stream, command_id)"
+_BY_COMMAND = "CREATE INDEX IF NOT EXISTS events_by_command ON events (stream, command_id, position)"
 _META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _COLUMN_NAMES = ", ".join(name for name, _ in COLUMNS)
 _SELECT = f"SELECT {_COLUMN_NAMES} FROM events"
