@@ -908,29 +908,38 @@ def read_script(path: Path) -> list[Command]:
 def play(
     name: Name,
     script: Annotated[Path, typer.Argument(help="A file of commands with their dice (TOML, YAML, JSON or JSONL).")],
+    command_id: Annotated[
+        str | None,
+        typer.Option(
+            "--command-id",
+            help="Name this run (command N is ID.N): run it again with the same id to go on where it stopped.",
+        ),
+    ] = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Replay what happened at the table: run a file of commands in order, each with its dice.
 
     Each command is its own transaction; the first one the rules refuse stops the run (what went
-    before stays) with an error naming it."""
+    before stays) with an error naming it. With --command-id, the commands already done by a run
+    of that id are not done again."""
     commands = read_script(script)
     session = open_session(db, name)
     out: list[dict[str, Any]] = []
     for number, command in enumerate(commands, start=1):
-        first = session.version + 1
         try:
-            events = session.execute(command)
+            events = session.execute(command, command_id=f"{command_id}.{number}" if command_id else None)
         except Refused as exc:
             raise Refused(
                 f"command {number} of {len(commands)} is refused: {exc.message}",
                 where=str(script),
                 hint=exc.hint or "fix it and play the rest",
             ) from None
+        except ConcurrencyConflict:
+            raise _changed(name) from None
         if json:
-            out.extend(events_json(events, first))
+            out.extend(events_json(events, session.result_at))
         else:
-            render_events(events, first)
+            render_events(events, session.result_at)
     if json:
         emit_json({"session": name, "commands": len(commands), "events": out})

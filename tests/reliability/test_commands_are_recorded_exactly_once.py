@@ -168,3 +168,13 @@ def test_many_processes_sending_identical_commands_lose_none_and_merge_none(tmp_
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         conn.close()
+
+
+def test_a_play_run_again_with_its_command_id_does_nothing_twice(tmp_path: Path) -> None:
+    ua = Ua(tmp_path)
+    ua.ok("session", "new", "night", "--scenario", str(SCENARIO), "--seed", "5")
+    night = str(SCENARIO.parent / "tables" / "knife-vs-22-night.toml")
+    first = ua.ok("session", "play", "night", night, "--command-id", "evening")
+    count = ua.count("night")
+    again = ua.ok("session", "play", "night", night, "--command-id", "evening")
+    assert again["events"] == first["events"] and ua.count("night") == count
