@@ -4,9 +4,13 @@ are never merged — from the library, the CLI, and many processes at once."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import sqlite3
+import subprocess
+import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -178,3 +182,37 @@ def test_a_play_run_again_with_its_command_id_does_nothing_twice(tmp_path: Path)
     count = ua.count("night")
     again = ua.ok("session", "play", "night", night, "--command-id", "evening")
     assert again["events"] == first["events"] and ua.count("night") == count
+
+
+def test_terminals_sending_the_same_roll_through_the_cli_at_once_each_get_theirs_recorded(tmp_path: Path) -> None:
+    """Finding 1 as a GM would meet it: several `ua session roll` at once, each retried by its own
+    command id when told the session changed (exit 4)."""
+    ua = Ua(tmp_path)
+    ua.ok("session", "new", "s", "--scenario", str(SCENARIO), "--seed", "5")
+    ua_main = [sys.executable, "-c", "from engine.cli.app import main; main()"]
+    roll = ["session", "roll", "s", "--kind", "major", "--rating", "45", "--db", str(ua.db), "--json"]
+    acknowledged: list[str] = []
+    failures: list[str] = []
+
+    def terminal(n: int) -> None:
+        for k in range(3):
+            command_id = f"t{n}-{k}"
+            for _ in range(50):
+                done = subprocess.run([*ua_main, *roll, "--command-id", command_id], capture_output=True, text=True)
+                if done.returncode == 0:
+                    acknowledged.append(json.loads(done.stdout)["command_id"])
+                    break
+                if done.returncode != 4 or "changed while this command ran" not in done.stderr:
+                    failures.append(done.stderr)
+                    return
+
+    threads = [threading.Thread(target=terminal, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    with SqliteStore(ua.db) as store:
+        per_command = Counter(e.command_id for e in store.read("s"))
+    assert sorted(acknowledged) == sorted(c for c in per_command if c.startswith("t")) and len(acknowledged) == 9
+    assert {per_command[c] for c in acknowledged} == {2}
