@@ -19,20 +19,10 @@ from engine.session.live import LiveEncounter
 from engine.settings import Settings
 from engine.store.sqlite import SqliteStore
 from tests.cli.test_session_cli import SCENARIO, Ua
+from tests.cli.test_simulate_cli import BASE
 from tests.fixtures import sheet
 
 CHARACTERS = SCENARIO.parent / "characters"
-BASE = """title = "Base"
-[[combatants]]
-id = "A"
-side = "a"
-sheet = "characters/knife-fighter.toml"
-in_hand = "knife"
-[[combatants]]
-id = "B"
-side = "b"
-sheet = "characters/gunman.toml"
-"""
 NAN_THRESHOLDS = BASE + "[settings]\nwound_shift_thresholds = [[nan, -10]]\n"
 
 
