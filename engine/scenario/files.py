@@ -130,12 +130,13 @@ def decode_document(data: bytes, *, name: str, type_: type[T], hint: str = "") -
         raise _too_large(name, len(data), MAX_BYTES)
     text = _utf8(data, name)
     obj = _PARSERS[fmt](text, name)
-    check_values(obj, name)
     return convert_document(obj, name=name, type_=type_, hint=hint)
 
 
 def convert_document(obj: Any, *, name: str, type_: type[T], hint: str = "") -> T:
-    """A parsed document (plain dicts, lists and values) converted into `type_`, strictly."""
+    """A parsed document (plain dicts, lists and values, from a file or built by a program)
+    checked (`check_values`) and converted into `type_`, strictly."""
+    check_values(obj, name)
     try:
         return msgspec.convert(obj, type=type_, strict=True)
     except msgspec.ValidationError as exc:

@@ -15,7 +15,7 @@ import msgspec
 
 from engine.catalog import weapon_catalog
 from engine.commands.setup import AddCombatant
-from engine.scenario.files import FileError, check_values, convert_document, load_document
+from engine.scenario.files import FileError, convert_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import CherryName, Settings
 from engine.state.sheet import MeterName, Sheet
@@ -127,7 +127,6 @@ def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
 def scenario_from_document(document: Any, *, where: str) -> LoadedScenario:
     """A scenario from a document (`scenario_document`'s, as a session stores it), checked as a
     file would be; it may not name a sheet file: `where` names where it came from."""
-    check_values(document, where)
     scenario = convert_document(document, name=where, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, where, root=None)
 
