@@ -184,6 +184,12 @@ class Scanner:
     def feed(self, data: bytes) -> list[StoredEvent]:
         """The whole appends completed by these bytes (a partial last line is kept for later)."""
         out: list[StoredEvent] = []
+        if self._line_no == 0 and self._read == 0 and not self._partial and data and not data.startswith(b"{"):
+            raise CorruptLog(  # not a log cut short: something else (a database?), which is never cut
+                "not a JSON-lines event log: it does not start with '{'",
+                where=str(self.path),
+                hint="is this the right file? a log is written by export, --save or --keep",
+            )
         buf = self._partial + data if self._partial else data
         start = 0
         while True:

@@ -346,3 +346,14 @@ def test_writing_a_log_with_a_gap_is_refused_and_leaves_no_file(tmp_path: Path) 
     with pytest.raises(CorruptLog, match="follows"):
         write_log(target, [events[0], events[2]])
     assert list(tmp_path.iterdir()) == [tmp_path / "events.db"]
+
+
+def test_a_file_that_is_not_a_log_is_refused_and_never_cut_back(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.sqlite"
+    with SqliteStore(db) as store:
+        store.append("s", new_events("s", 0, 1), 0)
+    for path, content in ((db, db.read_bytes()), (tmp_path / "notes.txt", b"no newline, not JSON")):
+        path.write_bytes(content)
+        with pytest.raises(CorruptLog, match="not a JSON-lines event log"):
+            JsonlStore(path)
+        assert path.read_bytes() == content
