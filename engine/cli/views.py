@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -17,6 +17,13 @@ from engine.rules.ua2.combat.situation import wound_shift
 from engine.session.audit import Line
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
+from engine.text import shown
+
+
+def _safe(text: str) -> str:
+    """Text from a log or a file, fit for rich markup: control characters and bidirectional
+    controls escaped (engine.text.shown), brackets too."""
+    return escape(shown(text))
 
 
 def state_json(state: Encounter) -> dict[str, Any]:
@@ -30,18 +37,18 @@ def state_json(state: Encounter) -> dict[str, Any]:
 
 def render_state(state: Encounter, *, title: str = "") -> None:
     fight = state.fight
-    head = f"[bold]{escape(title or state.title or 'encounter')}[/bold] — {fight.phase}"
+    head = f"[bold]{_safe(title or state.title or 'encounter')}[/bold] — {fight.phase}"
     if fight.phase not in ("setup",):
         head += f", round {fight.round}"
     actor = ruleset_of(state).acting_now(state)
     if actor:
-        head += f", {escape(actor)} to act"
+        head += f", {_safe(actor)} to act"
     if fight.result is not None:
         winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
-        head += f" — {escape(winner)} ({escape(fight.result.reason)})"
+        head += f" — {_safe(winner)} ({_safe(fight.result.reason)})"
     console.print(head)
     if fight.order:
-        console.print("order: " + escape(", ".join(fight.order)))
+        console.print("order: " + _safe(", ".join(fight.order)))
     table = Table()
     for column in ("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"):
         table.add_column(column)
@@ -66,13 +73,13 @@ def render_state(state: Encounter, *, title: str = "") -> None:
             if c.meters.of(m).hardened or c.meters.of(m).failed
         )
         table.add_row(
-            escape(c.id),
-            escape(c.side),
+            _safe(c.id),
+            _safe(c.side),
             f"{c.wounds}/{c.max_wounds}",
             f"{shift:+d}" if shift else "",
-            escape(status),
-            escape(hand),
-            escape(", ".join(notes)),
+            _safe(status),
+            _safe(hand),
+            _safe(", ".join(notes)),
             meters,
         )
     console.print(table)
@@ -80,39 +87,40 @@ def render_state(state: Encounter, *, title: str = "") -> None:
     if injuries:
         console.print(
             "injuries: "
-            + escape("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
+            + _safe("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
         )
 
 
-def render_lines(lines: Sequence[Line]) -> None:
+def render_lines(lines: Iterable[Line]) -> None:
     for line in lines:
-        text = escape(line.text)
+        text = _safe(line.text)
         if line.struck:
-            text = f"[strike]{text}[/strike] [dim]({escape(line.note)})[/dim]"
-        odds = f" [dim]({escape(line.odds)})[/dim]" if line.odds else ""
+            text = f"[strike]{text}[/strike] [dim]({_safe(line.note)})[/dim]"
+        odds = f" [dim]({_safe(line.odds)})[/dim]" if line.odds else ""
         console.print(f"[dim]#{line.position}[/dim] {text}{odds}")
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
-    return [
-        {
-            "position": x.position,
-            "round": x.round,
-            "type": x.type,
-            "command": x.command,
-            "explanation": x.text,
-            "struck": x.struck,
-            "note": x.note,
-            "odds": x.odds,
-        }
-        for x in lines
-    ]
+    return [line_json(x) for x in lines]
+
+
+def line_json(x: Line) -> dict[str, Any]:
+    return {
+        "position": x.position,
+        "round": x.round,
+        "type": x.type,
+        "command": x.command,
+        "explanation": x.text,
+        "struck": x.struck,
+        "note": x.note,
+        "odds": x.odds,
+    }
 
 
 def render_events(events: Sequence[EventBase], first_position: int) -> None:
     for offset, event in enumerate(events):
         if not isinstance(event, CommandRecorded):
-            console.print(f"[dim]#{first_position + offset}[/dim] {escape(event.explain())}")
+            console.print(f"[dim]#{first_position + offset}[/dim] {_safe(event.explain())}")
 
 
 def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:
