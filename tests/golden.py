@@ -11,6 +11,7 @@ import argparse
 import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -24,7 +25,6 @@ from engine.session.encoding import stored_log
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, stored_events
 from engine.simulate.fight import prepare, run_fight
-from engine.state.encounter import Encounter
 from engine.store.jsonl import JsonlStore, log_lines
 from engine.store.memory import MemoryStore
 
@@ -48,6 +48,9 @@ SIMULATED = (
     Simulated("gunfight.jsonl", "scenarios/gunfight.toml", 4, 0),
     Simulated("ambush.jsonl", "scenarios/ambush.toml", 5, 0),
     Simulated("the-thing-in-the-cellar.jsonl", "scenarios/the-thing-in-the-cellar.toml", 6, 2),
+    # ua3 (U-3…U-25): a brawl with a grapple, and a cellar where the helpless are finished
+    Simulated("ua3/back-alley-brawl.jsonl", "scenarios/ua3/back-alley-brawl.toml", 7, 2),
+    Simulated("ua3/cellar-execution.jsonl", "scenarios/ua3/cellar-execution.toml", 8, 0),
 )
 SESSION_FILE = "session-undo-amend.jsonl"
 
@@ -82,7 +85,7 @@ def session_log() -> bytes:
     return b"".join(log_lines(stored))
 
 
-def final_state(path: Path) -> Encounter:
+def final_state(path: Path) -> Any:
     store = JsonlStore(path)
     (stream,) = store.streams()
     return effective_fold(list(stored_events(store, stream)))
@@ -96,9 +99,10 @@ def write_all(*, force: bool) -> None:
     """Rewrite every golden log and its state; existing files only with `force`."""
     REPLAYS.mkdir(exist_ok=True)
     for item in SIMULATED:
+        (REPLAYS / item.file).parent.mkdir(exist_ok=True)
         write_file(REPLAYS / item.file, simulated_log(item), force=force)
     write_file(REPLAYS / SESSION_FILE, session_log(), force=force)
-    for path in sorted(REPLAYS.glob("*.jsonl")):
+    for path in sorted([*REPLAYS.glob("*.jsonl"), *REPLAYS.glob("ua3/*.jsonl")]):
         state = final_state(path)
         write_file(state_file(path), msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n", force=force)
         print(f"wrote {path.relative_to(ROOT)} and its state")

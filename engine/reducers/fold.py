@@ -24,8 +24,12 @@ Record = tuple[int, EventBase]
 
 def _ruleset(state: Any, first: EventBase | None) -> Ruleset[Any, Any]:
     """The state's ruleset, else the one the log's first event starts (a session log begins with
-    the start command's record), else the default (an empty log)."""
-    if state is not None:
+    the start command's record; so does a history re-folded from an empty state after an amend
+    of the start), else the default (an empty log)."""
+    starts = (isinstance(first, CommandRecorded) and isinstance(first.issued, StartEncounter)) or isinstance(
+        first, EncounterStarted
+    )
+    if state is not None and (state.version or not starts):
         return find_ruleset(state.ruleset)
     if isinstance(first, CommandRecorded) and isinstance(first.issued, StartEncounter):
         return find_ruleset(first.issued.ruleset)
@@ -37,6 +41,8 @@ def fold(events: Iterable[EventBase], state: Any = None) -> Any:
     stream = iter(events)
     first = next(stream, None)
     ruleset = _ruleset(state, first)
+    if state is not None and not state.version:
+        state = None  # an encounter not started yet is the empty one of the ruleset the log starts
     return ruleset.fold(stream if first is None else chain((first,), stream), state)
 
 

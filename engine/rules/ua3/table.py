@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.ua3.abilities import ability_value, wound_threshold
+from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
@@ -34,6 +35,21 @@ class Row:
     passions_spent: tuple[str, ...]
     last_check: CheckResult | None
     next_roll: tuple[Shift, ...]
+    weapons: tuple[Ua3Weapon, ...]
+    in_hand: str
+    armor: Armor
+    helmet_spent: bool
+    declared: Declared | None
+    aim: Aim | None
+    jammed: bool
+    suppressed_until: int
+    suppressed_by: str
+    dealt: int
+    openings: tuple[str, ...]
+    triggered: tuple[str, ...]
+    loses_action: bool
+    restrained_by: str
+    believed_dead_by: str
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
