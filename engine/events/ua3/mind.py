@@ -60,8 +60,7 @@ class StressChecked(EventBase, frozen=True, kw_only=True, tag="ua3_stress_check"
                 f"{self.actor} takes a {check}: {notches(self.failed, 'failed', self.gauge)} and rank {self.rank} "
                 f"above {self.hardened} hardened, an automatic failure with no roll{after} (U-23)."
             )
-        assert self.result is not None
-        roll = rolled(self.result)
+        roll = rolled(self.result) if self.result is not None else "no roll recorded"
         if self.outcome == "success":
             notch = (
                 f"a hardened notch on {self.gauge}"
