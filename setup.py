@@ -22,6 +22,17 @@ HOT = sorted(
     {
         *glob("engine/rules/ua2/*.py"),
         *glob("engine/rules/ua2/combat/*.py"),
+        *glob("engine/rules/ua3/combat/*.py"),
+        "engine/rules/ua3/table.py",
+        "engine/rules/ua3/apply.py",
+        "engine/rules/ua3/harm.py",
+        "engine/rules/ua3/stress.py",
+        "engine/rules/ua3/people.py",
+        "engine/rules/ua3/abilities.py",
+        "engine/rules/ua3/gridiron.py",
+        "engine/rules/ua3/coercion.py",
+        "engine/tactics/ua3.py",
+        "engine/tactics/ua3_script.py",
         "engine/rules/sink.py",
         "engine/rules/ruleset.py",
         "engine/rules/common.py",
@@ -42,6 +53,7 @@ HOT = sorted(
         "engine/rules/ua2/combat/__init__.py",
         "engine/rules/ua2/creation.py",
         "engine/rules/ua2/view.py",
+        "engine/rules/ua3/combat/__init__.py",
     }
 )
 

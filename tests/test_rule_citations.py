@@ -10,8 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT.parent / "shared" / "RULES.md"
-#: The sections whose every rule a test must cite (section U comes with the third edition).
-SECTIONS = ("D", "C", "S2", "M2", "I2", "C2", "H2")
+#: The sections whose every rule a test must cite (U: the third edition, its combat included).
+SECTIONS = ("D", "C", "S2", "M2", "I2", "C2", "H2", "U")
 RULE_ID = re.compile(r"\*\*((?:" + "|".join(SECTIONS) + r")-\d+)\*\*")
 CITATION = re.compile(r"\b((?:" + "|".join(SECTIONS) + r")-\d+)\b")
 

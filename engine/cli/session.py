@@ -214,6 +214,7 @@ def new(
         loaded = load_scenario(scenario)
         commands.append(
             StartEncounter(
+                ruleset=loaded.scenario.ruleset,
                 title=title or loaded.scenario.title,
                 seed=seed,
                 settings=loaded.settings,
@@ -956,3 +957,6 @@ def play(
             render_events(events, session.result_at)
     if json:
         emit_json({"session": name, "commands": len(commands), "events": out})
+
+
+from engine.cli import session_npc as _npc  # noqa: E402,F401  (registers `ua session npc`)

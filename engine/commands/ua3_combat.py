@@ -39,9 +39,13 @@ class Declaration(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
 
 
 class Declare(CommandBase, frozen=True, kw_only=True, tag="ua3_declare"):
-    """U-22: the round's declarations; anyone able to act and not named declares nothing."""
+    """U-22: declarations for the round. `close`: True closes them now (anyone able to act and
+    not yet declared declares nothing) and sets the order; False keeps them open for others to
+    declare; None (the default) closes them once everyone able to act has declared. (A session
+    lets its NPCs declare first, the players after.)"""
 
     declarations: tuple[Declaration, ...] = ()
+    close: bool | None = None
 
 
 class Attack(CommandBase, frozen=True, kw_only=True, tag="ua3_attack"):

@@ -16,7 +16,7 @@ from engine.scenario.files import FileError, convert_document, load_document
 from engine.state.ua3.combat import Armor, Ua3Weapon
 from engine.state.ua3.settings import Ua3Settings
 from engine.state.ua3.sheet import GaugeName, Ua3Sheet
-from engine.tactics.ua3 import PRESETS, Ua3TacticRule
+from engine.tactics.ua3_rules import PRESETS, Ua3TacticRule
 from engine.ua3_catalog import ArmorPiece, worn
 
 SCHEMA_HINT = "see `ua scenario schema` and scenarios/ua3/ for the fields a ua3 scenario takes"
@@ -59,7 +59,7 @@ class Ua3Scenario(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
     settings: Ua3Settings = Ua3Settings()
     weapons: tuple[Ua3Weapon, ...] = ()
     armor: tuple[ArmorPiece, ...] = ()
-    combatants: Annotated[tuple[Ua3CombatantSpec, ...], msgspec.Meta(min_length=2, max_length=64)]
+    combatants: Annotated[tuple[Ua3CombatantSpec, ...], msgspec.Meta(min_length=1, max_length=64)]
     triggers: tuple[Ua3Trigger, ...] = ()
     #: The players' side, whom the report speaks to (default: the first side).
     players: str = ""
@@ -245,14 +245,7 @@ def resolve_ua3(scenario: Ua3Scenario, name: str, *, root: Path | None) -> Ua3Lo
                 coerced=spec.coerced,
             )
         )
-    sides = {f.side for f in fighters}
-    if len(sides) < 2:
-        raise FileError(
-            name,
-            "a fight needs at least two sides",
-            json_path="$.combatants",
-            hint="give the combatants different `side` values",
-        )
+    sides = {f.side for f in fighters}  # one side is a scene at the table; a fight needs two (U-22)
     if scenario.players and scenario.players not in sides:
         raise FileError(name, f"players: no side {scenario.players!r}", json_path="$.players")
     ids = {f.id for f in fighters}

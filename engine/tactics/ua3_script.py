@@ -73,7 +73,7 @@ class Ua3Script:
 
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":
-            return Declare()  # nothing declared
+            return Declare(close=True)  # the rest declare nothing
         actor = table.current
         assert actor is not None, "a turn belongs to someone"
         return DoNothing(actor=actor)

@@ -22,10 +22,13 @@ class TestUa3Combat(RulesetContract):
     ruleset = "ua3"
 
     def setup(self, seed: int) -> list[CommandBase]:
-        return setup_commands(LOADED["full-auto-ambush.toml"], seed)
+        """A full-auto ambush (U-7, U-8), a brawl with a grapple (U-17), or a cellar where the
+        helpless are finished (U-10), by the seed."""
+        fights = ("full-auto-ambush.toml", "back-alley-brawl.toml", "cellar-execution.toml")
+        return setup_commands(LOADED[fights[seed % len(fights)]], seed)
 
     def commands(self, state: Any) -> st.SearchStrategy[CommandBase]:
-        return fight_commands(state, self.setup(0))
+        return fight_commands(state, _setup_of(state))
 
     def mistakes(self, state: Any) -> st.SearchStrategy[CommandBase]:
         return fight_mistakes(state)
@@ -37,8 +40,9 @@ class TestUa3Combat(RulesetContract):
         return sorted((ROOT / "replays" / "ua3").glob("*.jsonl"))
 
 
-class TestUa3Brawl(TestUa3Combat):
-    """The same laws over a brawl with a grapple (U-17) and a cellar where the helpless die (U-10)."""
-
-    def setup(self, seed: int) -> list[CommandBase]:
-        return setup_commands(LOADED["back-alley-brawl.toml" if seed % 2 else "cellar-execution.toml"], seed)
+def _setup_of(state: Any) -> list[CommandBase]:
+    """The setup of the scenario `state` was started from (by its title)."""
+    for loaded in LOADED.values():
+        if loaded.scenario.title == state.title:
+            return setup_commands(loaded, 0)
+    return setup_commands(LOADED["full-auto-ambush.toml"], 0)

@@ -72,7 +72,7 @@ class Fight:
             )
             for d in declarations
         )
-        return self.do(f.Declare(declarations=ds, dice=dice))
+        return self.do(f.Declare(declarations=ds, dice=dice, close=True))
 
 
 def join(

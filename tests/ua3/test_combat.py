@@ -428,3 +428,15 @@ def test_being_shot_at_and_killing_raise_violence_two_and_three_once_each():
     events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5, 1, 0)))
     assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 2)]
     assert fight.who("b").triggered == ("shot_at",)
+
+
+def test_declarations_may_come_in_parts_and_close_once_everyone_able_has_declared():
+    """U-22: the NPCs declare first, the players after; the order comes once all have."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", SHOOTER, PISTOL))
+    fight.do(f.BeginFight())
+    fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="attack", targets=("a",)),)))
+    assert fight.state.fight.phase == "declare"
+    with pytest.raises(Refused, match="already declared"):
+        fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="dodge"),)))
+    events = fight.do(f.Declare(declarations=(f.Declaration(actor="a", action="dodge"),)))
+    assert of_type(events, ev.OrderSet)[0].order == ("b", "a")

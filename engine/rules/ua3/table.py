@@ -132,8 +132,10 @@ class Table:
         self.result: FightResult | None = fight.result
 
     def _copy(self, other: Table) -> None:
-        for name in self.__slots__:
-            setattr(self, name, getattr(other, name))
+        # field by field (a compiled class has no `__slots__` to walk)
+        self.version, self.ruleset, self.title, self.seed = other.version, other.ruleset, other.title, other.seed
+        self.scenario, self.settings, self.phase, self.round = other.scenario, other.settings, other.phase, other.round
+        self.order, self.turn, self.result = other.order, other.turn, other.result
         self.rows = [r.clone() for r in other.rows]
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)

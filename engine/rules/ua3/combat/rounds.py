@@ -141,21 +141,21 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
 
 
 def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
-    """U-22: everyone's declarations, then the order by rating, highest first (ties a die
-    each, I2-4); anyone not named declares nothing."""
+    """U-22: declarations (all at once, or some now and the rest later), then — once closed —
+    the order by rating, highest first (ties a die each, I2-4)."""
     t = sink.table
     require_started(t)
     if t.phase != "declare":
         raise Refused("it is not the time to declare", hint="declarations open each round (U-22)")
     seen: set[str] = set()
     events: list[EventBase] = []
-    ranks: dict[str, int] = {}
     for d in command.declarations:
         row = combatant(t, d.actor)
-        if row.id in seen:
-            raise Refused(f"{row.id} declares twice")
+        if row.id in seen or row.declared is not None:
+            raise Refused(f"{row.id} has already declared this round", hint="U-22: one action a round")
         seen.add(row.id)
         if d.action == "nothing":
+            events.append(ev.ActionDeclared(actor=row.id, action="nothing"))
             continue
         weapon, rating = _check(t, row, d)
         option = None
@@ -171,9 +171,14 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
                 rated_by=option.label if option is not None else "",
             )
         )
-        ranks[row.id] = rating
-    order, faces = ranked(list(ranks), ranks, dice)
+    waiting = [r.id for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
+    if command.close is False or (command.close is None and waiting):
+        sink.emit_all(events)
+        return
     sink.emit_all(events)
+    acting = [r.id for r in t.rows if r.declared is not None and r.declared.action != "nothing"]
+    ranks = {actor: t.by_id[actor].declared.rating for actor in acting}  # type: ignore[union-attr]
+    order, faces = ranked(acting, ranks, dice)
     sink.emit(ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces))
     advance(sink, dice)
 
