@@ -24,6 +24,8 @@ HOT = sorted(
         *glob("engine/rules/ua2/combat/*.py"),
         *glob("engine/rules/ua3/combat/*.py"),
         "engine/rules/ua3/table.py",
+        "engine/rules/ua3/ruleset.py",
+        "engine/rules/ua3/handlers.py",
         "engine/rules/ua3/apply.py",
         "engine/rules/ua3/harm.py",
         "engine/rules/ua3/stress.py",

@@ -4,8 +4,6 @@ nothing (dodge U-12, aim U-9, ready, clear a jam U-5, flee, surrender, nothing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.commands.ua3 import AnswerCoercion, Coerce
 from engine.commands.ua3_combat import (
     Aim,
@@ -24,7 +22,7 @@ from engine.dice.percentile import face_value
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.base import EventBase
-from engine.events.ua3 import CoercionAnswered, ConflictEnded, ReactionEnded, StatusChanged
+from engine.events.ua3 import ConflictEnded, ReactionEnded, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
@@ -347,33 +345,12 @@ def in_fight(t: Table) -> bool:
     return t.phase in ("declare", "acting")
 
 
-class _Watch:
-    """The sink as coercion sees it, noting who acquiesces (in both sinks: the facts pass by)."""
-
-    def __init__(self, sink: Sink[Table]) -> None:
-        self.sink = sink
-        self.table = sink.table
-        self.acquiesced: list[CoercionAnswered] = []
-
-    def emit(self, *events: EventBase) -> None:
-        self.emit_all(events)
-
-    def emit_all(self, events: Sequence[EventBase]) -> None:
-        for e in events:
-            if isinstance(e, CoercionAnswered) and e.answer == "acquiesce":
-                self.acquiesced.append(e)
-        self.sink.emit_all(events)
-
-
-def _gave_up(sink: Sink[Table], watch: _Watch) -> None:
+def _gave_up(sink: Sink[Table], target: str, coercer: str) -> None:
     """U-15 in a fight (Decision): a combatant that acquiesces gives up the fight."""
     t = sink.table
-    if not in_fight(t):
-        return
-    for e in watch.acquiesced:
-        if t.by_id[e.target].status == "active":
-            cause = f"acquiesces to {e.coercer}'s threat"
-            sink.emit(StatusChanged(actor=e.target, status="surrendered", cause=cause, rule="U-15"))
+    if in_fight(t) and t.by_id[target].status == "active":
+        cause = f"acquiesces to {coercer}'s threat"
+        sink.emit(StatusChanged(actor=target, status="surrendered", cause=cause, rule="U-15"))
 
 
 def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
@@ -385,17 +362,19 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
         assert row.declared is not None
         if command.target not in row.declared.targets:
             raise Refused(f"{row.id} declared coercing {', '.join(row.declared.targets)}, not {command.target}")
-    watch = _Watch(sink)
-    coercion.coerce(watch, command, dice)  # type: ignore[arg-type]
-    _gave_up(sink, watch)
+    before = sink.count
+    coercion.coerce(sink, command, dice)
+    if command.answer == "acquiesce" and sink.count - before >= 2:  # convinced, and it gave in
+        _gave_up(sink, command.target, command.coercer)
     if fighting:
         end_turn(sink, command.coercer, dice)
 
 
 def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None:
-    watch = _Watch(sink)
-    coercion.answer(watch, command, dice)  # type: ignore[arg-type]
-    _gave_up(sink, watch)
+    pending = sink.table.coercion_of(command.target)
+    coercion.answer(sink, command, dice)
+    if command.answer == "acquiesce" and pending is not None:
+        _gave_up(sink, command.target, pending.coercer)
     if sink.table.phase == "acting":
         fight_over(sink)
 
