@@ -7,6 +7,8 @@ stored log uses too; `freeze` turns it back into the stored, immutable `Ua3Encou
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.ua3.abilities import ability_value, wound_threshold
 from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
@@ -22,7 +24,7 @@ class Row:
     """One character as plain mutable fields (the names of `Ua3Combatant`). Values inside
     (sheet, gauges) stay frozen: a fact replaces them, never mutates them."""
 
-    __slots__ = ROW_FIELDS
+    __slots__ = (*ROW_FIELDS, "memo")
 
     id: str
     side: str
@@ -50,18 +52,23 @@ class Row:
     loses_action: bool
     restrained_by: str
     believed_dead_by: str
+    #: a batch's memo of the ratings the rules read again and again (U-18: they follow the
+    #: gauges, so it holds the gauges it was made for and is made again when they change)
+    memo: tuple[Gauges, dict[str, Any]] | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
         row = cls()
         for name in ROW_FIELDS:
             setattr(row, name, getattr(combatant, name))
+        row.memo = None
         return row
 
     def clone(self) -> Row:
         row = Row()
         for name in ROW_FIELDS:
             setattr(row, name, getattr(self, name))
+        row.memo = None
         return row
 
     def combatant(self) -> Ua3Combatant:

@@ -62,13 +62,23 @@ def held(row: Row, name: str = "") -> Ua3Weapon:
     return weapon
 
 
+def ability(row: Row, name: str) -> Option:
+    """U-1, U-18, U-19: the ability now, or the best identity standing in for it (remembered on
+    the row for the gauges it was read from)."""
+    memo = row.memo
+    if memo is None or memo[0] is not row.gauges:
+        memo = (row.gauges, {})
+        row.memo = memo
+    found = memo[1].get(name)
+    if found is None:
+        found = best(for_ability(row.sheet, row.gauges, name))
+        memo[1][name] = found
+    return found
+
+
 def struggle(row: Row) -> Option:
     """U-1, U-19: Struggle, or the best identity standing in for it."""
-    return best(for_ability(row.sheet, row.gauges, "struggle"))
-
-
-def ability(row: Row, name: str) -> Option:
-    return best(for_ability(row.sheet, row.gauges, name))
+    return ability(row, "struggle")
 
 
 def firearms(row: Row) -> Option | None:
@@ -89,6 +99,8 @@ def gun_rating(row: Row, what: str) -> Option:
 
 def grapple_of(t: Table, actor: str) -> Conflict | None:
     """The grapple (U-17) `actor` is in, if one is running."""
+    if not t.conflicts:
+        return None
     for conflict in t.conflicts:
         if conflict.kind == "grapple" and conflict.result is None and actor in (s.actor for s in conflict.sides):
             return conflict
