@@ -32,10 +32,19 @@ def _ruleset(state: Any, first: EventBase | None) -> Ruleset[Any, Any]:
     return find_ruleset(first.ruleset if isinstance(first, EncounterStarted) else DEFAULT)
 
 
+def _starts(event: EventBase | None) -> bool:
+    """Whether `event` starts an encounter (a start command's record, or the started event)."""
+    return isinstance(event, EncounterStarted) or (
+        isinstance(event, CommandRecorded) and isinstance(event.issued, StartEncounter)
+    )
+
+
 def fold(events: Iterable[EventBase], state: Any = None) -> Any:
     """`fold(reduce, events)` from an empty encounter (or from `state`)."""
     stream = iter(events)
     first = next(stream, None)
+    if state is not None and not state.version and _starts(first):
+        state = None  # an encounter not started yet is the one its start names, whichever ruleset
     ruleset = _ruleset(state, first)
     return ruleset.fold(stream if first is None else chain((first,), stream), state)
 
