@@ -52,6 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("engine.cli.bench", "bench"),
     "replay": ("engine.cli.replay", "replay"),
     "audit": ("engine.cli.replay", "audit"),
+    "stress-checks": ("engine.cli.session_ua3", "stress_checks"),
 }
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {

@@ -24,25 +24,28 @@ Record = tuple[int, EventBase]
 
 def _ruleset(state: Any, first: EventBase | None) -> Ruleset[Any, Any]:
     """The state's ruleset, else the one the log's first event starts (a session log begins with
-    the start command's record; so does a history re-folded from an empty state after an amend
-    of the start), else the default (an empty log)."""
-    starts = (isinstance(first, CommandRecorded) and isinstance(first.issued, StartEncounter)) or isinstance(
-        first, EncounterStarted
-    )
-    if state is not None and (state.version or not starts):
+    the start command's record), else the default (an empty log)."""
+    if state is not None:
         return find_ruleset(state.ruleset)
     if isinstance(first, CommandRecorded) and isinstance(first.issued, StartEncounter):
         return find_ruleset(first.issued.ruleset)
     return find_ruleset(first.ruleset if isinstance(first, EncounterStarted) else DEFAULT)
 
 
+def _starts(event: EventBase | None) -> bool:
+    """Whether `event` starts an encounter (a start command's record, or the started event)."""
+    return isinstance(event, EncounterStarted) or (
+        isinstance(event, CommandRecorded) and isinstance(event.issued, StartEncounter)
+    )
+
+
 def fold(events: Iterable[EventBase], state: Any = None) -> Any:
     """`fold(reduce, events)` from an empty encounter (or from `state`)."""
     stream = iter(events)
     first = next(stream, None)
+    if state is not None and not state.version and _starts(first):
+        state = None  # an encounter not started yet is the one its start names, whichever ruleset
     ruleset = _ruleset(state, first)
-    if state is not None and not state.version:
-        state = None  # an encounter not started yet is the empty one of the ruleset the log starts
     return ruleset.fold(stream if first is None else chain((first,), stream), state)
 
 

@@ -50,9 +50,11 @@ from engine.store.jsonl import JsonlStore
 from engine.store.memory import MemoryStore
 
 STEPS = 25
-#: One contract, many rulesets: the same property methods run from each ruleset's class.
+#: Every ruleset runs these same methods (one subclass each): differing executors are the point.
 LAWS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors]
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )
 
 

@@ -12,15 +12,15 @@ from engine.commands import ua3 as cmd
 from engine.commands.base import CommandBase
 from engine.dice.checks import CheckSpec, Shift
 from engine.rules.ua3.samples import samples
-from engine.scenario.scenario import LoadedScenario, load_scenario
+from engine.scenario.ua3_scenario import LoadedUa3Scenario, load_ua3_scenario
 from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import ABILITIES, GAUGES
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "ua3"
-LOADED: dict[str, LoadedScenario] = {p.name: load_scenario(p) for p in sorted(SCENARIOS.glob("*.toml"))}
+LOADED: dict[str, LoadedUa3Scenario] = {p.name: load_ua3_scenario(p) for p in sorted(SCENARIOS.glob("*.toml"))}
 
 
-def setup_commands(scenario: LoadedScenario, seed: int) -> list[CommandBase]:
+def setup_commands(scenario: LoadedUa3Scenario, seed: int) -> list[CommandBase]:
     """What `ua session new NAME --scenario FILE --seed SEED` executes."""
     return [
         StartEncounter(ruleset="ua3", title=scenario.scenario.title, seed=seed, settings=scenario.settings),

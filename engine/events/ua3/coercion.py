@@ -6,7 +6,7 @@ from typing import Literal
 
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase
-from engine.events.ua3.words import gauge_title, rolled
+from engine.events.ua3.words import a_or_an, gauge_title, rolled
 from engine.state.ua3.sheet import GaugeName
 
 RolledWith = Literal["ability", "identity", "relationship", "rating"]
@@ -57,7 +57,7 @@ class CoercionRolled(EventBase, frozen=True, kw_only=True, tag="ua3_coercion"):
         ]
         why = ", ".join(p for p in parts if p)
         return (
-            f"{head}: convinced — {self.target} acquiesces or takes a {gauge_title(self.gauge)} {self.rank} "
+            f"{head}: convinced — {self.target} acquiesces or takes {a_or_an(gauge_title(self.gauge))} {self.rank} "
             f"stress check (rank {why}; U-15)."
         )
 

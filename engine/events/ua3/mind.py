@@ -7,7 +7,7 @@ from typing import Literal
 
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase, describe_result
-from engine.events.ua3.words import gauge_title, notches, reaction_words, rolled, sample_words
+from engine.events.ua3.words import a_or_an, gauge_title, notches, reaction_words, rolled, sample_words
 from engine.state.ua3.sheet import MAX_HARDENED, GaugeName
 
 #: U-23: 1. no roll (hardened ≥ rank); 2. automatic failure; 3. a rolled check.
@@ -52,13 +52,13 @@ class StressChecked(EventBase, frozen=True, kw_only=True, tag="ua3_stress_check"
         after = f"; {reaction_words(self.actor, self.reaction, self.source)}" if self.reaction else ""
         if self.outcome == "hardened":
             return (
-                f"{self.actor} takes a {check}: {notches(self.hardened, 'hardened', self.gauge)} ≥ rank "
+                f"{self.actor} takes {a_or_an(check)}: {notches(self.hardened, 'hardened', self.gauge)} ≥ rank "
                 f"{self.rank}, no roll and nothing marked (U-23)."
             )
         if self.outcome == "automatic_failure":
             return (
-                f"{self.actor} takes a {check}: {notches(self.failed, 'failed', self.gauge)} and rank {self.rank} "
-                f"above {self.hardened} hardened, an automatic failure with no roll{after} (U-23)."
+                f"{self.actor} takes {a_or_an(check)}: {notches(self.failed, 'failed', self.gauge)} and rank "
+                f"{self.rank} above {self.hardened} hardened, an automatic failure with no roll{after} (U-23)."
             )
         roll = rolled(self.result) if self.result is not None else "no roll recorded"
         if self.outcome == "success":
@@ -67,8 +67,8 @@ class StressChecked(EventBase, frozen=True, kw_only=True, tag="ua3_stress_check"
                 if self.hardened < MAX_HARDENED
                 else f"{self.gauge} already has all 9 hardened notches"
             )
-            return f"{self.actor} resists a {check} with {roll} — {notch} (U-23)."
-        return f"{self.actor} resists a {check} with {roll} — a failed notch on {self.gauge}{after} (U-23)."
+            return f"{self.actor} resists {a_or_an(check)} with {roll} — {notch} (U-23)."
+        return f"{self.actor} resists {a_or_an(check)} with {roll} — a failed notch on {self.gauge}{after} (U-23)."
 
 
 class HardenedNotchMarked(EventBase, frozen=True, kw_only=True, tag="ua3_hardened_notch"):
@@ -120,7 +120,7 @@ class TraumaMarked(EventBase, frozen=True, kw_only=True, tag="ua3_trauma"):
 
     def explain(self) -> str:
         return (
-            f"{self.actor} has all 5 failed {self.gauge} notches marked: a {self.gauge} trauma "
+            f"{self.actor} has all 5 failed {self.gauge} notches marked: {a_or_an(self.gauge)} trauma "
             f"(U-23{_cause(self.cause)})."
         )
 

@@ -12,6 +12,11 @@ def gauge_title(gauge: str) -> str:
     return gauge.title()
 
 
+def a_or_an(word: str) -> str:
+    """`a Violence`, `an Unnatural`, `an Isolation`."""
+    return f"an {word}" if word[:1].casefold() in "aeiou" and word else f"a {word}"
+
+
 def rolled(result: CheckResult) -> str:
     """`Fitness 55: 61, failure` (the target with its shifts, the value read, the outcome)."""
     word = OUTCOME_WORDS[result.outcome]

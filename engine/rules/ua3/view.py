@@ -8,10 +8,11 @@ from typing import Any
 
 import msgspec
 
+from engine.events.ua3.words import a_or_an
 from engine.rules.ua3.abilities import abilities, initiative, label, linked_gauge, wound_threshold
 from engine.rules.ua3.harm import level
 from engine.rules.view import Section, View, person_changes
-from engine.state.ua3.conflict import SPACES, Conflict
+from engine.state.ua3.conflict import SPACES, Conflict, ConflictSide
 from engine.state.ua3.encounter import Ua3Combatant, Ua3Encounter
 from engine.state.ua3.settings import Ua3Settings
 from engine.state.ua3.sheet import ABILITIES, GAUGES, MAX_FAILED, MAX_HARDENED, U18, Gauge, Gauges, Ua3Sheet
@@ -70,7 +71,12 @@ def state_json(state: Ua3Encounter, turn: str | None) -> dict[str, Any]:
 def _status(c: Ua3Combatant) -> str:
     if c.reaction is None:
         return c.status
-    return f"{c.status}, {c.reaction.kind} (until {c.reaction.source or 'the threat'} is gone)"
+    return f"{c.status}, {c.reaction.kind} ({c.reaction.source or 'the threat'})"
+
+
+def _rolling(side: ConflictSide) -> str:
+    """What a side rolls: `Connect`, or a fixed rating."""
+    return side.roll if side.actor else f"rating {side.rating}"
 
 
 def _conflict_row(conflict: Conflict) -> tuple[str, ...]:
@@ -84,8 +90,8 @@ def _conflict_row(conflict: Conflict) -> tuple[str, ...]:
     length = f"compressed, {conflict.exchanges} each" if conflict.compressed else "open-ended"
     return (
         conflict.id + (f" ({conflict.about})" if conflict.about else ""),
-        f"{a.name}: {a.stake} ({a.rolls})",
-        f"{b.name}: {b.stake} ({b.rolls})",
+        f"{a.name}: {a.stake} ({_rolling(a)}; {a.rolls} rolled)",
+        f"{b.name}: {b.stake} ({_rolling(b)}; {b.rolls} rolled)",
         f"{gridiron(conflict)} {SPACE_NAMES[conflict.token]}",
         length,
         now,
@@ -146,7 +152,7 @@ def _notes(state: Ua3Encounter) -> list[str]:
     notes = []
     for p in state.coercions:
         notes.append(
-            f"{p.target} must answer {p.coercer}'s {p.gauge} threat: acquiesce, or a {p.gauge.title()} {p.rank} "
+            f"{p.target} must answer {p.coercer}'s {p.gauge} threat: acquiesce, or {a_or_an(p.gauge.title())} {p.rank} "
             "stress check (U-15)"
         )
     for c in state.combatants:
@@ -246,7 +252,7 @@ def sheet_view(sheet: Ua3Sheet, settings: Ua3Settings | None = None) -> View:
     identities = Section(
         title="identities (U-19)",
         columns=("identity", "rating", "features"),
-        rows=tuple((i.name, str(i.rating), ", ".join(i.features()) or "—") for i in sheet.identities),
+        rows=tuple((i.name, str(i.rating), "; ".join(i.features()) or "—") for i in sheet.identities),
     )
     relationships = Section(
         title="relationships (U-20)",
