@@ -44,6 +44,7 @@ from engine.session.live import LiveEncounter, load_state, stored_events
 from engine.session.verify import verify
 from engine.settings import Settings
 from engine.simulate.batch import run_batch
+from engine.simulate.executors import Executor, open_executor
 from engine.simulate.fight import FightRun, prepare, run_fight
 from engine.simulate.stats import summary
 from engine.state.encounter import Combatant, Encounter
@@ -90,9 +91,13 @@ def check(
     return roll_check(spec, source, flipped=flipped)
 
 
-def simulate(scenario: str | Path, n: int = 10_000, seed: int = 0, *, workers: int = 1) -> dict[str, Any]:
-    """A batch of fights of a scenario: the report `ua simulate --json` prints."""
-    prep, tally, _ = run_batch(load_scenario(scenario), n, seed, workers=workers)
+def simulate(
+    scenario: str | Path, n: int = 10_000, seed: int = 0, *, workers: int = 1, executor: Executor | None = None
+) -> dict[str, Any]:
+    """A batch of fights of a scenario: the report `ua simulate --json` prints. `executor`: where
+    it runs (default: this process, or a local pool of `workers`), e.g. a Dask cluster:
+    `with open_executor("dask", workers=2) as ex: simulate(path, executor=ex)`."""
+    prep, tally, _ = run_batch(load_scenario(scenario), n, seed, workers=workers, executor=executor)
     return summary(prep, tally, seed=seed)
 
 
@@ -125,6 +130,7 @@ __all__ = [
     "Encounter",
     "EngineError",
     "Event",
+    "Executor",
     "FightRun",
     "Finding",
     "InvalidInput",
@@ -161,6 +167,7 @@ __all__ = [
     "load_sheet",
     "load_state",
     "odds",
+    "open_executor",
     "prepare",
     "resolve",
     "roll",

@@ -15,6 +15,7 @@ from engine.api import (
     fight,
     load_sheet,
     odds,
+    open_executor,
     simulate,
 )
 
@@ -23,6 +24,12 @@ def test_odds_are_exact_fractions_c13() -> None:
     o = odds("major", 45)
     assert (o["crit"], o["matched_success"], o["failure"]) == (Fraction(1, 100), Fraction(4, 100), Fraction(49, 100))
     assert sum(o.values()) == 1
+
+
+def test_simulate_gives_the_same_report_on_any_executor_it_is_given() -> None:
+    here = simulate("scenarios/knife-vs-22.toml", n=300, seed=4)
+    with open_executor("local", workers=2) as pool:
+        assert simulate("scenarios/knife-vs-22.toml", n=300, seed=4, executor=pool) == here
 
 
 def test_check_reads_dice_rolled_at_the_table_c4() -> None:

@@ -22,7 +22,7 @@ from engine.rules.decide import decide
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.session import load_state
 from engine.session.live import stored_log
-from engine.simulate.batch import MAX_FIGHTS, MAX_WORKERS, check_size, chunks, default_workers, run_batch
+from engine.simulate.batch import MAX_FIGHTS, MAX_WORKERS, check_size, default_workers, run_batch
 from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.outcome import outcome_of
 from engine.simulate.stats import Tally, median_of, summary, wilson
@@ -305,12 +305,6 @@ def test_the_default_worker_count_is_a_valid_one() -> None:
 def test_a_small_batch_on_many_workers_is_the_same_batch() -> None:
     loaded = load_scenario(ROOT / "scenarios" / "knife-vs-22.toml")
     assert run_batch(loaded, 7, 3, workers=8)[1] == run_batch(loaded, 7, 3, workers=1)[1]
-
-
-def test_chunks_cover_every_fight_once() -> None:
-    for n, workers in ((1, 1), (49, 2), (1000, 3), (123_457, 8)):
-        covered = [i for start, stop in chunks(n, workers) for i in range(start, stop)]
-        assert covered == list(range(n))
 
 
 def test_a_fight_where_nobody_acts_ends_at_the_round_limit_as_a_draw(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """`ua bench`: how fast batches run here — fights/s and events/s on one worker and on all of
-them, the scaling between the two, and the peak memory (RSS) of the run."""
+them, the scaling between the two, and the peak memory (RSS) of the run; with `--backend dask`,
+the local pool against a Dask cluster (`bench_dask.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import platform
 import resource
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,10 +17,12 @@ import typer
 from rich import box
 from rich.table import Table
 
+from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console, emit_json
 from engine.errors import InvalidInput, NotFound
 from engine.scenario.scenario import load_scenario
 from engine.simulate.batch import check_size, default_workers, run_batch
+from engine.simulate.spans import check_chunk_size
 
 #: The scenarios shipped with the engine, when run from a checkout.
 SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
@@ -94,9 +98,27 @@ def bench(
         bool, typer.Option("--reference", help="Build every event, as a log of each fight would hold it.")
     ] = False,
     json: JsonOption = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, max=99, help="With --backend dask: rounds timed alternately.")
+    ] = 3,
+    client_memory: Annotated[
+        int,
+        typer.Option(
+            "--client-memory",
+            metavar="TASKS",
+            min=0,
+            max=10_000_000,
+            help="With --backend dask: also submit 10⁸ fights and watch this process's memory over TASKS tasks.",
+        ),
+    ] = 0,
+    chunk_size: ChunkSizeOpt = None,
 ) -> None:
     """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
-    With --log N: command append latency on SQLite, fold throughput, opening an N-event session."""
+    With --log N: command append latency on SQLite, fold throughput, opening an N-event session.
+    With --backend dask: the local pool against the cluster (fights/s, the cost of a task), and
+    with --client-memory TASKS the client's memory over a batch of 10⁸ fights."""
     if log:
         from engine.session.logbench import log_benchmark
 
@@ -109,9 +131,28 @@ def bench(
         return
     count = default_workers() if workers is None else workers
     check_size(n, count)
+    check_chunk_size(chunk_size)
     paths = list(scenarios) if scenarios else shipped_scenarios()
     if not paths:
         raise InvalidInput("no scenarios given", where="ua bench")
+    if backend == "dask":
+        from engine.cli.bench_dask import bench_dask
+
+        bench_dask(
+            paths,
+            n=n,
+            seed=seed,
+            workers=workers,
+            scheduler=scheduler,
+            rounds=rounds,
+            memory_tasks=client_memory,
+            chunk_size=chunk_size,
+            json=json,
+        )
+        return
+    if scheduler is not None or client_memory:
+        option = "--scheduler" if scheduler is not None else "--client-memory"
+        raise InvalidInput(f"{option} is for a Dask cluster", where=option, hint="add --backend dask")
     rows = [measure(path, n, seed, count, fast=not reference) for path in paths]
     report = {
         "engine": "recording every event" if reference else "counting",
@@ -129,35 +170,45 @@ def bench(
         render(report)
 
 
+def speed_table(
+    rows: list[dict[str, Any]],
+    heads: Sequence[str],
+    cells: Callable[[dict[str, Any]], Sequence[str]],
+    *,
+    ways: tuple[str, str],
+) -> None:
+    """One row per scenario (its name, then `cells(row)` under `heads`), then whether the two
+    ways timed gave the same results (law 3): `ways` names them after "between" and after "on"."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("scenario", no_wrap=True, min_width=22)
+    for head in heads:
+        table.add_column(head, justify="right")
+    for row in rows:
+        table.add_row(Path(row["file"]).stem, *cells(row))
+    console.print(table)
+    different = [Path(r["file"]).stem for r in rows if not r["identical"]]
+    if different:
+        console.print(f"[red]results differ between {ways[0]}: {', '.join(different)}[/red]")
+    else:
+        console.print(f"results identical on {ways[1]} (law 3)")
+
+
 def render(report: dict[str, Any]) -> None:
     w = report["workers"]
     console.print(
         f"[bold]ua bench[/bold] — {report['fights']:,} fights per scenario, seed {report['seed']}, "
         f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']}); engine: {report['engine']}"
     )
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("scenario", no_wrap=True, min_width=22)
-    for head in (
-        "fights/s\n1 worker",
-        f"fights/s\n{w} workers",
-        "events/s\n1 worker",
-        "scaling",
-    ):
-        table.add_column(head, justify="right")
-    for row in report["scenarios"]:
-        one, many = row["one_worker"], row["all_workers"]
-        table.add_row(
-            Path(row["file"]).stem,
-            f"{one['fights_per_s']:,.0f}",
-            f"{many['fights_per_s']:,.0f}",
-            f"{one['events_per_s']:,.0f}",
+    speed_table(
+        report["scenarios"],
+        ("fights/s\n1 worker", f"fights/s\n{w} workers", "events/s\n1 worker", "scaling"),
+        lambda row: (
+            f"{row['one_worker']['fights_per_s']:,.0f}",
+            f"{row['all_workers']['fights_per_s']:,.0f}",
+            f"{row['one_worker']['events_per_s']:,.0f}",
             f"{row['scaling']:.2f}×",
-        )
-    console.print(table)
-    different = [Path(r["file"]).stem for r in report["scenarios"] if not r["identical"]]
-    if different:
-        console.print(f"[red]results differ between 1 and {w} workers: {', '.join(different)}[/red]")
-    else:
-        console.print(f"results identical on 1 and {w} workers (law 3)")
+        ),
+        ways=(f"1 and {w} workers", f"1 and {w} workers"),
+    )
     rss = report["peak_rss_mib"]
     console.print(f"peak RSS: {rss['main']:.1f} MiB (this process), {rss['workers']:.1f} MiB (largest worker)")

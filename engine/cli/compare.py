@@ -15,9 +15,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console
 from engine.cli.plots import plot_comparison, require_matplotlib
-from engine.cli.progress import SAMPLE_FROM, progress_bar, say_estimate
+from engine.cli.progress import progress_bar, say_estimate
 from engine.cli.report import show
 from engine.cli.simulate import (
     CsvOpt,
@@ -33,9 +34,11 @@ from engine.cli.simulate import (
     stopped_early,
 )
 from engine.errors import InvalidInput
-from engine.simulate.batch import check_size, default_workers, seconds_per_fight
+from engine.simulate.batch import check_size, default_workers
 from engine.simulate.compare import Variant, comparison, points, run_compare
+from engine.simulate.executors import open_executor
 from engine.simulate.overrides import Override, load_with_overrides, parse_override, sweep_values
+from engine.simulate.spans import check_chunk_size
 
 VariantOpt = Annotated[
     list[str] | None,
@@ -146,24 +149,36 @@ def compare(
     plot: PlotOpt = None,
     progress: ProgressOpt = None,
     reference: ReferenceOpt = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    chunk_size: ChunkSizeOpt = None,
 ) -> None:
     """Compare variants or sweep a value on the same fight seeds: the players' win and deaths.
 
     Fight i of every variant uses derive(seed, i). Each variant's difference from the first comes
-    with a 95% interval from the paired fights (narrower than two separate runs could give)."""
+    with a 95% interval from the paired fights (narrower than two separate runs could give).
+    --backend dask runs them on a Dask cluster, with the same report byte for byte."""
     arms, swept = variants_of(scenarios, sets or [], variant or [], sweep)
     batch_seed = seed_or_random(seed)
-    count = default_workers() if workers is None else workers
-    check_size(n, count)
+    check_size(n, default_workers() if workers is None else workers)
+    check_chunk_size(chunk_size)
     if plot is not None:
         require_matplotlib()
-    if n >= SAMPLE_FROM:
-        per_fight = sum(seconds_per_fight(v.loaded, batch_seed, fast=not reference) for v in arms)
-        say_estimate(n, count, per_fight)
     show_bar = sys.stderr.isatty() if progress is None else progress
-    with progress_bar(n, show_bar, what="fights (each variant)") as advance:
+    with (
+        open_executor(backend, workers=workers, scheduler=scheduler) as executor,
+        progress_bar(n, show_bar, what="fights (each variant)") as advance,
+    ):
         tallies, paired = run_compare(
-            arms, n, batch_seed, workers=count, fast=not reference, progress=advance, interruptible=True
+            arms,
+            n,
+            batch_seed,
+            fast=not reference,
+            progress=advance,
+            interruptible=True,
+            executor=executor,
+            chunk_size=chunk_size,
+            sampled=lambda per_fight: say_estimate(n, executor.slots, per_fight),
         )
     stopped_early(tallies[0].fights, n)
     report = comparison(arms, tallies, paired, seed=batch_seed, requested=n, sweep=swept)

@@ -14,8 +14,6 @@ from engine.cli.common import err_console
 
 #: A batch expected to take longer than this (seconds) says so before it starts.
 SAY_ESTIMATE_OVER = 60.0
-#: Batches smaller than this are not sampled (the sample would cost more than it tells).
-SAMPLE_FROM = 5_000
 #: Exit code of a batch stopped by Ctrl-C (128 + SIGINT), its partial report printed.
 INTERRUPTED = 130
 #: Two workers do about this much more than one (fork, merging, the parent's share).

@@ -12,15 +12,18 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
+from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console, emit_json, err_console, fail
 from engine.cli.plots import plot_report, require_matplotlib
-from engine.cli.progress import INTERRUPTED, SAMPLE_FROM, progress_bar, say_estimate
+from engine.cli.progress import INTERRUPTED, progress_bar, say_estimate
 from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
 from engine.session.live import stored_log
-from engine.simulate.batch import Keep, check_size, default_workers, run_batch, seconds_per_fight
+from engine.simulate.batch import Keep, check_size, default_workers, run_batch
+from engine.simulate.executors import open_executor
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.overrides import load_with_overrides
+from engine.simulate.spans import check_chunk_size
 from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
 
@@ -43,7 +46,10 @@ def seed_or_random(seed: int | None) -> int:
 
 
 FightsOpt = Annotated[int, typer.Option("-n", "--fights", help="How many fights.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", "-w", help="Processes, here or in a local Dask cluster (default: all cores)."),
+]
 CsvOpt = Annotated[bool, typer.Option("--csv", help="CSV on stdout.")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Draw the report as a PNG (needs matplotlib).")]
 ProgressOpt = Annotated[
@@ -74,32 +80,36 @@ def simulate(
     progress: ProgressOpt = None,
     reference: ReferenceOpt = False,
     sets: SetOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    chunk_size: ChunkSizeOpt = None,
 ) -> None:
     """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
 
     The report opens with a sentence about the players' side (the scenario's `players`, else the
     first side). --keep-which worst|best ranks fights for that side: lost before drawn before won,
     then more of the side dead, then more wounds taken. Ctrl-C stops a batch and prints the report
-    of the fights finished so far, marked partial (exit code 130)."""
+    of the fights finished so far, marked partial (exit code 130). --backend dask runs them on a
+    Dask cluster, with the same report byte for byte."""
     loaded = load_with_overrides(scenario, sets or [])
     batch_seed = seed_or_random(seed)
-    count = default_workers() if workers is None else workers
-    check_size(n, count)
+    check_size(n, default_workers() if workers is None else workers)
+    check_chunk_size(chunk_size)
     if plot is not None:
         require_matplotlib()
-    if n >= SAMPLE_FROM:
-        say_estimate(n, count, seconds_per_fight(loaded, batch_seed, fast=not reference))
     show = sys.stderr.isatty() if progress is None else progress
-    with progress_bar(n, show) as advance:
+    with open_executor(backend, workers=workers, scheduler=scheduler) as executor, progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
             loaded,
             n,
             batch_seed,
-            workers=count,
             keep=keep,
             progress=advance,
             fast=not reference,
             interruptible=True,
+            executor=executor,
+            chunk_size=chunk_size,
+            sampled=lambda per_fight: say_estimate(n, executor.slots, per_fight),
         )
     stopped_early(tally.fights, n)
     report = summary(prep, tally, seed=batch_seed, requested=n)

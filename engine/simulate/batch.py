@@ -1,11 +1,11 @@
-"""Batches: fight i takes seed derive(batch seed, i); chunks run on a local process pool and
-their integer tallies merge, so the result is the same for any number of workers."""
+"""Batches: fight i takes seed derive(batch seed, i); a batch is a job (`BatchJob`, a value any
+executor runs), its chunks' integer tallies merge exactly, so the result is the same on any
+executor, for any number of workers and any chunk size."""
 
 from __future__ import annotations
 
 import gc
 import heapq
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Literal
@@ -15,12 +15,14 @@ import msgspec
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
+from engine.simulate.executors import Executor, run_job
 from engine.simulate.fight import Prepared, prepare, run_fight
+from engine.simulate.identity import engine_identity
 from engine.simulate.openings import Openings
 from engine.simulate.outcome import FightOutcome, outcome_of
-from engine.simulate.pool import MAX_WORKERS, Job, run_chunks
-from engine.simulate.pool import chunks as chunks  # re-exported: callers know them from here
-from engine.simulate.pool import default_workers as default_workers
+from engine.simulate.pool import MAX_WORKERS
+from engine.simulate.pool import default_workers as default_workers  # re-exported: callers know it from here
+from engine.simulate.spans import Runner
 from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
 
@@ -113,10 +115,23 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def batch_job(loaded: LoadedScenario, start: Encounter | None, fast: bool, seed: int, keep: int) -> Job:
-    """The job of one process: its own prepared fights, then chunk after chunk."""
-    fights = Fights(prepare(loaded, start), fast=fast)
-    return lambda first, stop: run_chunk(fights, seed, first, stop, keep)
+class BatchJob(msgspec.Struct, frozen=True, kw_only=True):
+    """A batch's work as a value any executor runs: the resolved scenario, the batch seed, the
+    options, the state a what-if starts from, and the engine that made it (a worker running
+    another refuses it)."""
+
+    loaded: LoadedScenario
+    seed: int
+    fast: bool = True
+    keep: int = 0
+    start: Encounter | None = None
+    engine: str = msgspec.field(default_factory=engine_identity)
+
+    def open(self) -> Runner:
+        """A worker's setup, once per batch: its prepared fights (and their openings cache)."""
+        fights = Fights(prepare(self.loaded, self.start), fast=self.fast)
+        seed, keep = self.seed, self.keep
+        return lambda first, stop: run_chunk(fights, seed, first, stop, keep)
 
 
 def check_size(n: int, workers: int) -> None:
@@ -137,33 +152,26 @@ def run_batch(
     start: Encounter | None = None,
     fast: bool = True,
     interruptible: bool = False,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    sampled: Callable[[float], object] | None = None,
 ) -> tuple[Prepared, Tally, Picks]:
     """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
     `progress(done)` after each chunk. `fast=False` builds every event of every fight (the
     reference check); the numbers are the same. `interruptible`: Ctrl-C stops the batch and the
-    tally holds the fights finished (`tally.fights < n`)."""
+    tally holds the first fights (`tally.fights < n`). `executor`: where the chunks run (default:
+    this process for one worker, else a local pool of `workers`); `chunk_size`: fights a chunk
+    (default: sized from a timed sample); `sampled(seconds)`: what that sample took a fight."""
     check_size(n, workers)
     prep = prepare(loaded, start)
     tally = Tally()
     picks = Picks(size=keep)
 
-    def absorb(result: ChunkResult, stop: int) -> None:
+    def merge(result: ChunkResult) -> None:
         tally.merge(result.tally)
         picks.merge(result.picks)
-        if progress is not None:
-            progress(stop)
 
-    run_chunks(batch_job, (loaded, start, fast, seed, keep), n, workers, absorb, interruptible=interruptible)
+    job = BatchJob(loaded=loaded, seed=seed, fast=fast, keep=keep, start=start)
+    run_job(job, n, merge, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
+            chunk_size=chunk_size, sampled=sampled)
     return prep, tally, picks
-
-
-def seconds_per_fight(loaded: LoadedScenario, seed: int, *, fast: bool = True, budget: float = 0.2) -> float:
-    """A short timed sample of the batch's first fights (at most 200, or `budget` seconds) on
-    this process: about how long one fight takes. For estimates only; nothing is kept."""
-    fights = Fights(prepare(loaded), fast=fast)
-    started = time.perf_counter()
-    done = 0
-    while done < 200 and (done < 5 or time.perf_counter() - started < budget):
-        fights.outcome(derive_seed(seed, done))
-        done += 1
-    return (time.perf_counter() - started) / done

@@ -5,7 +5,8 @@ Each chunk keeps, per variant, its tally, and per variant after the first, the i
 (n, Σd, Σd²) of the per-fight difference d ∈ {−1, 0, 1} against the first variant in the
 players' win and in someone of the players dying. The 95% interval of a difference comes from
 those paired differences: narrower than two independent runs of the same size whenever the
-variants' fights go alike (they share their dice), and merged exactly across workers.
+variants' fights go alike (they share their dice), and merged exactly across workers. A
+comparison is a job (`CompareJob`) like a batch, so it runs on the same executors.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import msgspec
 from engine.dice.source import derive_seed
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.batch import Fights, check_size, collection_paused
+from engine.simulate.executors import Executor, run_job
 from engine.simulate.fight import prepare
+from engine.simulate.identity import engine_identity
 from engine.simulate.outcome import FightOutcome
-from engine.simulate.pool import Job, run_chunks
+from engine.simulate.spans import Runner
 from engine.simulate.stats import Z95, Tally, percent, summary
 
 #: The figures compared, per fight, for the players' side.
@@ -90,9 +93,20 @@ def compare_chunk(fights: Sequence[Fights], seed: int, start: int, stop: int) ->
     return CompareChunk(tallies=tallies, paired=paired)
 
 
-def compare_job(variants: Sequence[LoadedScenario], fast: bool, seed: int) -> Job:
-    fights = [Fights(prepare(loaded), fast=fast) for loaded in variants]
-    return lambda first, stop: compare_chunk(fights, seed, first, stop)
+class CompareJob(msgspec.Struct, frozen=True, kw_only=True):
+    """A comparison's work as a value any executor runs: every variant's resolved scenario, the
+    seed they share, the options and the engine that made it."""
+
+    variants: tuple[LoadedScenario, ...]
+    seed: int
+    fast: bool = True
+    engine: str = msgspec.field(default_factory=engine_identity)
+
+    def open(self) -> Runner:
+        """A worker's setup, once per comparison: each variant's prepared fights."""
+        fights = [Fights(prepare(loaded), fast=self.fast) for loaded in self.variants]
+        seed = self.seed
+        return lambda first, stop: compare_chunk(fights, seed, first, stop)
 
 
 def paired_interval(n: int, total: int, squares: int) -> tuple[float, float, float]:
@@ -124,22 +138,25 @@ def run_compare(
     fast: bool = True,
     progress: Callable[[int], None] | None = None,
     interruptible: bool = False,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    sampled: Callable[[float], object] | None = None,
 ) -> tuple[list[Tally], list[Paired]]:
-    """Fight 0…n−1 of every variant with the same seeds; the tallies and the paired sums."""
+    """Fight 0…n−1 of every variant with the same seeds; the tallies and the paired sums.
+    `executor`, `chunk_size` and `sampled` as for `run_batch`."""
     check_size(n, workers)
     tallies = [Tally() for _ in variants]
     paired = [Paired() for _ in variants[1:]]
 
-    def absorb(result: CompareChunk, stop: int) -> None:
+    def merge(result: CompareChunk) -> None:
         for mine, theirs in zip(tallies, result.tallies, strict=True):
             mine.merge(theirs)
         for mine_p, theirs_p in zip(paired, result.paired, strict=True):
             mine_p.merge(theirs_p)
-        if progress is not None:
-            progress(stop)
 
-    loadeds = [v.loaded for v in variants]
-    run_chunks(compare_job, (loadeds, fast, seed), n, workers, absorb, interruptible=interruptible)
+    job = CompareJob(variants=tuple(v.loaded for v in variants), seed=seed, fast=fast)
+    run_job(job, n, merge, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
+            chunk_size=chunk_size, sampled=sampled)
     return tallies, paired
 
 

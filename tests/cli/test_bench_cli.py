@@ -1,9 +1,11 @@
-"""`ua bench`: the shape of its report (no timing assertions: speeds depend on the machine)."""
+"""`ua bench`: the shape of its report, on this machine and against a Dask cluster (no timing
+assertions: speeds depend on the machine)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -54,3 +56,31 @@ def test_bench_refuses_a_bad_size_in_one_line() -> None:
     assert result.exit_code != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: -n") and "Traceback" not in result.stderr
+
+
+def test_bench_on_dask_times_the_local_pool_against_the_cluster_with_the_cost_of_a_task(dask_cluster: Any) -> None:
+    file = str(ROOT / "scenarios" / "knife-duel.toml")
+    scheduler = dask_cluster.client.scheduler.address
+    args = ["bench", file, "-n", "300", "--backend", "dask", "--scheduler", scheduler, "--rounds", "2"]
+    result = runner.invoke(app, [*args, "--client-memory", "30", "--chunk-size", "10", "--json"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["backend"] == "dask" and report["dask_workers"] == 2 and report["rounds"] == 2
+    [row] = report["scenarios"]
+    assert row["identical"] is True and len(row["local_pool"]["rounds"]) == len(row["dask"]["rounds"]) == 2
+    assert row["ratio"] == pytest.approx(row["dask"]["fights_per_s"] / row["local_pool"]["fights_per_s"], abs=0.001)
+    assert report["task_overhead"]["dask_s"] > 0 and report["task_overhead"]["local_pool_s"] > 0
+    memory = report["client_memory"]
+    assert (memory["fights_submitted"], memory["chunk_size"], memory["tasks_run"]) == (100_000_000, 10, 30)
+    assert [s["tasks"] for s in memory["samples"]] == list(range(3, 31, 3))
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.stderr
+    assert "results identical on the local pool and on Dask (law 3)" in text.stdout
+    assert "one task (300 that fight nothing)" in text.stdout and "ms on Dask" in text.stdout
+
+
+def test_bench_refuses_dask_options_without_dask_in_one_line() -> None:
+    result = runner.invoke(app, ["bench", "-n", "5", "--client-memory", "10"])
+    assert result.exit_code == 2
+    line = "error: --client-memory: --client-memory is for a Dask cluster (hint: add --backend dask)"
+    assert result.stderr.strip() == line

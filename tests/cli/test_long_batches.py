@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.cli import simulate as simulate_cli
 from engine.cli.app import app
 from engine.cli.progress import duration
-from engine.simulate import batch
+from engine.simulate import batch, executors
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,33 +55,43 @@ def _wait_for_line(stream, needle: str, limit: float = 60.0) -> str:  # type: ig
     raise AssertionError(f"no {needle!r} on stderr; saw {seen!r}")
 
 
-@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_prints_the_partial_report_and_exits_130_with_no_traceback(workers: str, tmp_path: Path) -> None:
+def interrupted_batch(tmp_path: Path, name: str, *options: str, wait: float = 3.0) -> tuple[Path, int, str]:
+    """`ua simulate` of 10⁷ fights of the knife duel (a copy named `name`) in a process group of
+    its own, given Ctrl-C as a terminal gives it (SIGINT to the whole group) `wait` seconds after
+    it said its estimate; the report it printed is checked as a partial one. Returns the copy
+    (its path names the command's processes), the process group and stderr."""
     shutil.copytree(ROOT / "scenarios" / "characters", tmp_path / "characters")
-    path = tmp_path / f"interrupted-{workers}.toml"
+    path = tmp_path / f"{name}.toml"
     path.write_text(KNIFE.read_text())
     command = [sys.executable, "-c", "from engine.cli.app import main; main()", "simulate", str(path)]
-    command += ["-n", "10000000", "--seed", "1", "--workers", workers, "--json"]
+    command += ["-n", "10000000", "--seed", "1", *options, "--json"]
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
     )
     try:
         said = _wait_for_line(proc.stderr, "estimate: about")  # the batch is starting
         assert "Ctrl-C stops it" in said
-        time.sleep(3)  # let some chunks finish
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        time.sleep(wait)  # let some chunks finish
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err
     report = json.loads(out)
     assert report["partial"] is True and report["requested"] == 10_000_000
     assert 0 < report["fights"] < 10_000_000
     assert sum(s["wins"] for s in report["sides"].values()) + report["draws"]["count"] == report["fights"]
-    assert f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000" in err
+    last = err.strip().splitlines()[-1]
+    assert last == f"stopped: the report is of the {report['fights']:,} fights finished of 10,000,000"
+    return path, proc.pid, said + err
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_prints_the_partial_report_and_exits_130_with_no_traceback(workers: str, tmp_path: Path) -> None:
+    path, _, _ = interrupted_batch(tmp_path, f"interrupted-{workers}", "--workers", workers)
     assert _processes_naming(str(path)) == [], "the workers are gone"
 
 
@@ -90,19 +99,21 @@ def test_a_stopped_batch_reports_the_chunks_finished_marked_partial(monkeypatch:
     real = batch.run_chunk
     calls = []
 
-    def stopping(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
+    def stopping(fights, seed, start, stop, keep):  # type: ignore[no-untyped-def]
+        if stop - start == 2500:  # a chunk, not the timed sample's first fights
+            calls.append(1)
+            if len(calls) == 3:
+                raise KeyboardInterrupt
+        return real(fights, seed, start, stop, keep)
 
     monkeypatch.setattr(batch, "run_chunk", stopping)
-    result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1", "--json"])
+    args = ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1", "--chunk-size", "2500"]
+    result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 130
     report = json.loads(result.stdout)
     assert (report["partial"], report["fights"], report["requested"]) == (True, 5000, 20000)
     calls.clear()
-    code = runner.invoke(app, ["simulate", str(KNIFE), "-n", "20000", "--seed", "2", "--workers", "1"])
+    code = runner.invoke(app, args)
     assert code.exit_code == 130 and "partial: stopped after 5,000 of 20,000" in code.stdout
 
 
@@ -117,11 +128,11 @@ def test_a_batch_stopped_before_any_fight_finished_is_one_line(monkeypatch: pyte
 
 
 def test_a_batch_that_will_take_over_a_minute_says_its_estimate_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.01)  # as if 100 fights/s
+    monkeypatch.setattr(executors, "seconds_per_index", lambda *a, **k: 0.01)  # as if 100 fights/s
     result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0
     assert result.stderr.startswith("estimate: about 1 min 40 s for 10,000 fights on 1 worker (about 100 fights/s")
-    monkeypatch.setattr(simulate_cli, "seconds_per_fight", lambda *a, **k: 0.001)  # 10 s: nothing to say
+    monkeypatch.setattr(executors, "seconds_per_index", lambda *a, **k: 0.001)  # 10 s: nothing to say
     result = runner.invoke(app, ["simulate", str(KNIFE), "-n", "10000", "--seed", "2", "--workers", "1", "--json"])
     assert result.exit_code == 0 and "estimate" not in result.stderr
 
