@@ -25,7 +25,7 @@ from litestar.params import Parameter
 from litestar.response import File, ServerSentEvent
 from litestar.static_files import create_static_files_router
 
-from engine.dice.checks import OUTCOMES, CheckSpec, roll_check
+from engine.dice.checks import CheckSpec, roll_check
 from engine.dice.odds import exact_odds
 from engine.dice.source import SeededDice, TableDice
 from engine.errors import EngineError, InvalidInput, NotFound
@@ -33,7 +33,6 @@ from engine.events.checks import CheckRolled
 from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
-from engine.scenario.scenario import scenario_catalog
 from engine.service import bodies, models
 from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
 from engine.service.guard import Guard
@@ -257,9 +256,9 @@ def _odds(spec: CheckSpec) -> models.Odds:
         spec=spec,
         target=spec.target,
         rolled=not spec.automatic,
-        odds={name: float(odds[name]) for name in OUTCOMES},
-        exact={name: f"{int(odds[name] * 100)}/100" for name in OUTCOMES},
-        success=float(sum((odds[n] for n in wins), Fraction(0))),
+        odds={name: float(p) for name, p in odds.items()},
+        exact={name: f"{int(p * 100)}/100" for name, p in odds.items()},
+        success=float(sum((p for n, p in odds.items() if n in wins), Fraction(0))),
     )
 
 
@@ -272,7 +271,9 @@ async def odds(request: Request[Any, Any, Any]) -> models.Odds:
 def _check(body: models.CheckRequest) -> models.CheckOutcome:
     spec = _spec_checked(body.spec)
     if body.flipped and not spec.flip:
-        raise InvalidInput("`flipped` needs a spec with flip", where="$.flipped", hint="only obsession or passion rolls flip")
+        raise InvalidInput(
+            "`flipped` needs a spec with flip", where="$.flipped", hint="only obsession or passion rolls flip"
+        )
     source: TableDice | SeededDice
     if body.dice:
         if len(body.dice) != 2 or not all(0 <= d <= 9 for d in body.dice):
@@ -383,7 +384,9 @@ async def execute(request: Request[Any, Any, Any], name: str, command_id: Comman
     return result
 
 
-async def _marker(request: Request[Any, Any, Any], name: str, what: str, command_id: str | None) -> models.CommandResult:
+async def _marker(
+    request: Request[Any, Any, Any], name: str, what: str, command_id: str | None
+) -> models.CommandResult:
     raw = await request.body()
     body = bodies.decode_body(raw, models.Marker) if raw.strip() else models.Marker()
     service = _service(request)
@@ -432,7 +435,7 @@ def export(request: Request[Any, Any, Any], name: str) -> Response[bytes]:
     )
 
 
-class ImportLog(models.Request):
+class ImportLog(models.Request, frozen=True):
     """A JSON-lines log (as `ua session export` writes it), as text."""
 
     log: Annotated[str, msgspec.Meta(max_length=MAX_LOG_BODY)]
@@ -700,7 +703,7 @@ def create_app(config: ServiceConfig) -> Litestar:
             HTTPException: _http_error,
             Exception: _other_error,
         },
-        middleware=[DefineMiddleware(Guard, token=config.token)],
+        middleware=[DefineMiddleware(Guard, token=config.token)],  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(
             title="Unknown Armies encounter engine",
             version="1",

@@ -5,7 +5,6 @@ gives its sheets inline, a shipped scenario is named."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,9 +25,14 @@ SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
 POSTED = "document"
 
 
-@functools.cache
-def _decoder(type_: type[T]) -> msgspec.json.Decoder[T]:
-    return msgspec.json.Decoder(type_)
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
+    found = _DECODERS.get(type_)
+    if found is None:
+        found = _DECODERS[type_] = msgspec.json.Decoder(type_)
+    return found
 
 
 def decode_body(data: bytes, type_: type[T]) -> T:
@@ -37,7 +41,8 @@ def decode_body(data: bytes, type_: type[T]) -> T:
     if not data.strip():
         raise InvalidInput("the request has no body", where="$", hint="send a JSON object")
     try:
-        return _decoder(type_).decode(data)
+        decoded: T = _decoder(type_).decode(data)
+        return decoded
     except msgspec.ValidationError as exc:
         reason, path = split_validation_error(str(exc))
         raise InvalidInput(reason, where=path, hint="see the schema at /schema") from None
@@ -64,7 +69,9 @@ def _parsed(source: ScenarioSource | SheetSource) -> Any:
     """The plain values of a posted document (a JSON object, or text in its format)."""
     given = [x for x in (source.document, source.text) if x is not None]
     if len(given) != 1:
-        raise InvalidInput("give exactly one of `document` or `text`", where="$", hint="a JSON object, or the file's text")
+        raise InvalidInput(
+            "give exactly one of `document` or `text`", where="$", hint="a JSON object, or the file's text"
+        )
     if source.document is not None:
         return source.document
     assert source.text is not None

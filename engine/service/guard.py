@@ -47,7 +47,9 @@ class Guard:
         self.app = app
         self.token = token.encode() if token else None
 
-    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]) -> None:
+    async def __call__(
+        self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]
+    ) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -57,7 +59,10 @@ class Guard:
             return
         status, message, hint = refusal
         body = http_error(status, message, hint=hint)
-        headers = [(b"content-type", b"application/json"), *((k.lower().encode(), v.encode()) for k, v in headers_for(body).items())]
+        headers = [
+            (b"content-type", b"application/json"),
+            *((k.lower().encode(), v.encode()) for k, v in headers_for(body).items()),
+        ]
         payload = encode_error(body)
         headers.append((b"content-length", str(len(payload)).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -74,7 +79,11 @@ class Guard:
             given = headers.get("authorization", "")
             scheme, _, value = given.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self.token):
-                return 401, "a bearer token is needed", "send Authorization: Bearer TOKEN (the one `ua serve` was given)"
+                return (
+                    401,
+                    "a bearer token is needed",
+                    "send Authorization: Bearer TOKEN (the one `ua serve` was given)",
+                )
             return None
         client = scope.get("client") or ("", 0)
         if not is_loopback(str(client[0])):

@@ -4,6 +4,7 @@ cancelled as Ctrl-C stops `ua simulate`: the fights finished so far make a parti
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import secrets
@@ -44,7 +45,8 @@ def _fork(state: Any, n: int, seed: int, workers: int, at: int, progress: Callab
     def with_progress(*args: Any, **kwargs: Any) -> Any:
         return original(*args, **kwargs, progress=progress)
 
-    whatif.run_batch = with_progress  # type: ignore[assignment]  (fork_batch has no progress hook)
+    # fork_batch has no progress hook: give its batch one
+    whatif.run_batch = with_progress  # type: ignore[attr-defined]
     report: dict[str, Any] = whatif.fork_batch(state, n, seed, workers=workers, from_event=at, interruptible=True)
     return report
 
@@ -118,8 +120,11 @@ class Jobs:
         try:
             outcome, payload = receive.recv()
         except EOFError:
-            outcome, payload = "error", msgspec.json.encode(
-                ErrorBody(error="internal", message="the job's process ended without a result", status=500)
+            outcome, payload = (
+                "error",
+                msgspec.json.encode(
+                    ErrorBody(error="internal", message="the job's process ended without a result", status=500)
+                ),
             )
         finally:
             receive.close()
@@ -134,7 +139,9 @@ class Jobs:
             else:
                 error = msgspec.json.decode(payload, type=ErrorBody)
                 state = "cancelled" if entry.cancelled else "failed"
-                entry.job = msgspec.structs.replace(entry.job, state=state, done=done, finished=time.time(), error=error)
+                entry.job = msgspec.structs.replace(
+                    entry.job, state=state, done=done, finished=time.time(), error=error
+                )
 
     def _entry(self, job_id: str) -> _Running:
         entry = self._jobs.get(job_id)
@@ -160,8 +167,11 @@ class Jobs:
             job = entry.job
             if job.state == "running":
                 raise ServiceError(
-                    409, "running", f"job {job_id} is still running ({int(entry.done.value)} of {job.requested})",
-                    where=job_id, hint="poll GET /jobs/ID until its state is done",
+                    409,
+                    "running",
+                    f"job {job_id} is still running ({int(entry.done.value)} of {job.requested})",
+                    where=job_id,
+                    hint="poll GET /jobs/ID until its state is done",
                 )
             if entry.report is None:
                 body = job.error or ErrorBody(error="failed", message="the job failed", status=422)
@@ -174,10 +184,8 @@ class Jobs:
             entry = self._entry(job_id)
             if entry.job.state == "running" and entry.process.pid is not None:
                 entry.cancelled = True
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(entry.process.pid, signal.SIGINT)
-                except ProcessLookupError:
-                    pass
         return self.get(job_id)
 
     def close(self) -> None:

@@ -16,9 +16,7 @@ from engine.dice.checks import CheckSpec
 #: A session's name: what the CLI's `ua session new NAME` takes, safe in a URL path.
 SessionName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 #: A scenario document as a JSON object; checked as `ua scenario check` checks a file.
-ScenarioDocument = Annotated[
-    dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Scenario"})
-]
+ScenarioDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Scenario"})]
 #: A character sheet document as a JSON object; checked as `ua character check` checks a file.
 SheetDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Sheet"})]
 #: A shipped scenario's name (`GET /scenarios` lists them), never a path.
@@ -41,7 +39,7 @@ class Response(msgspec.Struct, frozen=True, kw_only=True):
 # -- errors -------------------------------------------------------------------------------------
 
 
-class ErrorBody(Response):
+class ErrorBody(Response, frozen=True):
     """Every error, whatever the endpoint: what went wrong, where (a `$.path`, a field, a
     session), and a hint. `version` is the session's current version on a 409 conflict."""
 
@@ -56,7 +54,7 @@ class ErrorBody(Response):
 # -- documents ----------------------------------------------------------------------------------
 
 
-class ScenarioSource(Request):
+class ScenarioSource(Request, frozen=True):
     """A scenario: a shipped one by `name`, a `document` (a JSON object), or `text` in `format`
     (TOML, YAML or JSON, as a file would hold it). Exactly one of them. Sheets inside a posted
     document are given inline (`character`); paths are not accepted."""
@@ -67,7 +65,7 @@ class ScenarioSource(Request):
     format: Format = "toml"
 
 
-class SheetSource(Request):
+class SheetSource(Request, frozen=True):
     """A character sheet: a `document` (a JSON object) or `text` in `format`."""
 
     document: SheetDocument | None = None
@@ -77,7 +75,7 @@ class SheetSource(Request):
     tier: str | None = None
 
 
-class Finding(Response):
+class Finding(Response, frozen=True):
     """One problem found in a document: its `$.path`, the message, and whether it is an error."""
 
     path: str
@@ -86,7 +84,7 @@ class Finding(Response):
     hint: str = ""
 
 
-class Validation(Response):
+class Validation(Response, frozen=True):
     """A document's check: `ok` when nothing is an error. Structural errors are findings too."""
 
     ok: bool
@@ -95,7 +93,7 @@ class Validation(Response):
     summary: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-class ShippedScenario(Response):
+class ShippedScenario(Response, frozen=True):
     name: str
     title: str
     ruleset: str
@@ -103,11 +101,11 @@ class ShippedScenario(Response):
     combatants: list[str] = msgspec.field(default_factory=list)
 
 
-class ShippedScenarios(Response):
+class ShippedScenarios(Response, frozen=True):
     scenarios: list[ShippedScenario]
 
 
-class ShippedDocument(Response):
+class ShippedDocument(Response, frozen=True):
     """A shipped scenario as a self-contained document (sheets inline), ready to change and post."""
 
     name: str
@@ -117,7 +115,7 @@ class ShippedDocument(Response):
 # -- sessions -----------------------------------------------------------------------------------
 
 
-class NewSession(Request):
+class NewSession(Request, frozen=True):
     """Start a session from a scenario (shipped or posted). `seed` defaults to a random one."""
 
     name: SessionName
@@ -126,7 +124,7 @@ class NewSession(Request):
     title: Annotated[str, msgspec.Meta(max_length=120)] = ""
 
 
-class SessionInfo(Response):
+class SessionInfo(Response, frozen=True):
     name: str
     version: int
     title: str = ""
@@ -136,11 +134,11 @@ class SessionInfo(Response):
     turn: str | None = None
 
 
-class SessionList(Response):
+class SessionList(Response, frozen=True):
     sessions: list[SessionInfo]
 
 
-class Execute(Request):
+class Execute(Request, frozen=True):
     """Run one command. With `expected_version`, it runs only if the session is still at that
     version (else 409 with the current one). A `Command-Id` header makes a retry safe."""
 
@@ -148,7 +146,7 @@ class Execute(Request):
     expected_version: Version | None = None
 
 
-class Amend(Request):
+class Amend(Request, frozen=True):
     """Replace command number `number` (as the log shows it) with `command`; every later command
     is decided again with its recorded dice."""
 
@@ -158,13 +156,13 @@ class Amend(Request):
     note: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
 
-class Marker(Request):
+class Marker(Request, frozen=True):
     """Undo or redo; with `expected_version`, only if nothing changed meanwhile."""
 
     expected_version: Version | None = None
 
 
-class EventView(Response):
+class EventView(Response, frozen=True):
     """One event of a session: its position (the SSE id), type, the command it belongs to, and its
     explanation with rule ids; checks with their exact odds; struck when undone or superseded."""
 
@@ -179,7 +177,7 @@ class EventView(Response):
     event: dict[str, Any] | None = None
 
 
-class CommandResult(Response):
+class CommandResult(Response, frozen=True):
     """What a command (or undo, redo, amend) wrote: its events, the session's new version, who
     acts now; `retry` when the command id was already recorded (nothing new was written)."""
 
@@ -193,7 +191,7 @@ class CommandResult(Response):
     superseded: list[EventView] = msgspec.field(default_factory=list)
 
 
-class StateView(Response):
+class StateView(Response, frozen=True):
     """The state as folded from the log (after event `at`, or now); `state` is the ruleset's own
     state (its shape depends on `ruleset`), `turn` who acts now."""
 
@@ -205,13 +203,13 @@ class StateView(Response):
     state: dict[str, Any]
 
 
-class LogView(Response):
+class LogView(Response, frozen=True):
     session: str
     version: int
     lines: list[EventView]
 
 
-class Gauge(Response):
+class Gauge(Response, frozen=True):
     """One combatant at one point: wounds and the ruleset's other gauges (madness meters, shock
     gauges), flattened as `meter.part` → value."""
 
@@ -222,7 +220,7 @@ class Gauge(Response):
     gauges: dict[str, int] = msgspec.field(default_factory=dict)
 
 
-class TimelinePoint(Response):
+class TimelinePoint(Response, frozen=True):
     position: int
     round: int
     phase: str
@@ -230,7 +228,7 @@ class TimelinePoint(Response):
     combatants: list[Gauge]
 
 
-class Timeline(Response):
+class Timeline(Response, frozen=True):
     """Every combatant's gauges after each event (position 0: before the first)."""
 
     session: str
@@ -239,7 +237,7 @@ class Timeline(Response):
     points: list[TimelinePoint]
 
 
-class Luck(Response):
+class Luck(Response, frozen=True):
     checks: int
     expected_successes: float
     successes: int
@@ -247,14 +245,14 @@ class Luck(Response):
     z: float
 
 
-class Fairness(Response):
+class Fairness(Response, frozen=True):
     faces: int
     counts: list[int]
     chi_square: float
     p_value: float
 
 
-class Audit(Response):
+class Audit(Response, frozen=True):
     """As `ua audit`: each combatant's luck against the exact odds, and the dice's fairness."""
 
     session: str
@@ -265,13 +263,13 @@ class Audit(Response):
     mismatch: str = ""
 
 
-class Imported(Response):
+class Imported(Response, frozen=True):
     session: str
     version: int
     events: int
 
 
-class Fork(Request):
+class Fork(Request, frozen=True):
     """What if: fight the rest from event `at` of the history that counts, `simulate` times."""
 
     at: Annotated[int, msgspec.Meta(ge=1)]
@@ -283,7 +281,7 @@ class Fork(Request):
 # -- checks and odds ----------------------------------------------------------------------------
 
 
-class CheckRequest(Request):
+class CheckRequest(Request, frozen=True):
     """Resolve one check: with `dice` (two faces, tens first) as rolled at the table, else from
     `seed` (random when not given). `flipped` states the orientation (C-11)."""
 
@@ -293,7 +291,7 @@ class CheckRequest(Request):
     flipped: bool | None = None
 
 
-class Odds(Response):
+class Odds(Response, frozen=True):
     """Exact probability of each outcome class (C-13), of all 100 rolls."""
 
     spec: CheckSpec
@@ -304,7 +302,7 @@ class Odds(Response):
     success: float
 
 
-class CheckOutcome(Response):
+class CheckOutcome(Response, frozen=True):
     spec: CheckSpec
     target: int
     outcome: str
@@ -320,7 +318,7 @@ class CheckOutcome(Response):
 # -- jobs ---------------------------------------------------------------------------------------
 
 
-class Simulation(Request):
+class Simulation(Request, frozen=True):
     """A batch of `n` fights of a scenario, seeds `derive(seed, i)`: `ua simulate` as a job."""
 
     scenario: ScenarioSource
@@ -329,7 +327,7 @@ class Simulation(Request):
     workers: Workers = 1
 
 
-class Job(Response):
+class Job(Response, frozen=True):
     """A batch job: `running` until `done`, `cancelled` (its partial report kept) or `failed`."""
 
     id: str
@@ -342,16 +340,16 @@ class Job(Response):
     error: ErrorBody | None = None
 
 
-class JobResult(Response):
+class JobResult(Response, frozen=True):
     job: Job
     report: dict[str, Any]
 
 
-class JobList(Response):
+class JobList(Response, frozen=True):
     jobs: list[Job]
 
 
-class Health(Response):
+class Health(Response, frozen=True):
     ok: bool
     version: str
     rulesets: list[str]

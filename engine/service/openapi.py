@@ -91,7 +91,10 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]])
             for status, text in ERRORS.items():
                 responses.setdefault(
                     status,
-                    {"description": text, "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}}},
+                    {
+                        "description": text,
+                        "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}},
+                    },
                 )
     return document
 

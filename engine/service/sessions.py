@@ -134,7 +134,7 @@ class Sessions:
         return live
 
     def _records(self, name: str) -> list[Record]:
-        records = list(stored_events(self.store, name))
+        records: list[Record] = list(stored_events(self.store, name))
         if not records:
             raise self._missing(name)
         return records
@@ -166,7 +166,9 @@ class Sessions:
     def create(self, name: str, loaded: LoadedScenario, *, seed: int, title: str, scenario: str) -> CommandResult:
         """A new session set up from a scenario, in one append (all or nothing), as `ua session new`."""
         commands: list[CommandBase] = [
-            StartEncounter(title=title or loaded.scenario.title, seed=seed, settings=loaded.settings, scenario=scenario),
+            StartEncounter(
+                title=title or loaded.scenario.title, seed=seed, settings=loaded.settings, scenario=scenario
+            ),
             *(f.joins() for f in loaded.fighters),
         ]
         with self._lock(name):
@@ -261,7 +263,7 @@ class Sessions:
 
     def marker(self, name: str, what: str, *, expected: int | None, command_id: str) -> CommandResult:
         """Undo or redo, with what changed."""
-        from engine.cli.views import state_diff  # noqa: PLC0415  (the diff the CLI shows; moves to the session service)
+        from engine.cli.views import state_diff
 
         fingerprint = what.encode()
         with self._lock(name):
@@ -275,15 +277,13 @@ class Sessions:
                 events = live.undo() if what == "undo" else live.redo()
             except ConcurrencyConflict:
                 raise self._conflict(name) from None
-            result = msgspec.structs.replace(
-                self._written(live, first, events), changes=state_diff(before, live.state)
-            )
+            result = msgspec.structs.replace(self._written(live, first, events), changes=state_diff(before, live.state))
             return self._remember(name, command_id, fingerprint, result)
 
     def amend(
         self, name: str, number: int, command: Command, *, note: str, expected: int | None, command_id: str
     ) -> CommandResult:
-        from engine.cli.views import state_diff  # noqa: PLC0415
+        from engine.cli.views import state_diff
 
         fingerprint = b"amend:%d:" % number + msgspec.json.encode(command) + note.encode()
         with self._lock(name):
@@ -368,7 +368,10 @@ class Sessions:
         people = luck(records)
         checked = verify(records)
         fairness = {}
-        for label, faces in (("table_dice", table_faces(records)), ("all_dice", table_faces(records, only_table=False))):
+        for label, faces in (
+            ("table_dice", table_faces(records)),
+            ("all_dice", table_faces(records, only_table=False)),
+        ):
             stat, p = chi_square_faces(faces)
             fairness[label] = Fairness(
                 faces=len(faces),

@@ -9,6 +9,7 @@ that reconnects with `Last-Event-ID` (or `?after=N`) misses nothing and gets not
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -80,10 +81,8 @@ class Changes:
         if event is None:
             await asyncio.sleep(timeout)
             return
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
 
 
 def _messages(
