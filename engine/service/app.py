@@ -21,7 +21,7 @@ from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import File, ServerSentEvent
 from litestar.static_files import create_static_files_router
 
@@ -53,8 +53,8 @@ MAX_LOG_BODY = 32 * 1024 * 1024
 MAX_REPLAYS = 16
 CommandId = Annotated[
     str | None,
-    Parameter(
-        header="Command-Id",
+    HeaderParameter(
+        name="Command-Id",
         required=False,
         max_length=100,
         description="The caller's id of this command: the same id again is a retry (nothing new is written).",
@@ -83,7 +83,7 @@ class Service:
         self.jobs = Jobs()
         self.replays: OrderedDict[str, Sessions] = OrderedDict()
 
-    def replay(self, replay_id: str) -> Sessions:
+    def replay(self, replay_id: FromPath[str]) -> Sessions:
         found = self.replays.get(replay_id)
         if found is None:
             raise NotFound(f"no replay {replay_id!r}", where=replay_id, hint="POST /replays with the log first")
@@ -158,7 +158,7 @@ def list_scenarios() -> models.ShippedScenarios:
 
 
 @get("/scenarios/{name:str}", sync_to_thread=True)
-def shipped_scenario(name: str) -> models.ShippedDocument:
+def shipped_scenario(name: FromPath[str]) -> models.ShippedDocument:
     """A shipped scenario as one document (its sheets inline), to change and post back."""
     return models.ShippedDocument(name=name, document=bodies.inlined(bodies.shipped_path(name)))
 
@@ -331,13 +331,13 @@ async def new_session(request: Request[Any, Any, Any]) -> models.CommandResult:
 
 
 @get("/sessions/{name:str}", sync_to_thread=True)
-def session_info(request: Request[Any, Any, Any], name: str) -> models.SessionInfo:
+def session_info(request: Request[Any, Any, Any], name: FromPath[str]) -> models.SessionInfo:
     """A session's version, phase, round and who acts now."""
     return _service(request).sessions.info(name)
 
 
 @delete("/sessions/{name:str}", status_code=204, sync_to_thread=True)
-def delete_session(request: Request[Any, Any, Any], name: str) -> None:
+def delete_session(request: Request[Any, Any, Any], name: FromPath[str]) -> None:
     """Delete a whole session (every event of it)."""
     _service(request).sessions.delete(name)
 
@@ -345,8 +345,10 @@ def delete_session(request: Request[Any, Any, Any], name: str) -> None:
 @get("/sessions/{name:str}/state", sync_to_thread=True)
 def session_state(
     request: Request[Any, Any, Any],
-    name: str,
-    at: Annotated[int | None, Parameter(ge=0, required=False, description="As it was right after event N.")] = None,
+    name: FromPath[str],
+    at: Annotated[
+        int | None, QueryParameter(ge=0, required=False, description="As it was right after event N.")
+    ] = None,
 ) -> models.StateView:
     """The state folded from the log: now, or right after event `at` (0: before the first)."""
     return _service(request).sessions.state(name, at)
@@ -355,9 +357,9 @@ def session_state(
 @get("/sessions/{name:str}/log", sync_to_thread=True)
 def session_log(
     request: Request[Any, Any, Any],
-    name: str,
-    combatant: Annotated[str | None, Parameter(required=False, max_length=64)] = None,
-    round_: Annotated[int | None, Parameter(query="round", ge=0, required=False)] = None,
+    name: FromPath[str],
+    combatant: Annotated[str | None, QueryParameter(required=False, max_length=64)] = None,
+    round_: Annotated[int | None, QueryParameter(name="round", ge=0, required=False)] = None,
 ) -> models.LogView:
     """The narrated log: each event's explanation with rule ids, checks with exact odds, undone
     and superseded work marked `struck` with what did it."""
@@ -365,13 +367,15 @@ def session_log(
 
 
 @get("/sessions/{name:str}/timeline", sync_to_thread=True)
-def session_timeline(request: Request[Any, Any, Any], name: str) -> models.Timeline:
+def session_timeline(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Timeline:
     """Every combatant's wounds and gauges after each event, for a chart over the fight."""
     return _service(request).sessions.timeline(name)
 
 
 @post("/sessions/{name:str}/commands", status_code=200, opt={"body": models.Execute})
-async def execute(request: Request[Any, Any, Any], name: str, command_id: CommandId = None) -> models.CommandResult:
+async def execute(
+    request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None
+) -> models.CommandResult:
     """Run any command of the engine (the `command` union, tagged by `command`). With
     `expected_version`, a session that moved on answers 409 with its current version."""
     body = await body_of(request, models.Execute)
@@ -385,7 +389,7 @@ async def execute(request: Request[Any, Any, Any], name: str, command_id: Comman
 
 
 async def _marker(
-    request: Request[Any, Any, Any], name: str, what: str, command_id: str | None
+    request: Request[Any, Any, Any], name: FromPath[str], what: str, command_id: str | None
 ) -> models.CommandResult:
     raw = await request.body()
     body = bodies.decode_body(raw, models.Marker) if raw.strip() else models.Marker()
@@ -397,19 +401,25 @@ async def _marker(
 
 
 @post("/sessions/{name:str}/undo", status_code=200, opt={"body": models.Marker, "body_required": False})
-async def undo(request: Request[Any, Any, Any], name: str, command_id: CommandId = None) -> models.CommandResult:
+async def undo(
+    request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None
+) -> models.CommandResult:
     """Undo the latest command that counts (its events stay in the log, struck out)."""
     return await _marker(request, name, "undo", command_id)
 
 
 @post("/sessions/{name:str}/redo", status_code=200, opt={"body": models.Marker, "body_required": False})
-async def redo(request: Request[Any, Any, Any], name: str, command_id: CommandId = None) -> models.CommandResult:
+async def redo(
+    request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None
+) -> models.CommandResult:
     """Redo the most recently undone command."""
     return await _marker(request, name, "redo", command_id)
 
 
 @post("/sessions/{name:str}/amend", status_code=200, opt={"body": models.Amend})
-async def amend(request: Request[Any, Any, Any], name: str, command_id: CommandId = None) -> models.CommandResult:
+async def amend(
+    request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None
+) -> models.CommandResult:
     """Replace command `number` with a corrected one; later commands re-resolve with their dice.
     `changes` says what differs per combatant; `superseded` lists the events replaced."""
     body = await body_of(request, models.Amend)
@@ -425,7 +435,7 @@ async def amend(request: Request[Any, Any, Any], name: str, command_id: CommandI
 
 
 @get("/sessions/{name:str}/export", sync_to_thread=True, media_type="application/x-ndjson")
-def export(request: Request[Any, Any, Any], name: str) -> Response[bytes]:
+def export(request: Request[Any, Any, Any], name: FromPath[str]) -> Response[bytes]:
     """The session's log as JSON lines (a replay file, as `ua session export` writes)."""
     data = _service(request).sessions.export(name)
     return Response(
@@ -454,7 +464,7 @@ async def _log_text(request: Request[Any, Any, Any]) -> bytes:
     opt={"body": ImportLog, "body_media": ("application/x-ndjson",)},
     request_max_body_size=MAX_LOG_BODY,
 )
-async def import_log(request: Request[Any, Any, Any], name: str) -> models.Imported:
+async def import_log(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Imported:
     """A JSON-lines log into a new session named `name` (it must fold cleanly first)."""
     models_name = msgspec.convert(name, models.SessionName) if _valid_name(name) else None
     if models_name is None:
@@ -466,7 +476,7 @@ async def import_log(request: Request[Any, Any, Any], name: str) -> models.Impor
     return result
 
 
-def _valid_name(name: str) -> bool:
+def _valid_name(name: FromPath[str]) -> bool:
     try:
         msgspec.convert(name, models.SessionName)
     except msgspec.ValidationError:
@@ -475,13 +485,13 @@ def _valid_name(name: str) -> bool:
 
 
 @get("/sessions/{name:str}/audit", sync_to_thread=True)
-def audit(request: Request[Any, Any, Any], name: str) -> models.Audit:
+def audit(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Audit:
     """As `ua audit`: luck against the exact odds, the dice's fairness, and a re-decision check."""
     return _service(request).sessions.audit(name)
 
 
 @post("/sessions/{name:str}/fork", status_code=202, opt={"body": models.Fork})
-async def fork(request: Request[Any, Any, Any], name: str) -> models.Job:
+async def fork(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Job:
     """What if: fight the rest from event `at` many times, as a job (`ua session fork --simulate`)."""
     body = await body_of(request, models.Fork)
     service = _service(request)
@@ -492,9 +502,9 @@ async def fork(request: Request[Any, Any, Any], name: str) -> models.Job:
 @get("/sessions/{name:str}/events")
 async def events(
     request: Request[Any, Any, Any],
-    name: str,
-    after: Annotated[int | None, Parameter(ge=0, required=False, description="Start after event N.")] = None,
-    last_event_id: Annotated[str | None, Parameter(header="Last-Event-ID", required=False, max_length=20)] = None,
+    name: FromPath[str],
+    after: Annotated[int | None, QueryParameter(ge=0, required=False, description="Start after event N.")] = None,
+    last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False, max_length=20)] = None,
 ) -> ServerSentEvent:
     """The session's events as Server-Sent Events (`id` is the position), the ones already there
     and then each new one as it is written, by this API or the CLI. Resumable: `Last-Event-ID`."""
@@ -524,19 +534,19 @@ def list_jobs(request: Request[Any, Any, Any]) -> models.JobList:
 
 
 @get("/jobs/{job_id:str}", sync_to_thread=False)
-def job(request: Request[Any, Any, Any], job_id: str) -> models.Job:
+def job(request: Request[Any, Any, Any], job_id: FromPath[str]) -> models.Job:
     """A job's state and progress (fights done of those requested)."""
     return _service(request).jobs.get(job_id)
 
 
 @get("/jobs/{job_id:str}/result", sync_to_thread=False)
-def job_result(request: Request[Any, Any, Any], job_id: str) -> models.JobResult:
+def job_result(request: Request[Any, Any, Any], job_id: FromPath[str]) -> models.JobResult:
     """The report of a finished (or cancelled: partial) job, as `ua simulate --json` prints it."""
     return _service(request).jobs.result(job_id)
 
 
 @delete("/jobs/{job_id:str}", status_code=200, sync_to_thread=False)
-def cancel_job(request: Request[Any, Any, Any], job_id: str) -> models.Job:
+def cancel_job(request: Request[Any, Any, Any], job_id: FromPath[str]) -> models.Job:
     """Cancel a running job; the fights it finished make its (partial) report."""
     return _service(request).jobs.cancel(job_id)
 
@@ -569,19 +579,19 @@ async def new_replay(request: Request[Any, Any, Any]) -> models.Imported:
 @get("/replays/{replay_id:str}/state", sync_to_thread=True)
 def replay_state(
     request: Request[Any, Any, Any],
-    replay_id: str,
-    at: Annotated[int | None, Parameter(ge=0, required=False)] = None,
+    replay_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(ge=0, required=False)] = None,
 ) -> models.StateView:
     return _service(request).replay(replay_id).state(replay_id, at)
 
 
 @get("/replays/{replay_id:str}/log", sync_to_thread=True)
-def replay_log(request: Request[Any, Any, Any], replay_id: str) -> models.LogView:
+def replay_log(request: Request[Any, Any, Any], replay_id: FromPath[str]) -> models.LogView:
     return _service(request).replay(replay_id).log(replay_id)
 
 
 @get("/replays/{replay_id:str}/timeline", sync_to_thread=True)
-def replay_timeline(request: Request[Any, Any, Any], replay_id: str) -> models.Timeline:
+def replay_timeline(request: Request[Any, Any, Any], replay_id: FromPath[str]) -> models.Timeline:
     return _service(request).replay(replay_id).timeline(replay_id)
 
 
@@ -591,6 +601,11 @@ def replay_timeline(request: Request[Any, Any, Any], replay_id: str) -> models.T
 @get("/", include_in_schema=False, sync_to_thread=False)
 def index() -> File:
     return File(STATIC / "index.html", content_disposition_type="inline", media_type="text/html")
+
+
+@get("/favicon.ico", include_in_schema=False, sync_to_thread=False, status_code=204)
+def favicon() -> None:
+    return None
 
 
 # -- errors -----------------------------------------------------------------------------------
@@ -657,6 +672,7 @@ ROUTES = [
     replay_log,
     replay_timeline,
     index,
+    favicon,
 ]
 #: The structs the document describes with msgspec's schemas (responses; bodies come from routes).
 DOCUMENTED = [
