@@ -55,7 +55,10 @@ class Changes:
             self._thread.join(timeout=2)
 
     def _watch(self) -> None:
-        seen = self.store.data_version()
+        try:
+            seen = self.store.data_version()
+        except Exception:  # a store already closed: nothing to watch
+            return
         while not self._stop.wait(POLL):
             try:
                 now = self.store.data_version()

@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("litestar", reason="the service needs the serve extra: pip install -e '.[serve]'")
 
-from litestar.testing import TestClient  # noqa: E402
+from litestar.testing import TestClient
 
-from engine.service.app import ServiceConfig, create_app  # noqa: E402
+from engine.service.app import ServiceConfig, create_app
 
 TOKEN = "a-token-of-sixteen-chars"
 
