@@ -20,7 +20,6 @@ from engine.service.models import Execute
 
 schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is in the test extra")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
 EXAMPLES = int(os.environ.get("UA_SCHEMATHESIS_EXAMPLES", "25"))
