@@ -308,7 +308,7 @@ async def check(request: Request[Any, Any, Any]) -> models.CheckOutcome:
 # -- sessions ---------------------------------------------------------------------------------
 
 
-@get("/sessions", sync_to_thread=True)
+@get("/sessions", sync_to_thread=True, name="list_sessions")
 def list_sessions(request: Request[Any, Any, Any]) -> models.SessionList:
     """The sessions in the server's database (the CLI's `--db` file)."""
     return models.SessionList(sessions=_service(request).sessions.list())
@@ -330,7 +330,7 @@ async def new_session(request: Request[Any, Any, Any]) -> models.CommandResult:
     return await run(_create, _service(request), body)
 
 
-@get("/sessions/{name:str}", sync_to_thread=True)
+@get("/sessions/{name:str}", sync_to_thread=True, name="session_info")
 def session_info(request: Request[Any, Any, Any], name: FromPath[str]) -> models.SessionInfo:
     """A session's version, phase, round and who acts now."""
     return _service(request).sessions.info(name)

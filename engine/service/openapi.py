@@ -59,9 +59,22 @@ def bodies(app: Litestar) -> dict[tuple[str, str], tuple[type[Any], bool, tuple[
     return out
 
 
+def operation_ids(app: Litestar) -> dict[tuple[str, str], str]:
+    """(path, method) → the handler's own name in camel case (`list_sessions` → `listSessions`):
+    what a generated client names its functions after."""
+    out = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            first, *rest = (handler.name or handler.handler_name).split("_")
+            for method in handler.http_methods:
+                out[(_openapi_path(route.path), method.lower())] = first + "".join(w.title() for w in rest)
+    return out
+
+
 def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]]) -> dict[str, Any]:
     """Litestar's document with msgspec's schemas for `types` (and every struct they use)."""
     routes = bodies(app)
+    names = operation_ids(app)
     wanted = [*types, *(body for body, _, _ in routes.values()), Scenario, Sheet, ErrorBody]
     _, components = msgspec.json.schema_components(list(dict.fromkeys(wanted)), ref_template=REF)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
@@ -79,6 +92,8 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]])
             operation = item.get(method)
             if operation is None:
                 continue
+            if (path, method) in names:
+                operation["operationId"] = names[(path, method)]
             found = routes.get((path, method))
             if found is not None:
                 body, required, media = found
