@@ -19,7 +19,15 @@ import msgspec
 
 from engine.commands import Command, StartEncounter
 from engine.commands.base import CommandBase
-from engine.errors import ConcurrencyConflict, InvalidInput, NotFound
+from engine.errors import (
+    ConcurrencyConflict,
+    CorruptLog,
+    EngineError,
+    InvalidInput,
+    NotFound,
+    OutOfOrder,
+    UnknownEventType,
+)
 from engine.events.base import EventBase
 from engine.rules.registry import ruleset_of
 from engine.scenario.scenario import LoadedScenario
@@ -418,11 +426,13 @@ class Sessions:
 
     def import_(self, name: str, data: bytes) -> Imported:
         """A JSON-lines log (as `ua session export` writes it) into a new session; it must fold."""
-        records = read_jsonl(data)
         with self._lock(name):
             if self.store.version(name):
                 raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="import into a new name")
-            count = import_log(self.store, name, records)
+            try:
+                count = import_log(self.store, name, read_jsonl(data))
+            except (CorruptLog, OutOfOrder, UnknownEventType) as exc:  # a posted log is input: a 400
+                raise InvalidInput(exc.message, where=exc.where or "$.log", hint=exc.hint) from None
         return Imported(session=name, version=self.store.version(name), events=count)
 
 
@@ -433,13 +443,29 @@ def read_jsonl(data: bytes) -> list[Record]:
     with tempfile.TemporaryDirectory(prefix="ua-import-") as folder:
         path = Path(folder) / "posted.jsonl"
         path.write_bytes(data)
-        store = JsonlStore(path)
+        try:
+            store = JsonlStore(path)
+        except EngineError as exc:
+            raise _posted(exc, path) from None
         try:
             if store.torn_tail is not None:
-                raise InvalidInput(str(store.torn_tail), where="$", hint="the log ends in a line cut short")
+                torn = store.torn_tail
+                raise InvalidInput(
+                    torn.message.replace(str(path), "log"),
+                    where=torn.where.replace(str(path), "log") or "$.log",
+                    hint="the log ends in a line cut short",
+                )
             streams = store.streams()
             if len(streams) != 1:
                 raise InvalidInput(f"the log holds {len(streams)} streams, not one", where="$")
             return list(stored_events(store, streams[0]))
+        except (CorruptLog, OutOfOrder, UnknownEventType) as exc:
+            raise _posted(exc, path) from None
         finally:
             store.close()
+
+
+def _posted(exc: EngineError, path: Path) -> InvalidInput:
+    """An error reading a posted log, naming its line (not the temporary file it was read from)."""
+    where = exc.where.replace(str(path), "log")
+    return InvalidInput(exc.message.replace(str(path), "log"), where=where or "$.log", hint=exc.hint)

@@ -174,7 +174,10 @@ def test_export_and_import_give_the_same_session(client: TestClient[Any]) -> Non
     )
     assert raw.status_code == 201
     assert client.post("/sessions/copy/import", json={"log": exported.text}).status_code == 409
-    assert client.post("/sessions/bad/import", json={"log": "{nope\n"}).status_code == 400
+    for garbage in ("{nope\n", "{}\n", "x", "\n:\u0098L"):  # a damaged log is bad input, never a 5xx
+        r = client.post("/sessions/bad/import", json={"log": garbage})
+        assert r.status_code == 400 and "/tmp" not in r.text, r.text
+        assert client.post("/replays", json={"log": garbage}).status_code == 400
 
 
 def test_a_session_can_be_deleted(client: TestClient[Any]) -> None:
