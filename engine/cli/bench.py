@@ -44,6 +44,13 @@ def shipped_scenarios() -> list[Path]:
     raise NotFound("no scenarios to run", where="ua bench", hint="name scenario files: ua bench FILE…")
 
 
+def build_name() -> str:
+    """Which build of the rules runs here: compiled (mypyc) or the Python sources."""
+    from engine.dice.splitmix import COMPILED
+
+    return "compiled" if COMPILED else "pure Python"
+
+
 def peak_rss_mib() -> dict[str, float]:
     """Peak resident memory so far: this process, and the largest finished worker process."""
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
@@ -156,6 +163,7 @@ def bench(
     rows = [measure(path, n, seed, count, fast=not reference) for path in paths]
     report = {
         "engine": "recording every event" if reference else "counting",
+        "build": build_name(),
         "fights": n,
         "seed": seed,
         "workers": count,
@@ -197,7 +205,8 @@ def render(report: dict[str, Any]) -> None:
     w = report["workers"]
     console.print(
         f"[bold]ua bench[/bold] — {report['fights']:,} fights per scenario, seed {report['seed']}, "
-        f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']}); engine: {report['engine']}"
+        f"1 worker vs {w} ({report['cpus']} CPUs, Python {report['python']}, {report['build']}); "
+        f"engine: {report['engine']}"
     )
     speed_table(
         report["scenarios"],
