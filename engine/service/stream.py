@@ -123,7 +123,7 @@ async def follow(
     store: SqliteStore, changes: Changes, name: str, after: int, *, until: Callable[[], bool] | None = None
 ) -> AsyncIterator[ServerSentEventMessage]:
     """The stream of one session from position `after` on, until the client goes away."""
-    yield ServerSentEventMessage(comment="ua session stream", retry=1000)
+    yield ServerSentEventMessage(comment="ua session stream", retry=1000, data=None)
     idle = 0.0
     round_now: int | None = None
     while until is None or not until():
@@ -137,7 +137,7 @@ async def follow(
         idle += 1.0
         if idle >= KEEPALIVE:
             idle = 0.0
-            yield ServerSentEventMessage(comment="keep-alive")
+            yield ServerSentEventMessage(comment="keep-alive", data=None)
 
 
 def start_after(last_event_id: str | None, after: int | None) -> Any:

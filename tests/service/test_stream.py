@@ -37,6 +37,7 @@ def ids_until(
     ):
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         for line in r.iter_lines():
+            assert line != "data: " and line != "data:"  # comments carry no empty message
             if line.startswith("id:"):
                 seen.append(int(line[3:]))
                 if seen[-1] >= last:
