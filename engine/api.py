@@ -30,6 +30,7 @@ from engine.errors import (
     InvalidInput,
     NotFound,
     OutOfOrder,
+    OutputError,
     Refused,
     UnknownEventType,
 )
@@ -41,6 +42,7 @@ from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.scenario.sheets import load_sheet
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
+from engine.session.replayfile import read_replay
 from engine.session.verify import verify
 from engine.settings import Settings
 from engine.simulate.batch import run_batch
@@ -49,6 +51,7 @@ from engine.simulate.fight import FightRun, prepare, run_fight
 from engine.simulate.stats import summary
 from engine.state.encounter import Combatant, Encounter
 from engine.state.sheet import Sheet
+from engine.store.base import new_command_id
 from engine.store.jsonl import JsonlStore, write_log
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
@@ -140,6 +143,7 @@ __all__ = [
     "MemoryStore",
     "NotFound",
     "OutOfOrder",
+    "OutputError",
     "Percentile",
     "Refused",
     "SeededDice",
@@ -166,9 +170,11 @@ __all__ = [
     "load_scenario",
     "load_sheet",
     "load_state",
+    "new_command_id",
     "odds",
     "open_executor",
     "prepare",
+    "read_replay",
     "resolve",
     "roll",
     "roll_check",

@@ -59,5 +59,12 @@ class TornTail(CorruptLog):
     """Raised/reported when a JSON-lines log ends in an incomplete line (a crash mid-append)."""
 
 
+class OutputError(EngineError):
+    """Raised when a file the engine was asked to write cannot be written, or would replace
+    something it must not (an existing file without --force, a database, a directory, a device)."""
+
+    exit_code = 1
+
+
 class NotFound(EngineError):
     """Raised when a named stream, session, file or event does not exist."""

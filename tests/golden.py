@@ -1,12 +1,14 @@
 """Golden replays: the logs in `replays/` and how they were made.
 
-`python -m tests.golden` rewrites them (after a deliberate rules change, reviewed in the diff);
+`python -m tests.golden --force` rewrites them (after a deliberate rules change, reviewed in the diff);
 `tests/test_replays.py` checks every file folds to its recorded state, re-decides command by
 command, and — for simulated fights — re-simulates byte for byte.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
 import sys
 from pathlib import Path
 
@@ -15,12 +17,15 @@ import msgspec
 from engine.commands import AddCombatant, Attack, BeginFight, Declare, Ruling, StartEncounter
 from engine.commands.combat import Declaration
 from engine.dice.source import derive_seed
+from engine.errors import EngineError
+from engine.safefile import write_file
 from engine.scenario.scenario import load_scenario
+from engine.session.encoding import stored_log
 from engine.session.history import effective_fold
-from engine.session.live import LiveEncounter, stored_events, stored_log
+from engine.session.live import LiveEncounter, stored_events
 from engine.simulate.fight import prepare, run_fight
 from engine.state.encounter import Encounter
-from engine.store.jsonl import JsonlStore, write_log
+from engine.store.jsonl import JsonlStore, log_lines
 from engine.store.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,11 +55,7 @@ SESSION_FILE = "session-undo-amend.jsonl"
 def simulated_log(item: Simulated) -> bytes:
     prep = prepare(load_scenario(ROOT / item.scenario))
     run = run_fight(prep, derive_seed(item.seed, item.index), keep_log=True)
-    path = REPLAYS / ".tmp.jsonl"
-    write_log(path, stored_log("fight", run.events))
-    data = path.read_bytes()
-    path.unlink()
-    return data
+    return b"".join(log_lines(stored_log("fight", run.events, seed=run.seed)))
 
 
 def session_log() -> bytes:
@@ -62,22 +63,23 @@ def session_log() -> bytes:
     loaded = load_scenario(ROOT / "scenarios/knife-vs-22.toml")
     store = MemoryStore()
     live = LiveEncounter(store, "session")
-    live.execute(StartEncounter(title="Knife against a .22, at the table", seed=11, settings=loaded.settings))
+    ids = (f"table-{n}" for n in itertools.count(1))  # the GM's commands, named in order
+    start = StartEncounter(title="Knife against a .22, at the table", seed=11, settings=loaded.settings)
+    live.execute(start, command_id=next(ids))
     for f in loaded.fighters:
-        live.execute(AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand))
-    live.execute(BeginFight())
-    live.execute(Declare(declarations=(Declaration(id="Rosa", focus_target="Vic", focus=10),)))
-    shot = live.execute(Attack(actor="Vic", target="Rosa", dice=(4, 7)))[0].command
-    live.execute(Attack(actor="Rosa", target="Vic", dice=(3, 3, 6)))
-    live.execute(Ruling(note="Vic's shot grazed Rosa's ribs", about="Rosa"))
-    live.undo()
-    live.redo()
-    live.amend(shot, Attack(actor="Vic", target="Rosa", dice=(5, 9)), note="the roll was 59, not 47")
-    path = REPLAYS / ".tmp.jsonl"
-    write_log(path, stored_log("session", [e for _, e in live.records]))
-    data = path.read_bytes()
-    path.unlink()
-    return data
+        joins = AddCombatant(id=f.id, side=f.side, sheet=f.sheet, weapons=f.arsenal, in_hand=f.in_hand)
+        live.execute(joins, command_id=next(ids))
+    live.execute(BeginFight(), command_id=next(ids))
+    live.execute(Declare(declarations=(Declaration(id="Rosa", focus_target="Vic", focus=10),)), command_id=next(ids))
+    shot = live.execute(Attack(actor="Vic", target="Rosa", dice=(4, 7)), command_id=next(ids))[0].command
+    live.execute(Attack(actor="Rosa", target="Vic", dice=(3, 3, 6)), command_id=next(ids))
+    live.execute(Ruling(note="Vic's shot grazed Rosa's ribs", about="Rosa"), command_id=next(ids))
+    live.undo(command_id=next(ids))
+    live.redo(command_id=next(ids))
+    corrected = Attack(actor="Vic", target="Rosa", dice=(5, 9))
+    live.amend(shot, corrected, note="the roll was 59, not 47", command_id=next(ids))
+    stored = (msgspec.structs.replace(e, recorded_at=0.0) for e in store.read("session"))
+    return b"".join(log_lines(stored))
 
 
 def final_state(path: Path) -> Encounter:
@@ -90,17 +92,29 @@ def state_file(path: Path) -> Path:
     return path.with_suffix(".state.json")
 
 
-def write_all() -> None:
+def write_all(*, force: bool) -> None:
+    """Rewrite every golden log and its state; existing files only with `force`."""
     REPLAYS.mkdir(exist_ok=True)
     for item in SIMULATED:
-        (REPLAYS / item.file).write_bytes(simulated_log(item))
-    (REPLAYS / SESSION_FILE).write_bytes(session_log())
+        write_file(REPLAYS / item.file, simulated_log(item), force=force)
+    write_file(REPLAYS / SESSION_FILE, session_log(), force=force)
     for path in sorted(REPLAYS.glob("*.jsonl")):
         state = final_state(path)
-        state_file(path).write_bytes(msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n")
+        write_file(state_file(path), msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n", force=force)
         print(f"wrote {path.relative_to(ROOT)} and its state")
 
 
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.golden", description="Rewrite the golden replays.")
+    parser.add_argument("--force", action="store_true", help="replace the existing files (they always exist)")
+    args = parser.parse_args(argv)
+    try:
+        write_all(force=args.force)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    return 0
+
+
 if __name__ == "__main__":
-    write_all()
-    sys.exit(0)
+    sys.exit(main(sys.argv[1:]))

@@ -10,7 +10,13 @@ import msgspec
 import msgspec.inspect as mi
 from hypothesis import strategies as st
 
-_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=12)
+from engine.text import BIDI_CONTROLS
+
+#: Text a person may write: no control characters, separators or bidirectional controls (engine.text).
+_CHARACTERS = st.characters(
+    codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp"), exclude_characters="".join(sorted(BIDI_CONTROLS))
+)
+_TEXT = st.text(alphabet=_CHARACTERS, max_size=12)
 
 
 def _int(t: mi.IntType) -> st.SearchStrategy[int]:
@@ -23,10 +29,32 @@ def _str(t: mi.StrType) -> st.SearchStrategy[str]:
     lo = t.min_length or 0
     hi = t.max_length if t.max_length is not None else max(lo, 12)
     return st.text(
-        alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+        alphabet=_CHARACTERS,
         min_size=lo,
         max_size=min(hi, lo + 12),
     )
+
+
+def _float(t: mi.FloatType) -> st.SearchStrategy[float]:
+    lo = t.ge if t.ge is not None else t.gt
+    hi = t.le if t.le is not None else t.lt
+    return st.floats(
+        min_value=lo,
+        max_value=hi,
+        exclude_min=t.gt is not None,
+        exclude_max=t.lt is not None,
+        allow_nan=False,
+        allow_infinity=False,
+        width=64,
+    )
+
+
+def _built(cls: type, fields: dict[str, Any]) -> Any:
+    """An instance, or None when its own `__post_init__` refuses these fields."""
+    try:
+        return cls(**fields)
+    except ValueError:
+        return None
 
 
 @cache
@@ -34,14 +62,18 @@ def _struct(cls: type) -> st.SearchStrategy[Any]:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     fields = {f.name: from_info(f.type) for f in info.fields}
-    return st.builds(cls, **fields)
+    if getattr(cls, "__post_init__", None) is None:
+        return st.builds(cls, **fields)
+    return st.fixed_dictionaries(fields).map(lambda kw: _built(cls, kw)).filter(lambda x: x is not None)
 
 
 def from_info(t: mi.Type) -> st.SearchStrategy[Any]:
     if isinstance(t, mi.IntType):
         return _int(t)
     if isinstance(t, mi.FloatType):
-        return st.floats(allow_nan=False, allow_infinity=False, width=64)
+        return _float(t)
+    if isinstance(t, mi.AnyType):
+        return st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), _TEXT)
     if isinstance(t, mi.BoolType):
         return st.booleans()
     if isinstance(t, mi.StrType):

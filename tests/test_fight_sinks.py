@@ -195,7 +195,8 @@ def _combatant(draw: st.DrawFn, id_: str, side: str, name: str) -> dict[str, Any
         sheet = copy.deepcopy(SHEETS[name])
         body = sheet["stats"]["body"]
         if draw(st.booleans()):
-            current = draw(st.one_of(st.integers(1, 12), st.integers(1, body)))  # near the lines (C2-31)
+            # near the lines (C2-31), but able to act: above the highest incapacitated_at drawn
+            current = draw(st.one_of(st.integers(11, 16), st.integers(11, body)))
             sheet["wounds"] = {"current": min(current, body), "maximum": body}
         hardened = draw(st.sampled_from([0, 0, 1, 3, 9, 10]))
         failed = draw(st.sampled_from([0, 0, 1, 4, 5]))  # 4: the next failure marks a neurosis (M2-5)
@@ -241,7 +242,7 @@ def _scenarios(draw: st.DrawFn) -> dict[str, Any]:
         **{name: draw(st.integers(0, 6)) for name in VIOLENCE},
     }
     if draw(st.booleans()):
-        options["incapacitated_at"] = draw(st.sampled_from([0, 5, 10]))
+        options["incapacitated_at"] = draw(st.sampled_from([5, 10]))  # always above dead_at
         options["dead_at"] = draw(st.sampled_from([0, -10]))
     scenario = {"title": "random", "settings": options, "combatants": combatants}
     triggers = draw(st.lists(_trigger([c["id"] for c in combatants]), max_size=2))

@@ -22,7 +22,7 @@ from engine.commands import (
 )
 from engine.dice.checks import Shift
 from engine.dice.source import TableDice
-from engine.errors import Refused
+from engine.errors import InvalidInput, Refused
 from engine.events import (
     CheckRolled,
     MadnessCheckResolved,
@@ -311,11 +311,17 @@ def vic_of(state: Encounter) -> Combatant:
 
 @pytest.mark.parametrize(
     ("meter", "rank", "reason"),
-    [("violence", 0, "rank is 1–10"), ("violence", 11, "rank is 1–10"), ("sloth", 1, "meter")],
+    [("violence", 0, "rank is 1–10"), ("violence", 11, "rank is 1–10")],
 )
 def test_a_bad_meter_or_rank_is_refused_m2_1(meter: str, rank: int, reason: str) -> None:
     with pytest.raises(Refused, match=reason):
         session().execute(MadnessCheck(actor="vic", meter=meter, rank=rank))  # type: ignore[arg-type]
+
+
+def test_a_meter_that_does_not_exist_is_bad_input_naming_the_field_m2_1() -> None:
+    with pytest.raises(InvalidInput, match="Invalid enum value 'sloth'") as caught:
+        session().execute(MadnessCheck(actor="vic", meter="sloth", rank=1))  # type: ignore[arg-type]
+    assert caught.value.where == "$.meter"
 
 
 # --- M2-8: the pure function the combat rules call ------------------------------------------------

@@ -261,9 +261,11 @@ class SessionLaws(RuleBasedStateMachine):
         with JsonlStore(path) as replay:
             (stream,) = replay.streams()
             records = list(stored_events(replay, stream))
+            command_ids = [e.command_id for e in replay.read(stream)]
         assert records == self.live.records
+        assert command_ids == [e.command_id for e in self.store.read(self.name)]
         name = f"imported-{self.imports}"
-        import_log(self.store, name, records)
+        import_log(self.store, name, records, command_ids)
         self.live = LiveEncounter(self.store, name)
         self.name = name
         self.seen = []

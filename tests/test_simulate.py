@@ -21,7 +21,7 @@ from engine.reducers import fold
 from engine.rules.decide import decide
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.session import load_state
-from engine.session.live import stored_log
+from engine.session.encoding import stored_log
 from engine.simulate.batch import MAX_FIGHTS, MAX_WORKERS, check_size, default_workers, run_batch
 from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.outcome import outcome_of
@@ -159,7 +159,7 @@ def test_a_kept_log_folds_to_the_fight_it_records(path: Path, tmp_path: Path) ->
         # recording the commands changes nothing but the log's length
         assert _without_version(kept.state) == _without_version(plain.state)
         file = tmp_path / f"{path.stem}-{i}.jsonl"
-        write_log(file, stored_log("fight", kept.events))
+        write_log(file, stored_log("fight", kept.events, seed=fight_seed))
         with JsonlStore(file) as store:
             assert load_state(store, "fight") == kept.state
             decoded = [decode(s.data, schema_version=s.schema_version) for s in store.read("fight")]

@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli.common import err_console, fail_from
+from engine.cli.common import fail_from, warn
 from engine.errors import EngineError
 from engine.logging import configure_logging
 
@@ -26,10 +26,10 @@ class OneLineErrors(TyperGroup):
         except TyperException as exc:  # usage errors: bad option, missing value, unknown command
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "ua"
-            err_console.print(f"error: {command}: {exc.format_message()} (hint: {command} --help)", markup=False)
+            warn(f"error: {command}: {exc.format_message()} (hint: {command} --help)")
             rv = exc.exit_code
         except typer.Abort:
-            err_console.print("error: aborted", markup=False)
+            warn("error: aborted")
             rv = 130
         except EngineError as exc:
             try:
@@ -71,8 +71,10 @@ def _root(
     configure_logging(json=log_json, verbose=verbose)
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The `ua` app with every command, or with just `only` (a faster start for one command)."""
+def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
+    """The `ua` app with every command, or with just `only` (a faster start for one command); for
+    a group, `sub` keeps just that one of its commands (building a command's options is most of
+    the start-up time, and a session action builds one, not 35)."""
     ua = typer.Typer(
         cls=OneLineErrors,
         name="ua",
@@ -87,8 +89,19 @@ def build_app(only: str | None = None) -> typer.Typer:
             ua.command(name)(getattr(importlib.import_module(module), attr))
     for name, (module, attr) in GROUPS.items():
         if only in (None, name):
-            ua.add_typer(getattr(importlib.import_module(module), attr), name=name)
+            group: typer.Typer = getattr(importlib.import_module(module), attr)
+            ua.add_typer(_just(group, sub) if sub else group, name=name)
     return ua
+
+
+def _just(group: typer.Typer, name: str) -> typer.Typer:
+    """`group` with only its command `name` (the whole group if it has none of that name)."""
+    found = [c for c in group.registered_commands if c.name == name]
+    if not found:
+        return group
+    one = typer.Typer(help=group.info.help, no_args_is_help=True)
+    one.registered_commands = found
+    return one
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -103,4 +116,5 @@ def __getattr__(name: str) -> typer.Typer:
 def main() -> None:
     words = [arg for arg in sys.argv[1:] if arg not in ROOT_OPTIONS]
     first = words[0] if words else None
-    build_app(first if first in COMMANDS or first in GROUPS else None)()
+    sub = words[1] if first in GROUPS and len(words) > 1 else None
+    build_app(first if first in COMMANDS or first in GROUPS else None, sub)()

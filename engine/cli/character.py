@@ -29,9 +29,9 @@ from engine.rules.ua2.creation import (
     spending,
 )
 from engine.scenario.checks import creation_findings
-from engine.scenario.files import one_line
 from engine.scenario.sheets import load_sheet
 from engine.state.sheet import METERS, Meter, Sheet
+from engine.text import one_line
 
 app = typer.Typer(
     help="Character sheets (TOML, YAML or JSON): check the creation rules, show, schema.",

@@ -19,17 +19,19 @@ from engine.errors import InvalidInput
 from engine.events.checks import CheckRolled
 
 KindOption = Annotated[Kind, typer.Option("--kind", help="minor, significant or major (C-3…C-5).")]
-RatingOption = Annotated[int, typer.Option("--rating", help="The skill (or the stat rolled directly).")]
+RatingOption = Annotated[
+    int, typer.Option("--rating", min=0, max=100, help="The skill (or the stat rolled directly), 0–100.")
+]
 StatOption = Annotated[
     int | None,
-    typer.Option("--stat", help="The tied stat (weak band, C-4), or the stat used untrained."),
+    typer.Option("--stat", min=1, max=99, help="The tied stat (weak band, C-4), or the stat used untrained."),
 ]
 UntrainedOption = Annotated[bool, typer.Option("--untrained", help="Roll a stat for lack of the skill (C-7).")]
 ShiftOption = Annotated[
     list[str] | None,
     typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable), e.g. --shift -10 --shift focus=+20."),
 ]
-MinimumOption = Annotated[int | None, typer.Option("--minimum", help="Minimum roll (C-8).")]
+MinimumOption = Annotated[int | None, typer.Option("--minimum", min=1, max=100, help="Minimum roll (C-8).")]
 FlipOption = Annotated[bool, typer.Option("--flip", help="Flip-flop allowed (obsession or passion, C-9/C-10).")]
 QualityOption = Annotated[
     bool, typer.Option("--roll-anyway", help="Minor check at 15+: roll for quality anyway (C-3).")

@@ -23,6 +23,7 @@ from engine.cli.report import show
 from engine.cli.simulate import (
     CsvOpt,
     FightsOpt,
+    ForceOpt,
     PlotOpt,
     ProgressOpt,
     ReferenceOpt,
@@ -34,6 +35,7 @@ from engine.cli.simulate import (
     stopped_early,
 )
 from engine.errors import InvalidInput
+from engine.safefile import check_target
 from engine.simulate.batch import check_size, default_workers
 from engine.simulate.compare import Variant, comparison, points, run_compare
 from engine.simulate.executors import open_executor
@@ -152,6 +154,7 @@ def compare(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     chunk_size: ChunkSizeOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Compare variants or sweep a value on the same fight seeds: the players' win and deaths.
 
@@ -164,6 +167,7 @@ def compare(
     check_chunk_size(chunk_size)
     if plot is not None:
         require_matplotlib()
+        check_target(plot, force=force)
     show_bar = sys.stderr.isatty() if progress is None else progress
     with (
         open_executor(backend, workers=workers, scheduler=scheduler) as executor,
@@ -182,7 +186,9 @@ def compare(
         )
     stopped_early(tallies[0].fights, n)
     report = comparison(arms, tallies, paired, seed=batch_seed, requested=n, sweep=swept)
-    emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_comparison, text=render, table=to_csv)
+    emit_report(
+        report, json=json, as_csv=as_csv, plot=plot, draw=plot_comparison, force=force, text=render, table=to_csv
+    )
 
 
 def _pct(r: dict[str, float]) -> str:

@@ -3,11 +3,13 @@ optional extra (`pip install 'ua-engine[plot]'`), imported only here and only wh
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 from engine.cli.report import histogram
 from engine.errors import InvalidInput
+from engine.safefile import write_file
 
 INSTALL_HINT = "pip install 'ua-engine[plot]' (or pip install matplotlib)"
 WIN, DEATH, DOWN, DRAW, GREY = "#2a7ab0", "#b03a2e", "#d68910", "#7f8c8d", "#555555"
@@ -34,17 +36,17 @@ def _errors(rates: list[dict[str, float]]) -> list[list[float]]:
     return [[r["rate"] - r["ci95_low"] for r in rates], [r["ci95_high"] - r["rate"] for r in rates]]
 
 
-def _save(fig: Any, path: Path) -> None:
-    plt = _pyplot()
+def _save(fig: Any, path: Path, force: bool) -> None:
+    """The figure as a PNG, written atomically (never over a file unless `force`)."""
+    image = io.BytesIO()
     try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write the plot: {exc.strerror or exc}", where=str(path)) from None
+        fig.savefig(image, format="png", dpi=110)
     finally:
-        plt.close(fig)
+        _pyplot().close(fig)
+    write_file(path, image.getvalue(), force=force)
 
 
-def plot_report(report: dict[str, Any], path: Path) -> None:
+def plot_report(report: dict[str, Any], path: Path, *, force: bool = False) -> None:
     """Win rates with intervals, the rounds distribution, wounds taken per combatant (median,
     90th percentile, mean) and madness per meter."""
     plt = _pyplot()
@@ -100,14 +102,14 @@ def plot_report(report: dict[str, Any], path: Path) -> None:
     partial = " (partial)" if report["partial"] else ""
     fig.suptitle(f"{report['scenario']} — {report['fights']:,} fights, seed {report['seed']}{partial}")
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, force)
 
 
 def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-def plot_comparison(report: dict[str, Any], path: Path) -> None:
+def plot_comparison(report: dict[str, Any], path: Path, *, force: bool = False) -> None:
     """A sweep: the players' win and death rates against the value, with 95% bands. A
     comparison: both rates per variant, and each difference from the first with its paired
     interval beside the wider one two separate runs would give."""
@@ -130,7 +132,7 @@ def plot_comparison(report: dict[str, Any], path: Path) -> None:
         ax.grid(alpha=0.3)
         ax.set_title(f"sweep of {report['sweep']} — {report['fights']:,} fights per value, same seeds")
         fig.tight_layout()
-        _save(fig, path)
+        _save(fig, path, force)
         return
     fig, (rates_ax, diff_ax) = plt.subplots(1, 2, figsize=(13, 5.5))
     names = [a["name"] for a in arms]
@@ -156,4 +158,4 @@ def plot_comparison(report: dict[str, Any], path: Path) -> None:
     diff_ax.set_xlabel("difference in share of fights")
     fig.suptitle(f"{report['fights']:,} fights per variant on the same seeds, seed {report['seed']}")
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, force)

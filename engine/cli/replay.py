@@ -6,35 +6,29 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from engine.cli.common import JsonOption, console, emit_json, err_console
-from engine.cli.views import lines_json, render_lines, render_state, state_json
-from engine.errors import CorruptLog, InvalidInput, NotFound
-from engine.session.audit import chi_square_faces, luck, narrate, table_faces
-from engine.session.history import Record, effective_fold
-from engine.session.live import stored_events
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, emit_json_streaming, warn
+from engine.cli.views import line_json, render_lines, render_state, state_json
+from engine.errors import CorruptLog, InvalidInput
+from engine.session.audit import chi_square_faces, luck, narration, table_faces
+from engine.session.history import effective_fold
+from engine.session.replayfile import ReplayLog, read_replay
 from engine.session.verify import verify
-from engine.store.jsonl import JsonlStore
+from engine.text import shown
 
 FileArg = Annotated[Path, typer.Argument(help="A JSONL log (a replay file or an export).", show_default=False)]
 
 
-def read_log(path: Path, stream: str | None = None) -> tuple[str, list[Record]]:
-    """The records of one stream of a JSONL log; a torn tail is reported, never glued."""
-    if not path.is_file():
-        raise NotFound(f"no file {path}", hint="give a JSONL log written by --save, --keep or session export")
-    store = JsonlStore(path)
-    if store.torn_tail is not None:
-        err_console.print(f"warning: {store.torn_tail}", markup=False)
-    streams = store.streams()
-    if stream is None:
-        if len(streams) != 1:
-            raise InvalidInput(f"{path} holds {len(streams)} streams", where=str(path), hint="name one with --stream")
-        stream = streams[0]
-    elif stream not in streams:
-        raise NotFound(f"no stream {stream!r} in {path}", hint=f"streams: {', '.join(streams)}")
-    return stream, list(stored_events(store, stream))
+def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> ReplayLog:
+    """One stream of a JSONL log, every line checked; a torn tail is refused, or with `recover`
+    left out with one warning."""
+    log = read_replay(path, stream, recover=recover, unchecked=unchecked)
+    if log.dropped is not None:
+        torn = log.dropped
+        warn(f"warning: {torn.where}: {torn.message}; read the whole commands before it")
+    return log
 
 
 def replay(
@@ -46,23 +40,21 @@ def replay(
     combatant: Annotated[str | None, typer.Option("--combatant")] = None,
     round_: Annotated[int | None, typer.Option("--round")] = None,
     type_: Annotated[list[str] | None, typer.Option("--type")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     json: JsonOption = False,
 ) -> None:
     """Narrate a log event by event (rule ids, exact odds, undone work struck out) and its end state."""
-    name, records = read_log(file, stream)
+    log = read_log(file, stream, recover=recover, unchecked=unchecked)
+    name, records = log.stream, log.records
     state = effective_fold(records)
     result = verify(records) if verify_ else None
-    lines = narrate(records, combatant=combatant, round_=round_, types=type_ or ())
+    lines = narration(records, combatant=combatant, round_=round_, types=type_ or ())
     if json:
-        out: dict[str, Any] = {
-            "stream": name,
-            "events": len(records),
-            "lines": lines_json(lines),
-            "state": state_json(state),
-        }
+        out: dict[str, Any] = {"stream": name, "events": len(records), "state": state_json(state)}
         if result is not None:
             out["verified"] = {"ok": result.ok, "commands": result.commands, "mismatch": result.mismatch}
-        emit_json(out)
+        emit_json_streaming(out, "lines", (line_json(x) for x in lines))
     else:
         render_lines(lines)
         render_state(state, title=f"{file.name}: end")
@@ -77,6 +69,8 @@ def replay(
 def audit(
     name: Annotated[str | None, typer.Argument(help="A session name (or use --file).")] = None,
     file: Annotated[Path | None, typer.Option("--file", help="A JSONL log instead of a session.")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     db: Annotated[Path, typer.Option("--db", envvar="UA_DB")] = Path("ua-sessions.sqlite"),
     json: JsonOption = False,
 ) -> None:
@@ -84,7 +78,7 @@ def audit(
     if (name is None) == (file is None):
         raise InvalidInput("give a session name or --file LOG", where="ua audit")
     if file is not None:
-        _, records = read_log(file)
+        records = read_log(file, recover=recover, unchecked=unchecked).records
     else:
         from engine.cli.session import open_session
 
@@ -122,7 +116,7 @@ def audit(
         t.add_column(column, justify="left" if column == "combatant" else "right")
     for who, x in report["luck"].items():
         t.add_row(
-            who,
+            escape(shown(who)),
             str(x["checks"]),
             f"{x['expected_successes']:.2f}",
             str(x["successes"]),

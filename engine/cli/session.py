@@ -7,6 +7,7 @@ Every action takes dice rolled at the table (`--dice 4,7`) or draws from the ses
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
@@ -14,14 +15,13 @@ import msgspec
 import typer
 
 from engine.cli.checks import parse_shift
-from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
 from engine.cli.views import (
     events_json,
     lines_json,
     render_events,
     render_lines,
     render_state,
-    state_diff,
     state_json,
 )
 from engine.commands import (
@@ -57,15 +57,17 @@ from engine.commands.combat import CherryName, Declaration, InitiativeChoice, St
 from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
-from engine.errors import ConcurrencyConflict, InvalidInput, NotFound, Refused
+from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, NotFound, Refused
 from engine.rules.registry import ruleset_of
 from engine.session.audit import narrate
-from engine.session.live import LiveEncounter, import_log
-from engine.state.encounter import Reaction
+from engine.session.diff import state_diff
+from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.state.encounter import Encounter, Reaction
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import MeterName, PassionKind, StatName
-from engine.store.memory import MemoryStore
+from engine.store.base import new_command_id
 from engine.store.sqlite import SqliteStore
+from engine.text import check_name, shown
 
 app = typer.Typer(help="Live sessions at the table: one command per GM action, stored in SQLite.", no_args_is_help=True)
 
@@ -77,22 +79,37 @@ Dice = Annotated[
     str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
 ]
 Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace an existing file (never a database, a folder or a device).")
+]
+CommandIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--command-id",
+        help="This command's id (default: a fresh one). Run a command again with its id to retry it: "
+        "it is done once, however often it is sent.",
+    ),
+]
 Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
 
 
-def open_session(db: Path, name: str, *, create: bool = False) -> LiveEncounter:
-    if not create and not db.exists():  # don't leave an empty database behind a typo
+def open_session(db: Path, name: str) -> LiveEncounter:
+    if not db.exists():  # don't leave an empty database behind a typo
         raise NotFound(
             f"no session {name!r} in {db} (there is no such database yet)",
             hint="ua session list; or ua session new NAME --scenario FILE",
         )
-    store = SqliteStore(db)
-    session = LiveEncounter(store, name)
-    if create and session.version:
-        raise InvalidInput(f"session {name!r} already exists in {db}", hint="pick another name, or --db another file")
-    if not create and not session.version:
+    session = LiveEncounter(_store(db), name)
+    if not session.version:
         raise NotFound(f"no session {name!r} in {db}", hint="ua session list; or ua session new NAME --scenario FILE")
     return session
+
+
+def _store(db: Path) -> SqliteStore:
+    """The database (made on first use), refusing a folder or anything that is not a database."""
+    if db.exists() and not db.is_file():
+        raise InvalidInput(f"{db} is not a database file", where="--db", hint="give a SQLite file made by ua session")
+    return SqliteStore(db)
 
 
 def _dice(text: str | None) -> tuple[int, ...]:
@@ -103,27 +120,52 @@ def _shifts(texts: list[str] | None) -> tuple[Shift, ...]:
     return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))
 
 
-def act(db: Path, name: str, command: CommandBase, *, amend: int | None = None, json: bool = False) -> None:
-    """Run (or amend with) one command; a race with another writer writes nothing."""
+def act(
+    db: Path,
+    name: str,
+    command: CommandBase,
+    *,
+    amend: int | None = None,
+    json: bool = False,
+    command_id: str | None = None,
+    check: Callable[[Encounter], None] | None = None,
+) -> None:
+    """Run (or amend with) one command; a race with another writer writes nothing. `command_id`
+    names it (a fresh one by default): run again with the same id, it is a retry and writes nothing.
+    `check` looks at the session's state first, to refuse an argument that makes no sense there."""
     session = open_session(db, name)
-    first = session.version + 1
+    if check is not None:
+        check(session.state)
+    command_id = command_id or new_command_id()
     try:
         if amend is not None:
-            result = session.amend(amend, command)
-            _show_amendment(result, first, json)
+            result = session.amend(amend, command, command_id=command_id)
+            _show_amendment(result, session.result_at, json, command_id)
             return
-        events = session.execute(command)
+        events = session.execute(command, command_id=command_id)
     except ConcurrencyConflict:
-        raise ConcurrencyConflict(
-            f"session {name!r} changed while this command ran; nothing was written", hint="re-run the command"
-        ) from None
+        raise _changed(name) from None
+    first = session.result_at
     if json:
-        emit_json({"events": events_json(events, first), "turn": ruleset_of(session.state).acting_now(session.state)})
+        emit_json(
+            {
+                "events": events_json(events, first),
+                "turn": ruleset_of(session.state).acting_now(session.state),
+                "command_id": command_id,
+            }
+        )
     else:
         render_events(events, first)
 
 
-def _show_amendment(result: Any, first: int, json: bool) -> None:
+def _changed(name: str) -> ConcurrencyConflict:
+    return ConcurrencyConflict(
+        f"session {name!r} changed while this command ran; nothing was written",
+        hint="re-run the command (ua session state shows where it stands now)",
+    )
+
+
+def _show_amendment(result: Any, first: int, json: bool, command_id: str) -> None:
     diff = state_diff(result.before, result.after)
     if json:
         emit_json(
@@ -131,16 +173,17 @@ def _show_amendment(result: Any, first: int, json: bool) -> None:
                 "changes": diff,
                 "old_events": [e.explain() for e in result.old_events],
                 "new_events": events_json(result.new_events, first + 1),
+                "command_id": command_id,
             }
         )
         return
     console.print("[bold]amended[/bold] — what changed:")
     for line in diff or ["nothing in the state"]:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {shown(line)}", markup=False)
     console.print("[bold]before[/bold]:")
     for e in result.old_events:
         if type(e).__name__ != "CommandRecorded":
-            console.print(f"  {e.explain()}", markup=False, style="strike dim")
+            console.print(f"  {shown(e.explain())}", markup=False, style="strike dim")
     console.print("[bold]after[/bold]:")
     render_events(result.new_events, first + 1)
 
@@ -155,16 +198,18 @@ def new(
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Start a session from a scenario (or from sheets and sides)."""
+    check_name(name, "the session name", where="NAME")
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     commands: list[CommandBase] = []
     if scenario is not None:
-        from engine.scenario.scenario import load_scenario  # only `new` reads scenario files
+        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
 
         loaded = load_scenario(scenario)
         commands.append(
@@ -173,6 +218,7 @@ def new(
                 seed=seed,
                 settings=loaded.settings,
                 scenario=str(scenario.resolve()),
+                scenario_document=scenario_document(loaded),
             )
         )
         commands += [f.joins() for f in loaded.fighters]
@@ -194,19 +240,17 @@ def new(
                     in_hand=parts[3] if len(parts) == 4 else "",
                 )
             )
-    session = open_session(db, name, create=True)
-    # decide the whole setup first, so that a refused part (two combatants with one id, a weapon
-    # not carried) leaves no half-made session behind: one append, all or nothing
-    rehearsal = LiveEncounter(MemoryStore(), name)
-    events = []
-    for command in commands:
-        events += rehearsal.execute(command)
-    import_log(session.store, name, rehearsal.records)
+    setup = rehearse(name, commands)  # decided and storable before the database is touched
+    store = _store(db)
+    command_id = command_id or new_command_id()
+    if not begin_session(store, name, setup, command_id=command_id):
+        warn(f"note: session {name!r} was already started by command {command_id}")
     session = open_session(db, name)
+    events = [event for _, event in session.records[: len(setup)]]
     if json:
-        emit_json({"session": name, "seed": seed, "events": events_json(events, 1)})
+        emit_json({"session": name, "seed": session.seed, "events": events_json(events, 1), "command_id": command_id})
     else:
-        console.print(f"session {name!r} started in {db} (seed {seed})", markup=False)
+        console.print(shown(f"session {name!r} started in {db} (seed {session.seed})"), markup=False)
         render_state(session.state)
 
 
@@ -219,7 +263,7 @@ def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
         emit_json({"sessions": [{"name": n, "events": store.version(n)} for n in names]})
         return
     for n in names:
-        console.print(f"{n} ({store.version(n)} events)", markup=False)
+        console.print(shown(f"{n} ({store.version(n)} events)"), markup=False)
 
 
 @app.command("begin")
@@ -228,6 +272,7 @@ def begin(
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -238,7 +283,8 @@ def begin(
         if method not in ("roll", "default", "ambush"):
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
-    act(db, name, BeginFight(initiative=tuple(choices), dice=_dice(dice)), amend=amend, json=json)
+    command = BeginFight(initiative=tuple(choices), dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("declare")
@@ -250,6 +296,7 @@ def declare(
     keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
     release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -265,7 +312,7 @@ def declare(
     for who in release or ():
         by_id.setdefault(who, {})["release_hold"] = True
     declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
-    act(db, name, Declare(declarations=declarations), amend=amend, json=json)
+    act(db, name, Declare(declarations=declarations), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("focus")
@@ -275,6 +322,7 @@ def focus(
     target: Annotated[str, typer.Argument(help="The focus target.")],
     amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -282,7 +330,7 @@ def focus(
     if amount not in (10, 20, 30):
         raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
     declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
-    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json)
+    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("attack")
@@ -297,7 +345,11 @@ def attack(
     ] = None,
     minimum: Annotated[int | None, typer.Option("--minimum", help="Called shot: minimum roll (C2-6).")] = None,
     called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
-    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill instead.")] = "",
+    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill of the sheet instead.")] = "",
+    untrained: Annotated[
+        bool,
+        typer.Option("--untrained", help="--skill is not on the sheet: roll it untrained on the weapon's stat (C-7)."),
+    ] = False,
     shift: Shifts = None,
     cherry: Annotated[
         CherryName | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")
@@ -313,6 +365,7 @@ def attack(
     passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -341,7 +394,26 @@ def attack(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    on_sheet = _on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=on_sheet)
+
+
+def _on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Callable[[Encounter], None]:
+    """A check that `skill` (if named) is one of the actor's sheet's skills, unless `untrained`
+    (the option `untrained_by` says so)."""
+
+    def check(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if not skill or untrained or found is None or found.sheet.skill(skill) is not None:
+            return
+        skills = ", ".join(s.name for s in found.sheet.skills) or "none"
+        raise InvalidInput(
+            f"{actor}'s sheet has no skill {skill!r}",
+            where=where,
+            hint=f"skills: {skills}; add {untrained_by} to roll it untrained (C-7)",
+        )
+
+    return check
 
 
 def _simple(command_type: type[CommandBase], doc: str) -> None:
@@ -350,10 +422,12 @@ def _simple(command_type: type[CommandBase], doc: str) -> None:
         actor: Actor,
         dice: Dice = None,
         amend: Amend = None,
+        command_id: CommandIdOpt = None,
         db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
-        act(db, name, command_type(actor=actor, dice=_dice(dice)), amend=amend, json=json)  # type: ignore[call-arg]
+        command = command_type(actor=actor, dice=_dice(dice))  # type: ignore[call-arg]
+        act(db, name, command, amend=amend, json=json, command_id=command_id)
 
     command.__doc__ = doc
     tag = str(command_type.__struct_config__.tag).replace("_", "-")
@@ -375,11 +449,12 @@ def draw(
     actor: Actor,
     weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Draw or ready a weapon (C2-3): usable from next round."""
-    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json)
+    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("nothing")
@@ -391,11 +466,12 @@ def nothing(
         typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5)."),
     ] = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend the turn doing nothing."""
-    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json)
+    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json, command_id=command_id)
 
 
 @app.command("suppress")
@@ -406,21 +482,27 @@ def suppress(
     field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Suppressive fire (C2-18)."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
-    act(db, name, SuppressiveFire(actor=actor, shots=shots, field=targets, dice=_dice(dice)), amend=amend, json=json)
+    command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("next")
-def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def next_turn(
+    name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False
+) -> None:
     """Move on: close the round's declarations, or the current combatant does nothing."""
     session = open_session(db, name)
     fight = session.state.fight
-    command: CommandBase
-    if fight.phase == "declare":
+    command: CommandBase | None = None if command_id is None else session.issued(command_id)
+    if command is not None:
+        pass  # a retry: the command this id moved on with, whatever the state says now
+    elif fight.phase == "declare":
         command = Declare()
     elif fight.phase in ("ambush", "acting"):
         # a madness check (or the like) may have put the fighter whose turn it was out of action:
@@ -429,7 +511,7 @@ def next_turn(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -
         command = Declare() if actor is None else DoNothing(actor=actor)
     else:
         raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
-    act(db, name, command, json=json)
+    act(db, name, command, json=json, command_id=command_id)
 
 
 @app.command("end")
@@ -437,11 +519,12 @@ def end(
     name: Name,
     winner: Annotated[str | None, typer.Option("--winner", help="The winning side, if any.")] = None,
     reason: Annotated[str, typer.Option("--reason")] = "the GM ends the fight",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """End the fight now (the GM's call)."""
-    act(db, name, EndFight(winner=winner, reason=reason), json=json)
+    act(db, name, EndFight(winner=winner, reason=reason), json=json, command_id=command_id)
 
 
 @app.command("check")
@@ -459,6 +542,7 @@ def check(
     ] = False,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -474,23 +558,25 @@ def check(
         roll_anyway=roll_anyway or dice is not None,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    on_sheet = _on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=on_sheet)
 
 
 @app.command("roll")
 def roll(
     name: Name,
     kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")],
-    rating: Annotated[int, typer.Option("--rating")],
+    rating: Annotated[int, typer.Option("--rating", min=0, max=100, help="The rating rolled against, 0–100.")],
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """A plain check by rating, recorded in the session."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=_shifts(shift)), dice=_dice(dice))
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("madness")
@@ -510,6 +596,7 @@ def madness(
     shift: Shifts = None,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -525,7 +612,7 @@ def madness(
         shifts=_shifts(shift),
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("therapy")
@@ -536,11 +623,27 @@ def therapy(
     hardened: Annotated[int, typer.Option("--hardened")] = 0,
     failed: Annotated[int, typer.Option("--failed")] = 0,
     note: Annotated[str, typer.Option("--note")] = "",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Therapy removes notches (M2-6)."""
-    act(db, name, Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note), json=json)
+    """Therapy removes notches (M2-6), as many as are marked at most."""
+    command = Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note)
+
+    def notches_there(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if found is None:
+            return  # the rule says who is missing
+        held = found.meters.of(meter)
+        for option, asked, marked in (("--hardened", hardened, held.hardened), ("--failed", failed, held.failed)):
+            if asked > marked:
+                raise InvalidInput(
+                    f"{actor} has {marked} {option[2:]} {meter} notches; therapy cannot remove {asked}",
+                    where=option,
+                    hint=f"at most {marked} (M2-6)",
+                )
+
+    act(db, name, command, json=json, command_id=command_id, check=notches_there)
 
 
 @app.command("passion")
@@ -550,11 +653,13 @@ def passion(
     kind: Annotated[PassionKind, typer.Argument(help="rage, fear or noble.")],
     mode: Annotated[Literal["reroll", "flip"], typer.Option("--mode", help="reroll or flip.")] = "reroll",
     dice: Dice = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Spend a passion on the last failed roll (C-10)."""
-    act(db, name, SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice)), json=json)
+    command = SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice))
+    act(db, name, command, json=json, command_id=command_id)
 
 
 @app.command("heal")
@@ -567,6 +672,7 @@ def heal(
     late: Annotated[bool, typer.Option("--late", help="Medical care after the first hour (H2-3).")] = False,
     dice: Dice = None,
     amend: Amend = None,
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -576,7 +682,7 @@ def heal(
         command = MedicalCare(healer=healer, patient=patient, injury=injury, within_hour=not late, dice=_dice(dice))
     else:
         command = FirstAid(healer=healer, patient=patient, injury=injury, dice=_dice(dice))
-    act(db, name, command, amend=amend, json=json)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 @app.command("rest")
@@ -585,11 +691,12 @@ def rest(
     patient: Annotated[str, typer.Argument()],
     days: Annotated[int, typer.Option("--days")] = 1,
     care: Annotated[Care, typer.Option("--care", help="doctor, bed_rest, easy or pushing (H2-5).")] = "bed_rest",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Convalescence, day by day (H2-5)."""
-    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json)
+    act(db, name, Convalesce(patient=patient, days=days, care=care), json=json, command_id=command_id)
 
 
 @app.command("ruling")
@@ -597,47 +704,53 @@ def ruling(
     name: Name,
     note: Annotated[str, typer.Argument(help="What the GM rules.")],
     about: Annotated[str, typer.Option("--about", help="Who or what it concerns.")] = "",
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """A GM ruling with a note (what the seeds leave to the GM)."""
-    act(db, name, Ruling(note=note, about=about), json=json)
+    act(db, name, Ruling(note=note, about=about), json=json, command_id=command_id)
 
 
 @app.command("undo")
-def undo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def undo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """Undo the latest command that counts (its events stay in the log, struck out)."""
-    _marker(db, name, "undo", json)
+    _marker(db, name, "undo", json, command_id)
 
 
 @app.command("redo")
-def redo(name: Name, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+def redo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """Redo the most recently undone command."""
-    _marker(db, name, "redo", json)
+    _marker(db, name, "redo", json, command_id)
 
 
-def _marker(db: Path, name: str, what: str, json: bool) -> None:
+def _marker(db: Path, name: str, what: str, json: bool, command_id: str | None) -> None:
     session = open_session(db, name)
     before = session.state
-    first = session.version + 1
+    command_id = command_id or new_command_id()
     try:
-        events = session.undo() if what == "undo" else session.redo()
+        if what == "undo":
+            events = session.undo(command_id=command_id)
+        else:
+            events = session.redo(command_id=command_id)
     except ConcurrencyConflict:
-        raise ConcurrencyConflict(f"session {name!r} changed meanwhile; nothing was written", hint="re-run") from None
+        raise _changed(name) from None
     diff = state_diff(before, session.state)
+    first = session.result_at
     if json:
-        emit_json({"events": events_json(events, first), "changes": diff})
+        emit_json({"events": events_json(events, first), "changes": diff, "command_id": command_id})
         return
     render_events(events, first)
     for line in diff:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {shown(line)}", markup=False)
 
 
 @app.command("amend")
 def amend_json(
     name: Name,
-    command_id: Annotated[int, typer.Argument(help="The command to replace.")],
+    number: Annotated[int, typer.Argument(help="The command to replace.")],
     command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
+    command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
@@ -648,7 +761,7 @@ def amend_json(
         corrected = command_decoder.decode(command)
     except Exception as exc:  # msgspec's errors carry the $.path
         raise InvalidInput(f"not a command: {exc}", where="--command", hint="see `ua session log --json`") from None
-    act(db, name, corrected, amend=command_id, json=json)
+    act(db, name, corrected, amend=number, json=json, command_id=command_id)
 
 
 @app.command("state")
@@ -690,14 +803,19 @@ def log(
 
 @app.command("export")
 def export(
-    name: Name, file: Annotated[Path, typer.Argument(help="The JSONL file to write.")], db: Db = Path(DEFAULT_DB)
+    name: Name,
+    file: Annotated[Path, typer.Argument(help="The JSONL file to write (a new file).")],
+    force: Force = False,
+    db: Db = Path(DEFAULT_DB),
 ) -> None:
-    """Write the session's log as JSON lines (a replay file)."""
+    """Write the session's log as JSON lines (a replay file); an existing file only with --force."""
+    from engine.safefile import check_target
     from engine.store.jsonl import write_log
 
+    check_target(file, force=force)
     session = open_session(db, name)
-    count = write_log(file, session.store.read(name))
-    console.print(f"{count} events written to {file}", markup=False)
+    count = write_log(file, session.store.read(name), force=force)
+    console.print(shown(f"{count} events written to {file}"), markup=False)
 
 
 @app.command("import")
@@ -705,15 +823,27 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
     name: Name,
     stream: Annotated[str | None, typer.Option("--stream", help="Which stream, if the file holds several.")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
     db: Db = Path(DEFAULT_DB),
 ) -> None:
-    """Read a JSONL log into a new session (it must fold cleanly first)."""
+    """Read a JSONL log into a new session: every line checked, and every command re-decided with
+    its dice (as `ua replay --verify`) before anything is stored."""
+    check_name(name, "the session name", where="NAME")
     from engine.cli.replay import read_log
+    from engine.session.verify import verify
 
-    _, records = read_log(file, stream)  # a damaged line is an error naming it; nothing is written
-    session = open_session(db, name, create=True)
-    count = import_log(session.store, name, records)  # refuses a log that does not fold
-    console.print(f"{count} events imported into session {name!r}", markup=False)
+    log = read_log(file, stream, recover=recover, unchecked=unchecked)  # a damaged line is refused, naming it
+    result = verify(log.records)
+    if not result.ok:
+        raise CorruptLog(
+            f"not imported: {result.mismatch}",
+            where=f"{file} event {result.position}",
+            hint="the log was edited, or comes from other rules; nothing was stored",
+        )
+    store = _store(db)
+    count = import_log(store, name, log.records, log.command_ids())  # refuses a log that does not fold
+    console.print(shown(f"{count} events imported into session {name!r}"), markup=False)
 
 
 @app.command("fork")
@@ -723,16 +853,23 @@ def fork(
     simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
     workers: Annotated[int, typer.Option("--workers")] = 1,
+    scenario: Annotated[
+        Path | None,
+        typer.Option("--scenario", help="Take the tactics from this file (default: the scenario the session stores)."),
+    ] = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """What if: fight the rest of the encounter from event N many times with the scenario's tactics.
+    """What if: fight the rest of the encounter from event N many times with the scenario's tactics
+    (the scenario stored in the session's own log when it was started, or --scenario FILE).
 
     N must be an event of the history that counts now (not one an undo or amend took out) after
     the fight began. The report is `ua simulate`'s, from that point on."""
     from engine.cli.report import render, to_csv
     from engine.cli.simulate import emit_report, stopped_early
+    from engine.scenario.scenario import load_scenario
     from engine.session.history import fork_point
+    from engine.session.scenario import stored_scenario
     from engine.simulate.batch import check_size
     from engine.simulate.whatif import fork_batch
 
@@ -740,12 +877,14 @@ def fork(
     if not 1 <= at <= session.version:
         raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
     check_size(simulate, workers)
+    records = session.records
+    loaded = load_scenario(scenario) if scenario is not None else stored_scenario(records[:at], where=f"session {name}")
     try:
-        state = fork_point(session.records, at)
+        state = fork_point(records, at)
     except InvalidInput as exc:
         raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
     batch_seed = seed if seed is not None else 0
-    report = fork_batch(state, simulate, batch_seed, workers=workers, from_event=at, interruptible=True)
+    report = fork_batch(state, loaded, simulate, batch_seed, workers=workers, from_event=at, interruptible=True)
     stopped_early(report["fights"], simulate)
     emit_report(report, json=json, as_csv=False, text=render, table=to_csv)
 
@@ -782,29 +921,38 @@ def read_script(path: Path) -> list[Command]:
 def play(
     name: Name,
     script: Annotated[Path, typer.Argument(help="A file of commands with their dice (TOML, YAML, JSON or JSONL).")],
+    command_id: Annotated[
+        str | None,
+        typer.Option(
+            "--command-id",
+            help="Name this run (command N is ID.N): run it again with the same id to go on where it stopped.",
+        ),
+    ] = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Replay what happened at the table: run a file of commands in order, each with its dice.
 
     Each command is its own transaction; the first one the rules refuse stops the run (what went
-    before stays) with an error naming it."""
+    before stays) with an error naming it. With --command-id, the commands already done by a run
+    of that id are not done again."""
     commands = read_script(script)
     session = open_session(db, name)
     out: list[dict[str, Any]] = []
     for number, command in enumerate(commands, start=1):
-        first = session.version + 1
         try:
-            events = session.execute(command)
+            events = session.execute(command, command_id=f"{command_id}.{number}" if command_id else None)
         except Refused as exc:
             raise Refused(
                 f"command {number} of {len(commands)} is refused: {exc.message}",
                 where=str(script),
                 hint=exc.hint or "fix it and play the rest",
             ) from None
+        except ConcurrencyConflict:
+            raise _changed(name) from None
         if json:
-            out.extend(events_json(events, first))
+            out.extend(events_json(events, session.result_at))
         else:
-            render_events(events, first)
+            render_events(events, session.result_at)
     if json:
         emit_json({"session": name, "commands": len(commands), "events": out})

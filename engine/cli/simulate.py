@@ -9,16 +9,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
+from rich.markup import escape
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
-from engine.cli.common import JsonOption, console, emit_json, err_console, fail
+from engine.cli.common import JsonOption, console, emit_json, emit_json_streaming, err_console, fail
 from engine.cli.plots import plot_report, require_matplotlib
 from engine.cli.progress import INTERRUPTED, progress_bar, say_estimate
 from engine.cli.report import render, to_csv
 from engine.dice.source import derive_seed
-from engine.session.live import stored_log
+from engine.errors import InvalidInput, OutputError
+from engine.safefile import check_target
+from engine.session.encoding import stored_log
 from engine.simulate.batch import Keep, check_size, default_workers, run_batch
 from engine.simulate.executors import open_executor
 from engine.simulate.fight import prepare, run_fight
@@ -26,8 +28,14 @@ from engine.simulate.overrides import load_with_overrides
 from engine.simulate.spans import check_chunk_size
 from engine.simulate.stats import summary
 from engine.store.jsonl import write_log
+from engine.text import shown
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace existing files (never a database, a folder or a device).")
+]
+#: `ua fight` refuses a fight of more events than this unless told otherwise (--max-events).
+MAX_NARRATED = 100_000
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Batch seed; fight i uses derive(seed, i).")]
 
 SetOpt = Annotated[
@@ -83,6 +91,7 @@ def simulate(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     chunk_size: ChunkSizeOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
 
@@ -97,6 +106,7 @@ def simulate(
     check_chunk_size(chunk_size)
     if plot is not None:
         require_matplotlib()
+        check_target(plot, force=force)
     show = sys.stderr.isatty() if progress is None else progress
     with open_executor(backend, workers=workers, scheduler=scheduler) as executor, progress_bar(n, show) as advance:
         prep, tally, picks = run_batch(
@@ -114,8 +124,8 @@ def simulate(
     stopped_early(tally.fights, n)
     report = summary(prep, tally, seed=batch_seed, requested=n)
     if keep:
-        report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario)
-    emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_report, text=render, table=to_csv)
+        report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario, force)
+    emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_report, force=force, text=render, table=to_csv)
 
 
 def stopped_early(done: int, requested: int) -> None:
@@ -132,11 +142,13 @@ def emit_report(
     text: Callable[[dict[str, Any]], None],
     table: Callable[[dict[str, Any]], str],
     plot: Path | None = None,
-    draw: Callable[[dict[str, Any], Path], None] | None = None,
+    draw: Callable[..., None] | None = None,
+    force: bool = False,
 ) -> None:
-    """The report as JSON, CSV or rich text, the plot if asked; exit 130 if it is partial."""
+    """The report as JSON, CSV or rich text, the plot if asked (`draw(report, plot, force=)`);
+    exit 130 if it is partial."""
     if plot is not None and draw is not None:
-        draw(report, plot)
+        draw(report, plot, force=force)
         report["plot"] = str(plot)
     if json:
         emit_json(report)
@@ -154,15 +166,26 @@ def emit_report(
         raise typer.Exit(INTERRUPTED)
 
 
-def _save_kept(prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path) -> list[dict[str, Any]]:
-    folder.mkdir(parents=True, exist_ok=True)
+def _save_kept(
+    prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path, force: bool
+) -> list[dict[str, Any]]:
+    """Write the picked fights' logs into `folder`; every target is checked before any is written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot make the folder: {exc.strerror or exc}", where=str(folder)) from None
+    paths = {i: check_target(folder / f"{scenario.stem}-seed{batch_seed}-fight{i}.jsonl", force=force) for i in indices}
     kept = []
-    for i in indices:
+    for i, path in paths.items():
         run = run_fight(prep, derive_seed(batch_seed, i), keep_log=True)
-        path = folder / f"{scenario.stem}-seed{batch_seed}-fight{i}.jsonl"
-        write_log(path, stored_log("fight", run.events))
+        write_log(path, stored_log("fight", run.events, seed=run.seed), force=force)
         kept.append({"fight": i, "seed": run.seed, "file": str(path)})
     return kept
+
+
+def _safe(text: str) -> str:
+    """Text from a scenario, fit for rich markup: control characters escaped, brackets too."""
+    return escape(shown(text))
 
 
 def fight(
@@ -170,42 +193,54 @@ def fight(
     seed: SeedOpt = None,
     index: Annotated[int, typer.Option("--index", "-i", min=0, help="Which fight of the batch with --seed.")] = 0,
     save: Annotated[Path | None, typer.Option("--save", help="Write the fight's log to this JSONL file.")] = None,
+    force: ForceOpt = False,
+    max_events: Annotated[
+        int,
+        typer.Option(
+            "--max-events", min=1, help="Refuse a fight of more events than this (what one fight builds and prints)."
+        ),
+    ] = MAX_NARRATED,
     json: JsonOption = False,
     sets: SetOpt = None,
 ) -> None:
-    """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice)."""
+    """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice). The fight is
+    first fought without keeping its log, to count its events: one of more than --max-events is
+    refused before anything is built or printed."""
+    if save is not None:
+        check_target(save, force=force)
     loaded = load_with_overrides(scenario, sets or [])
     batch_seed = seed_or_random(seed)
-    run = run_fight(prepare(loaded), derive_seed(batch_seed, index), keep_log=True)
+    prep, fight_seed = prepare(loaded), derive_seed(batch_seed, index)
+    counted = run_fight(prep, fight_seed).event_count
+    if counted > max_events:
+        raise InvalidInput(
+            f"fight {index} of seed {batch_seed} has {counted:,} events, more than --max-events {max_events:,}",
+            where=str(scenario),
+            hint="raise --max-events, or `ua simulate` for what many fights come to",
+        )
+    run = run_fight(prep, fight_seed, keep_log=True)
     if save is not None:
-        write_log(save, stored_log("fight", run.events))
+        write_log(save, stored_log("fight", run.events, seed=run.seed), force=force)
     result = run.state.fight.result
     if json:
-        emit_json(
-            {
-                "scenario": loaded.scenario.title,
-                "seed": batch_seed,
-                "index": index,
-                "fight_seed": run.seed,
-                "winner": result.winner if result else None,
-                "rounds": run.state.fight.round,
-                "events": [
-                    {
-                        "position": i,
-                        "type": type(e).__struct_config__.tag,
-                        "explanation": e.explain(),
-                        "event": msgspec.to_builtins(e),
-                    }
-                    for i, e in enumerate(run.events, start=1)
-                ],
-            }
-        )
+        from engine.cli.views import events_json
+
+        fields = {
+            "scenario": loaded.scenario.title,
+            "seed": batch_seed,
+            "index": index,
+            "fight_seed": run.seed,
+            "winner": result.winner if result else None,
+            "rounds": run.state.fight.round,
+        }
+        emit_json_streaming(fields, "events", events_json(run.events, 1))
         return
     from engine.events.commands import CommandRecorded
 
-    console.print(f"[bold]{loaded.scenario.title}[/bold] — fight {index} of seed {batch_seed} (dice seed {run.seed})")
+    title = _safe(loaded.scenario.title)
+    console.print(f"[bold]{title}[/bold] — fight {index} of seed {batch_seed} (dice seed {run.seed})")
     for e in run.events:
         if not isinstance(e, CommandRecorded):
-            console.print(e.explain(), markup=False)
+            console.print(shown(e.explain()), markup=False)
     if save is not None:
-        console.print(f"log written to {save}")
+        console.print(f"log written to {_safe(str(save))}")

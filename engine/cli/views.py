@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -17,6 +17,13 @@ from engine.rules.ua2.combat.situation import wound_shift
 from engine.session.audit import Line
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
+from engine.text import shown
+
+
+def _safe(text: str) -> str:
+    """Text from a log or a file, fit for rich markup: control characters and bidirectional
+    controls escaped (engine.text.shown), brackets too."""
+    return escape(shown(text))
 
 
 def state_json(state: Encounter) -> dict[str, Any]:
@@ -30,18 +37,18 @@ def state_json(state: Encounter) -> dict[str, Any]:
 
 def render_state(state: Encounter, *, title: str = "") -> None:
     fight = state.fight
-    head = f"[bold]{escape(title or state.title or 'encounter')}[/bold] — {fight.phase}"
+    head = f"[bold]{_safe(title or state.title or 'encounter')}[/bold] — {fight.phase}"
     if fight.phase not in ("setup",):
         head += f", round {fight.round}"
     actor = ruleset_of(state).acting_now(state)
     if actor:
-        head += f", {escape(actor)} to act"
+        head += f", {_safe(actor)} to act"
     if fight.result is not None:
         winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
-        head += f" — {escape(winner)} ({escape(fight.result.reason)})"
+        head += f" — {_safe(winner)} ({_safe(fight.result.reason)})"
     console.print(head)
     if fight.order:
-        console.print("order: " + escape(", ".join(fight.order)))
+        console.print("order: " + _safe(", ".join(fight.order)))
     table = Table()
     for column in ("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"):
         table.add_column(column)
@@ -66,13 +73,13 @@ def render_state(state: Encounter, *, title: str = "") -> None:
             if c.meters.of(m).hardened or c.meters.of(m).failed
         )
         table.add_row(
-            escape(c.id),
-            escape(c.side),
+            _safe(c.id),
+            _safe(c.side),
             f"{c.wounds}/{c.max_wounds}",
             f"{shift:+d}" if shift else "",
-            escape(status),
-            escape(hand),
-            escape(", ".join(notes)),
+            _safe(status),
+            _safe(hand),
+            _safe(", ".join(notes)),
             meters,
         )
     console.print(table)
@@ -80,39 +87,40 @@ def render_state(state: Encounter, *, title: str = "") -> None:
     if injuries:
         console.print(
             "injuries: "
-            + escape("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
+            + _safe("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
         )
 
 
-def render_lines(lines: Sequence[Line]) -> None:
+def render_lines(lines: Iterable[Line]) -> None:
     for line in lines:
-        text = escape(line.text)
+        text = _safe(line.text)
         if line.struck:
-            text = f"[strike]{text}[/strike] [dim]({escape(line.note)})[/dim]"
-        odds = f" [dim]({escape(line.odds)})[/dim]" if line.odds else ""
+            text = f"[strike]{text}[/strike] [dim]({_safe(line.note)})[/dim]"
+        odds = f" [dim]({_safe(line.odds)})[/dim]" if line.odds else ""
         console.print(f"[dim]#{line.position}[/dim] {text}{odds}")
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
-    return [
-        {
-            "position": x.position,
-            "round": x.round,
-            "type": x.type,
-            "command": x.command,
-            "explanation": x.text,
-            "struck": x.struck,
-            "note": x.note,
-            "odds": x.odds,
-        }
-        for x in lines
-    ]
+    return [line_json(x) for x in lines]
+
+
+def line_json(x: Line) -> dict[str, Any]:
+    return {
+        "position": x.position,
+        "round": x.round,
+        "type": x.type,
+        "command": x.command,
+        "explanation": x.text,
+        "struck": x.struck,
+        "note": x.note,
+        "odds": x.odds,
+    }
 
 
 def render_events(events: Sequence[EventBase], first_position: int) -> None:
     for offset, event in enumerate(events):
         if not isinstance(event, CommandRecorded):
-            console.print(f"[dim]#{first_position + offset}[/dim] {escape(event.explain())}")
+            console.print(f"[dim]#{first_position + offset}[/dim] {_safe(event.explain())}")
 
 
 def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:
@@ -125,41 +133,3 @@ def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[s
         }
         for i, e in enumerate(events)
     ]
-
-
-def state_diff(before: Encounter, after: Encounter) -> list[str]:
-    """What differs for each combatant (wounds, status, reaction, meters, weapon) and the fight."""
-    out = []
-    old = {c.id: c for c in before.combatants}
-    for c in after.combatants:
-        b = old.get(c.id)
-        if b is None:
-            out.append(f"{c.id} joined")
-            continue
-        if b.wounds != c.wounds:
-            out.append(f"{c.id}: wounds {b.wounds} → {c.wounds} ({c.wounds - b.wounds:+d})")
-        if b.status != c.status:
-            out.append(f"{c.id}: {b.status} → {c.status}")
-        if b.reaction != c.reaction:
-            was = b.reaction.kind if b.reaction else "none"
-            now = c.reaction.kind if c.reaction else "none"
-            out.append(f"{c.id}: reaction {was} → {now}")
-        for m in METERS:
-            if b.meters.of(m) != c.meters.of(m):
-                bm, cm = b.meters.of(m), c.meters.of(m)
-                out.append(f"{c.id}: {m} {bm.hardened}/{bm.failed} → {cm.hardened}/{cm.failed} (hardened/failed)")
-        bf, cf = before.fighter(c.id), after.fighter(c.id)
-        if bf.in_hand != cf.in_hand:
-            out.append(f"{c.id}: in hand {bf.in_hand} → {cf.in_hand}")
-    if before.fight.phase != after.fight.phase or before.fight.round != after.fight.round:
-        out.append(
-            f"fight: {before.fight.phase} round {before.fight.round} → {after.fight.phase} round {after.fight.round}"
-        )
-    if before.fight.result != after.fight.result:
-
-        def res(e: Encounter) -> str:
-            r = e.fight.result
-            return "going on" if r is None else (f"side {r.winner} wins" if r.winner else "draw")
-
-        out.append(f"result: {res(before)} → {res(after)}")
-    return out

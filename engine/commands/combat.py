@@ -8,24 +8,12 @@ import msgspec
 
 from engine.commands.base import CommandBase
 from engine.dice.checks import Shift
+from engine.settings import CherryName as CherryName  # defined with the settings that name one
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import PassionKind, PassionMode
 
 AttackMode = Literal["strike", "disarm", "throw_person", "throw"]
 CRIT_CHOICES = Literal["kill", "knock_out"]
-CherryName = Literal[
-    "big_hurt",
-    "blind",
-    "dazed",
-    "gimme",
-    "kung_fu_grip",
-    "monkey_dodge",
-    "knock_down",
-    "more_hurt",
-    "new_damage",
-    "second_helping",
-    "turning_tide",
-]
 CHERRIES: tuple[str, ...] = CherryName.__args__  # type: ignore[attr-defined]
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+import msgspec
 
 from engine.commands.base import CommandBase
 from engine.dice.checks import CheckSpec
@@ -12,11 +14,16 @@ from engine.state.weapons import Weapon
 
 
 class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
+    """Start an encounter. `scenario` names the file it came from (for people); `scenario_document`
+    is that scenario itself, every sheet inline (`engine.scenario.scenario.scenario_document`), so
+    a what-if fork of the session reads its tactics from the session's own log, never a file."""
+
     ruleset: str = "ua2"
     title: str = ""
     seed: int | None = None
     settings: Settings = Settings()
     scenario: str = ""
+    scenario_document: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.commands import Command
 from engine.events.base import EventBase
 
@@ -11,7 +13,10 @@ class CommandRecorded(EventBase, frozen=True, kw_only=True, tag="command_recorde
 
     `table_dice` are faces a person gave; `seeded_from`/`seeded_count` locate the faces drawn
     from the seeded source, so a reopened session draws fresh dice and an amend can reuse them.
+    v2: a `start` command may carry its `scenario_document` (v1 records upcast unchanged).
     """
+
+    schema_version: ClassVar[int] = 2
 
     id: int
     issued: Command

@@ -10,10 +10,11 @@ for a value of the wrong shape, the `$.path` msgspec reports — never a traceba
 - missing, a directory, not a regular file (FIFO, device), unreadable;
 - larger than `MAX_BYTES` (checked with `stat` before reading, and again while reading);
 - not UTF-8 (a leading UTF-8 byte-order mark is accepted);
-- syntax errors, with the line (and column) when the parser gives one;
+- syntax errors, with the line and column (a file cut short: where it ends);
 - YAML anchors or aliases (refused while composing, so a "billion laughs" file cannot expand),
   explicit tags other than the standard scalar/collection ones, several documents;
-- nesting deeper than `MAX_DEPTH`;
+- nesting deeper than `MAX_DEPTH`; NaN or an infinity anywhere (`$.path`); a control character
+  other than a tab or line break, or a bidirectional control, in any text (`$.path`);
 - unknown fields, missing fields, wrong types and out-of-range values (msgspec's `$.path`).
 
 Decisions (the brief left them open): YAML implicit timestamps stay strings (`2001-01-01` is text,
@@ -23,10 +24,10 @@ error in YAML (TOML refuses them itself; JSON keeps the last, as msgspec does).
 
 from __future__ import annotations
 
+import math
 import re
 import stat as stat_mode
 import tomllib
-import unicodedata
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -37,6 +38,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from engine.errors import InvalidInput
+from engine.text import describe, first_unsafe, one_line, split_validation_error
 
 #: libyaml's parser when PyYAML was built with it (the usual wheels are), else None.
 try:
@@ -57,19 +59,6 @@ FORMATS: dict[str, str] = {".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".j
 _FORMATS_HINT = "use a .toml, .yaml, .yml or .json file"
 
 
-def one_line(text: str) -> str:
-    """`text` on one line with no control characters (shown escaped), safe for a terminal."""
-    out: list[str] = []
-    for char in text:
-        if char in "\n\r\t":
-            out.append(" ")
-        elif unicodedata.category(char) == "Cc":
-            out.append(f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return re.sub(r" {2,}", " ", "".join(out)).strip()
-
-
 class FileError(InvalidInput):
     """Raised when a document file cannot be read, parsed or converted into its type (exit 1).
 
@@ -80,7 +69,7 @@ class FileError(InvalidInput):
     exit_code = 1
 
     def __init__(self, file: str, reason: str, *, json_path: str = "", hint: str = "") -> None:
-        self.file = one_line(file)
+        self.file = one_line(file, limit=1000)
         self.reason = one_line(reason)
         self.json_path = one_line(json_path)
         message = f"{self.reason} at {self.json_path}" if self.json_path else self.reason
@@ -146,34 +135,18 @@ def parse_document(data: bytes, *, name: str) -> Any:
         raise _too_large(name, len(data), MAX_BYTES)
     text = _utf8(data, name)
     obj = _PARSERS[fmt](text, name)
-    _check_depth(obj, name)
     return obj
 
 
 def convert_document(obj: Any, *, name: str, type_: type[T], hint: str = "") -> T:
-    """Convert parsed values into `type_` (strict: no silent coercion), errors at their `$.path`."""
+    """A parsed document (plain dicts, lists and values, from a file or built by a program)
+    checked (`check_values`) and converted into `type_`, strictly: errors at their `$.path`."""
+    check_values(obj, name)
     try:
         return msgspec.convert(obj, type=type_, strict=True)
     except msgspec.ValidationError as exc:
         reason, json_path = split_validation_error(str(exc))
         raise FileError(name, reason, json_path=json_path, hint=hint) from None
-
-
-def split_validation_error(text: str) -> tuple[str, str]:
-    """msgspec's "Expected `int`, got `str` - at `$.stats.body`" → ("Expected int, got str",
-    "$.stats.body"). A problem with the document as a whole is at `$`."""
-    reason, sep, where = text.partition(" - at ")
-    json_path = "$"
-    if sep:
-        found = re.search(r"`(\$[^`]*)`", where)
-        json_path = found.group(1) if found else "$"
-        if where.startswith("`key`"):
-            reason += " for a key"
-    if reason.startswith("Expected"):
-        reason = reason.replace("`", "")
-    else:
-        reason = re.sub(r"`([^`]*)`", r"'\1'", reason)
-    return reason, json_path
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -211,6 +184,12 @@ def _line_column(text: str, byte: int) -> tuple[int, int]:
     return line, len(before) - (before.rfind("\n") + 1) + 1
 
 
+def _at_end(text: str) -> str:
+    """`line L, column C` of the end of `text` (where a file cut short stops)."""
+    line, column = _line_column(text, len(text.encode("utf-8")))
+    return f"line {line}, column {column}, the end of the file"
+
+
 # --- parsers ---------------------------------------------------------------------------------
 
 
@@ -218,7 +197,8 @@ def _parse_toml(text: str, name: str) -> Any:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise FileError(name, f"TOML syntax error: {exc}", hint="see https://toml.io") from None
+        reason = str(exc).replace("(at end of document)", f"(at {_at_end(text)})")
+        raise FileError(name, f"TOML syntax error: {reason}", hint="see https://toml.io") from None
     except RecursionError:
         raise _too_deep(name) from None
 
@@ -232,6 +212,8 @@ def _parse_json(text: str, name: str) -> Any:
         if found:
             line, column = _line_column(text, int(found.group(1)))
             reason = f"{reason[: found.start()].rstrip()} (line {line}, column {column})"
+        elif "truncated" in reason:
+            reason = f"the document ends too soon (at {_at_end(text)})"
         raise FileError(name, f"JSON syntax error: {reason}") from None
     except RecursionError:
         raise _too_deep(name) from None
@@ -362,17 +344,35 @@ def _too_deep(name: str) -> FileError:
     return FileError(name, f"nested deeper than {MAX_DEPTH} levels", hint="flatten the document")
 
 
-def _check_depth(obj: Any, name: str) -> None:
-    """Refuse lists and tables nested deeper than `MAX_DEPTH` (iteratively: no recursion)."""
-    stack: list[tuple[Any, int]] = [(obj, 0)]
+def check_values(obj: Any, name: str) -> None:
+    """One pass over a parsed document (iteratively: no recursion): lists and tables nested no
+    deeper than `MAX_DEPTH`, no NaN or infinity, no unsafe character in any text (a tab or line
+    break is allowed; names refuse them by their own types)."""
+    stack: list[tuple[Any, int, str]] = [(obj, 0, "$")]
     while stack:
-        value, depth = stack.pop()
+        value, depth, path = stack.pop()
         if isinstance(value, dict):
-            children: Any = value.values()
+            if depth >= MAX_DEPTH:
+                raise _too_deep(name)
+            for key, child in value.items():
+                _check_text(str(key), name, path)
+                stack.append((child, depth + 1, f"{path}.{key}"))
         elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth >= MAX_DEPTH:
-            raise _too_deep(name)
-        stack.extend((child, depth + 1) for child in children)
+            if depth >= MAX_DEPTH:
+                raise _too_deep(name)
+            stack.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise FileError(
+                name,
+                f"{value} is not a number that can be stored",
+                json_path=path,
+                hint="give a finite number (NaN and infinities are not allowed)",
+            )
+        elif isinstance(value, str):
+            _check_text(value, name, path)
+
+
+def _check_text(text: str, name: str, path: str) -> None:
+    bad = first_unsafe(text, lines=True)
+    if bad is not None:
+        raise FileError(name, f"text contains {describe(bad)}", json_path=path, hint="write plain text")

@@ -1,7 +1,9 @@
 """Scenario files: who fights whom, with what, under which settings and tactics.
 
 Loading never runs code from the file; sheet paths resolve relative to the scenario and may not
-leave its folder tree; every error names the file and the `$.path`.
+leave its folder tree; every error names the file and the `$.path`. A loaded scenario can be
+written out as one self-contained document (`scenario_document`: every sheet inline), which a
+session stores in its own log so that a what-if fork never reads a file again.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from engine.catalog import weapon_catalog
-from engine.commands.combat import CherryName
 from engine.commands.setup import AddCombatant
 from engine.rules.registry import RULESETS
 from engine.scenario.files import FileError, convert_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
-from engine.settings import Settings
-from engine.state.sheet import MAX_RANK, MeterName, Sheet
+from engine.settings import CherryName, Settings
+from engine.state.sheet import MeterName, Sheet
 from engine.state.weapons import Weapon
 from engine.tactics.rules import PRESETS, TacticRule
 
@@ -127,6 +128,31 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
         scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
     else:
         scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
+    return resolve_scenario(scenario, name, root=path.resolve().parent)
+
+
+def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
+    """The scenario as one self-contained document: every sheet inline, nothing left to read."""
+    inline = tuple(
+        msgspec.structs.replace(spec, sheet=None, character=fighter.sheet)
+        for spec, fighter in zip(loaded.scenario.combatants, loaded.fighters, strict=True)
+    )
+    document: dict[str, Any] = msgspec.json.decode(
+        msgspec.json.encode(msgspec.structs.replace(loaded.scenario, combatants=inline))
+    )  # plain JSON values (lists, not tuples): what the log will read back
+    return document
+
+
+def scenario_from_document(document: Any, *, where: str) -> LoadedScenario:
+    """A scenario from a document (`scenario_document`'s, as a session stores it), checked as a
+    file would be; it may not name a sheet file: `where` names where it came from."""
+    scenario = convert_document(document, name=where, type_=Scenario, hint=SCHEMA_HINT)
+    return resolve_scenario(scenario, where, root=None)
+
+
+def resolve_scenario(scenario: Scenario, name: str, *, root: Path | None) -> LoadedScenario:
+    """Check a scenario and resolve its combatants; sheet paths resolve under `root` (None: only
+    inline sheets). `name` is the file (or place) errors name."""
     if scenario.ruleset not in RULESETS:
         raise FileError(
             name,
@@ -134,17 +160,10 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
             json_path="$.ruleset",
             hint=f"available: {', '.join(RULESETS)}",
         )
-    root = path.resolve().parent
-    catalog = scenario_catalog(scenario)
+    catalog = dict(weapon_catalog())
     for i, w in enumerate(scenario.weapons):
-        if not w.house and w.name.casefold() not in weapon_catalog():
-            raise FileError(
-                name,
-                f"weapon {w.name!r} is not from the seeds",
-                json_path=f"$.weapons[{i}].house",
-                hint="mark a table's own weapon with house = true",
-            )
-    _check_settings(name, scenario.settings)
+        _check_weapon(name, w, f"$.weapons[{i}]")
+        catalog[w.name.casefold()] = w
     seen: set[str] = set()
     fighters = []
     for i, spec in enumerate(scenario.combatants):
@@ -153,6 +172,7 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
             raise FileError(name, f"combatant id {spec.id!r} is used twice", json_path=f"{where}.id")
         seen.add(spec.id.casefold())
         sheet = _sheet_of(name, root, spec, where)
+        _check_able_to_act(name, scenario.settings, spec, sheet, where)
         arsenal = _arsenal(name, catalog, spec, sheet, where)
         in_hand = spec.in_hand or "fists"
         known = {"fists": "fists", **{w.name.casefold(): w.name for w in arsenal}}
@@ -199,30 +219,51 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
     return LoadedScenario(path=name, scenario=scenario, fighters=tuple(fighters))
 
 
-#: M2-8: the settings that name the rank of a violence check a fight raises.
-VIOLENCE_TRIGGERS = tuple(f for f in Settings.__struct_fields__ if f.startswith("violence_"))
-
-
-def _check_settings(name: str, settings: Settings) -> None:
-    if not 1 <= settings.max_rounds <= 10_000:
+def _check_weapon(name: str, weapon: Weapon, where: str) -> None:
+    """A scenario's own weapon is marked `house`; a catalog weapon is named, or copied unchanged."""
+    if weapon.house:
+        return
+    seeds = weapon_catalog().get(weapon.name.casefold())
+    if seeds is None:
         raise FileError(
             name,
-            f"max_rounds must be 1–10000, got {settings.max_rounds}",
-            json_path="$.settings.max_rounds",
-            hint="every fight needs an end (C2-33)",
+            f"weapon {weapon.name!r} is not from the seeds",
+            json_path=f"{where}.house",
+            hint="mark a table's own weapon with house = true",
         )
-    for field in VIOLENCE_TRIGGERS:
-        rank = getattr(settings, field)
-        if not 0 <= rank <= MAX_RANK:
-            raise FileError(
-                name,
-                f"{field} must be a madness rank 1–10, or 0 for no check, got {rank}",
-                json_path=f"$.settings.{field}",
-                hint="M2-1 ranks run 1–10; M2-8 raises these checks",
-            )
+    if weapon != seeds:
+        raise FileError(
+            name,
+            f"weapon {weapon.name!r} redefines the catalog's {seeds.name}",
+            json_path=f"{where}.house",
+            hint="mark the table's own numbers with house = true, or name the catalog weapon as it is",
+        )
 
 
-def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
+def _check_able_to_act(name: str, settings: Settings, spec: CombatantSpec, sheet: Sheet, where: str) -> None:
+    """C2-31: every combatant starts able to act: above `incapacitated_at`, which must itself be
+    below the combatant's maximum wound points."""
+    line = settings.incapacitated_at
+    if line >= sheet.max_wounds:
+        raise FileError(
+            name,
+            f"incapacitated_at {line} is not below {spec.id}'s {sheet.max_wounds} wound points ({where}): "
+            "every combatant would start incapacitated (C2-31)",
+            json_path="$.settings.incapacitated_at",
+            hint="set it below the fewest wound points of any combatant",
+        )
+    if sheet.current_wounds <= line:
+        path = f"{where}.character.wounds.current" if spec.character is not None else f"{where}.sheet"
+        raise FileError(
+            name,
+            f"{spec.id} starts with {sheet.current_wounds} wound points, at or below incapacitated_at {line}: "
+            "unable to act (C2-31)",
+            json_path=path,
+            hint="give the combatant more wound points, or leave them out",
+        )
+
+
+def _sheet_of(name: str, root: Path | None, spec: CombatantSpec, where: str) -> Sheet:
     if (spec.sheet is None) == (spec.character is None):
         raise FileError(name, "give either `sheet` (a path) or `character` (inline)", json_path=where)
     if spec.character is not None:
@@ -232,6 +273,13 @@ def _sheet_of(name: str, root: Path, spec: CombatantSpec, where: str) -> Sheet:
             raise FileError(name, p.message, json_path=f"{where}.character{p.path[1:]}")
         return spec.character
     assert spec.sheet is not None
+    if root is None:
+        raise FileError(
+            name,
+            f"sheet path {spec.sheet!r} where only an inline character may stand",
+            json_path=f"{where}.sheet",
+            hint="a stored scenario carries every sheet inline",
+        )
     target = sheet_file(name, root, spec.sheet, f"{where}.sheet")
     try:
         return load_sheet(target)

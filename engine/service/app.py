@@ -40,6 +40,7 @@ from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
 from engine.service.sessions import Sessions
 from engine.service.stream import Changes, follow, start_after
+from engine.store.base import COMMAND_ID_PATTERN, check_command_id
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
 
@@ -56,8 +57,13 @@ CommandId = Annotated[
     HeaderParameter(
         name="Command-Id",
         required=False,
-        max_length=100,
-        description="The caller's id of this command: the same id again is a retry (nothing new is written).",
+        min_length=1,
+        max_length=128,
+        pattern=COMMAND_ID_PATTERN.pattern,
+        description=(
+            "The caller's id of this command (1–128 of A-Z a-z 0-9 . _ : -): the same id again is a retry,"
+            " answered with what the command recorded (`retry: true`); nothing new is written."
+        ),
     ),
 ]
 
@@ -109,11 +115,10 @@ async def body_of(request: Request[Any, Any, Any], type_: type[T]) -> T:
 
 
 def _command_id(value: str | None) -> str:
+    """The Command-Id header's id ("" when not given: the session layer makes a fresh one)."""
     if value is None:
         return ""
-    if not value.strip() or not value.isprintable():
-        raise InvalidInput("a command id is printable text", where="Command-Id", hint="e.g. a UUID")
-    return value.strip()
+    return check_command_id(value, where="Command-Id")
 
 
 # -- the service itself -----------------------------------------------------------------------
@@ -311,23 +316,27 @@ async def check(request: Request[Any, Any, Any]) -> models.CheckOutcome:
 @get("/sessions", sync_to_thread=True, name="list_sessions")
 def list_sessions(request: Request[Any, Any, Any]) -> models.SessionList:
     """The sessions in the server's database (the CLI's `--db` file)."""
-    return models.SessionList(sessions=_service(request).sessions.list())
+    return models.SessionList(sessions=_service(request).sessions.listing())
 
 
-def _create(service: Service, body: models.NewSession) -> models.CommandResult:
+def _create(service: Service, body: models.NewSession, command_id: str) -> models.CommandResult:
     loaded = bodies.load_source(body.scenario)
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(4), "little")
-    scenario = str(bodies.shipped_path(body.scenario.name)) if body.scenario.name is not None else ""
-    result = service.sessions.create(body.name, loaded, seed=seed, title=body.title, scenario=scenario)
+    scenario = f"shipped:{body.scenario.name}" if body.scenario.name is not None else "posted"
+    result = service.sessions.create(
+        body.name, loaded, seed=seed, title=body.title, scenario=scenario, command_id=command_id
+    )
     service.changes.poke()
     return result
 
 
 @post("/sessions", status_code=201, opt={"body": models.NewSession})
-async def new_session(request: Request[Any, Any, Any]) -> models.CommandResult:
-    """Start a session from a shipped scenario (by name) or a posted document, as `ua session new`."""
+async def new_session(request: Request[Any, Any, Any], command_id: CommandId = None) -> models.CommandResult:
+    """Start a session from a shipped scenario (by name) or a posted document, as `ua session new`.
+    The scenario is stored in the session's log (forks take their tactics from it)."""
     body = await body_of(request, models.NewSession)
-    return await run(_create, _service(request), body)
+    cid = _command_id(command_id)
+    return await run(_create, _service(request), body, cid)
 
 
 @get("/sessions/{name:str}", sync_to_thread=True, name="session_info")
@@ -495,8 +504,8 @@ async def fork(request: Request[Any, Any, Any], name: FromPath[str]) -> models.J
     """What if: fight the rest from event `at` many times, as a job (`ua session fork --simulate`)."""
     body = await body_of(request, models.Fork)
     service = _service(request)
-    state = await run(service.sessions.fork_state, name, body.at)
-    return service.jobs.start("fork", (state, body.simulate, body.seed, body.workers, body.at), body.simulate)
+    state, loaded = await run(service.sessions.fork_state, name, body.at)
+    return service.jobs.start("fork", (state, loaded, body.simulate, body.seed, body.workers, body.at), body.simulate)
 
 
 @get("/sessions/{name:str}/events")

@@ -11,11 +11,12 @@ from typing import Any, TypeVar
 import msgspec
 
 from engine.errors import InvalidInput, NotFound
-from engine.scenario.files import FileError, convert_document, parse_document, split_validation_error
+from engine.scenario.files import FileError, convert_document, parse_document
 from engine.scenario.scenario import SCHEMA_HINT, LoadedScenario, Scenario, load_scenario
 from engine.scenario.sheets import sheet_problems
 from engine.service.models import ScenarioSource, SheetSource
 from engine.state.sheet import Sheet
+from engine.text import split_validation_error
 
 T = TypeVar("T")
 

@@ -36,18 +36,14 @@ def _simulation(loaded: Any, n: int, seed: int, workers: int, progress: Callable
     return report
 
 
-def _fork(state: Any, n: int, seed: int, workers: int, at: int, progress: Callable[[int], None]) -> dict[str, Any]:
-    import engine.simulate.whatif as whatif
-    from engine.simulate import batch
+def _fork(
+    state: Any, loaded: Any, n: int, seed: int, workers: int, at: int, progress: Callable[[int], None]
+) -> dict[str, Any]:
+    from engine.simulate.whatif import fork_batch
 
-    original = batch.run_batch
-
-    def with_progress(*args: Any, **kwargs: Any) -> Any:
-        return original(*args, **kwargs, progress=progress)
-
-    # fork_batch has no progress hook: give its batch one
-    whatif.run_batch = with_progress  # type: ignore[attr-defined]
-    report: dict[str, Any] = whatif.fork_batch(state, n, seed, workers=workers, from_event=at, interruptible=True)
+    report: dict[str, Any] = fork_batch(
+        state, loaded, n, seed, workers=workers, from_event=at, interruptible=True, progress=progress
+    )
     return report
 
 

@@ -4,13 +4,14 @@ API's structs. It holds no session logic: deciding, appending, undo, redo, amend
 that counts, narration and audits are `engine.session`'s.
 
 Writers of one session are serialised by a lock per session in this process; the store's expected
-version decides races with other processes (the CLI writing the same SQLite file)."""
+version decides races with other processes (the CLI writing the same SQLite file). Command ids are
+the session layer's (law 7): a retry is found in the log itself, so it is one whether the first
+try went through this server, another one, or `ua session … --command-id`."""
 
 from __future__ import annotations
 
 import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,12 @@ from engine.errors import (
     InvalidInput,
     NotFound,
     OutOfOrder,
+    TornTail,
     UnknownEventType,
 )
 from engine.events.base import EventBase
 from engine.rules.registry import ruleset_of
-from engine.scenario.scenario import LoadedScenario
+from engine.scenario.scenario import LoadedScenario, scenario_document
 from engine.service.errors import VersionConflict
 from engine.service.models import (
     Audit,
@@ -47,15 +49,17 @@ from engine.service.models import (
 )
 from engine.service.models import Luck as LuckView
 from engine.session.audit import chance, checks_in, chi_square_faces, luck, narrate, table_faces
+from engine.session.diff import state_diff
+from engine.session.encoding import decoded
 from engine.session.history import Record, fork_point
-from engine.session.live import LiveEncounter, import_log, stored_events
+from engine.session.live import LiveEncounter, begin_session, import_log, rehearse, stored_events
+from engine.session.scenario import stored_scenario
 from engine.session.timeline import states_along
 from engine.session.verify import verify
+from engine.store.base import new_command_id
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
 
-#: How many command ids (and what they wrote) are kept for retries.
-REMEMBERED = 10_000
 #: Where a combatant's gauges are, by ruleset: madness meters (ua2), shock gauges (ua3).
 GAUGE_FIELDS = ("meters", "shock", "gauges")
 
@@ -120,7 +124,6 @@ class Sessions:
         self._locks: dict[str, threading.Lock] = {}
         self._registry = threading.Lock()
         self._open: dict[str, LiveEncounter] = {}
-        self._done: OrderedDict[tuple[str, str], tuple[bytes, CommandResult]] = OrderedDict()
 
     def close(self) -> None:
         self.store.close()
@@ -168,30 +171,41 @@ class Sessions:
             turn=turn_of(state),
         )
 
-    def list(self) -> list[SessionInfo]:
+    def listing(self) -> list[SessionInfo]:
         return [SessionInfo(name=n, version=self.store.version(n)) for n in self.store.streams()]
 
-    def create(self, name: str, loaded: LoadedScenario, *, seed: int, title: str, scenario: str) -> CommandResult:
-        """A new session set up from a scenario, in one append (all or nothing), as `ua session new`."""
+    def create(
+        self, name: str, loaded: LoadedScenario, *, seed: int, title: str, scenario: str, command_id: str
+    ) -> CommandResult:
+        """A new session set up from a scenario, in one append (all or nothing), as `ua session new`;
+        the scenario is stored in the start command (forks read their tactics there). The same
+        command id again is a retry: what was set up then comes back, nothing is written."""
         commands: list[CommandBase] = [
             StartEncounter(
-                title=title or loaded.scenario.title, seed=seed, settings=loaded.settings, scenario=scenario
+                title=title or loaded.scenario.title,
+                seed=seed,
+                settings=loaded.settings,
+                scenario=scenario,
+                scenario_document=scenario_document(loaded),
             ),
             *(f.joins() for f in loaded.fighters),
         ]
+        cid = command_id or new_command_id()
         with self._lock(name):
-            if self.store.version(name):
-                raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="pick another name")
-            rehearsal = LiveEncounter(MemoryStore(), name)
-            for command in commands:
-                rehearsal.execute(command)
-            import_log(self.store, name, rehearsal.records)
+            retry = bool(command_id) and bool(self.store.read_command(name, cid))
+            if not retry:
+                if self.store.version(name):
+                    raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="pick another name")
+                retry = not begin_session(self.store, name, rehearse(name, commands), command_id=cid)
             live = self._live(name)
+            setup = self.store.read_command(name, cid)
             return CommandResult(
                 session=name,
                 version=live.version,
-                events=[event_view(p, e, full=False) for p, e in rehearsal.records],
+                events=[event_view(e.position, decoded(e), full=False) for e in setup],
                 turn=turn_of(live.state),
+                command_id=cid,
+                retry=retry,
             )
 
     # -- commands -----------------------------------------------------------------------------
@@ -205,35 +219,38 @@ class Sessions:
                 hint="read the state again, then send the command with the current version",
             )
 
-    def _remembered(self, name: str, command_id: str, fingerprint: bytes) -> CommandResult | None:
-        if not command_id:
-            return None
-        found = self._done.get((name, command_id))
-        if found is None:
-            return None
-        if found[0] != fingerprint:
-            raise ConcurrencyConflict(
-                f"command id {command_id!r} was used for another request",
-                where="Command-Id",
-                hint="use a fresh command id for each new command; the same one only to retry",
-            )
-        return msgspec.structs.replace(found[1], retry=True)
+    def _once(
+        self, name: str, command_id: str, expected: int | None, run: Any
+    ) -> tuple[LiveEncounter, list[EventBase], bool]:
+        """Run a session action once (law 7, the session layer's command ids): a command id already
+        in the log is a retry, answered with what it recorded (whatever the version now); else the
+        expected version is checked and the action run. (session, its events, whether a retry)."""
+        live = self._live(name)
+        retry = bool(command_id) and bool(self.store.read_command(name, command_id))
+        if not retry:
+            self._expect(live, expected)
+        before = live.version
+        try:
+            events = run(live, command_id or None)
+        except ConcurrencyConflict:
+            raise self._conflict(name) from None
+        except InvalidInput as exc:
+            if exc.where == "command id":  # the id of another command: a conflict, not bad input
+                raise ConcurrencyConflict(exc.message, where="Command-Id", hint=exc.hint) from None
+            raise
+        return live, events, live.version == before
 
-    def _remember(self, name: str, command_id: str, fingerprint: bytes, result: CommandResult) -> CommandResult:
-        if command_id:
-            result = msgspec.structs.replace(result, command_id=command_id)
-            self._done[(name, command_id)] = (fingerprint, result)
-            while len(self._done) > REMEMBERED:
-                self._done.popitem(last=False)
-        return result
-
-    def _written(self, live: LiveEncounter, first: int, events: Sequence[EventBase]) -> CommandResult:
-        round_ = live.state.fight.round
+    def _written(self, live: LiveEncounter, events: Sequence[EventBase], retry: bool) -> CommandResult:
+        """What an action wrote (or, on a retry, had written), at the positions it stands."""
+        first = live.result_at
+        after = live.state_at(first + len(events) - 1) if retry else live.state
+        round_ = after.fight.round
         return CommandResult(
             session=live.stream,
             version=live.version,
             events=[event_view(first + i, e, round_) for i, e in enumerate(events)],
             turn=turn_of(live.state),
+            retry=retry,
         )
 
     def delete(self, name: str) -> None:
@@ -241,8 +258,6 @@ class Sessions:
             if not self.store.delete(name):
                 raise self._missing(name)
             self._open.pop(name, None)
-            for key in [k for k in self._done if k[0] == name]:
-                del self._done[key]
 
     def _conflict(self, name: str) -> VersionConflict:
         self._open.pop(name, None)
@@ -255,65 +270,48 @@ class Sessions:
         )
 
     def execute(self, name: str, command: Command, *, expected: int | None, command_id: str) -> CommandResult:
-        fingerprint = b"execute:" + msgspec.json.encode(command)
         with self._lock(name):
-            again = self._remembered(name, command_id, fingerprint)
-            if again is not None:
-                return again
-            live = self._live(name)
-            self._expect(live, expected)
-            first = live.version + 1
-            try:
-                events = live.execute(command)
-            except ConcurrencyConflict:
-                raise self._conflict(name) from None
-            return self._remember(name, command_id, fingerprint, self._written(live, first, events))
+            live, events, retry = self._once(
+                name, command_id, expected, lambda live, cid: live.execute(command, command_id=cid)
+            )
+            return self._result(live, events, retry, command_id)
+
+    def _result(self, live: LiveEncounter, events: Sequence[EventBase], retry: bool, command_id: str) -> CommandResult:
+        result = self._written(live, events, retry)
+        return msgspec.structs.replace(result, command_id=command_id) if command_id else result
 
     def marker(self, name: str, what: str, *, expected: int | None, command_id: str) -> CommandResult:
         """Undo or redo, with what changed."""
-        from engine.cli.views import state_diff
+        def run(live: LiveEncounter, cid: str | None) -> list[EventBase]:
+            return live.undo(command_id=cid) if what == "undo" else live.redo(command_id=cid)
 
-        fingerprint = what.encode()
         with self._lock(name):
-            again = self._remembered(name, command_id, fingerprint)
-            if again is not None:
-                return again
-            live = self._live(name)
-            self._expect(live, expected)
-            before, first = live.state, live.version + 1
-            try:
-                events = live.undo() if what == "undo" else live.redo()
-            except ConcurrencyConflict:
-                raise self._conflict(name) from None
-            result = msgspec.structs.replace(self._written(live, first, events), changes=state_diff(before, live.state))
-            return self._remember(name, command_id, fingerprint, result)
+            live, events, retry = self._once(name, command_id, expected, run)
+            at = live.result_at
+            changes = state_diff(live.state_at(at - 1), live.state_at(at + len(events) - 1))
+            return msgspec.structs.replace(self._result(live, events, retry, command_id), changes=changes)
 
     def amend(
         self, name: str, number: int, command: Command, *, note: str, expected: int | None, command_id: str
     ) -> CommandResult:
-        from engine.cli.views import state_diff
+        amendments = []
 
-        fingerprint = b"amend:%d:" % number + msgspec.json.encode(command) + note.encode()
+        def run(live: LiveEncounter, cid: str | None) -> list[EventBase]:
+            amendments.append(live.amend(number, command, note, command_id=cid))
+            marker = live.records[live.result_at - 1][1]  # CommandAmended, then what it decided
+            return [marker, *amendments[-1].new_events]
+
         with self._lock(name):
-            again = self._remembered(name, command_id, fingerprint)
-            if again is not None:
-                return again
-            live = self._live(name)
-            self._expect(live, expected)
-            first = live.version + 1
-            try:
-                amendment = live.amend(number, command, note)
-            except ConcurrencyConflict:
-                raise self._conflict(name) from None
-            written = self._written(live, first, [e for _, e in live.records[first - 1 :]])
-            result = msgspec.structs.replace(
-                written,
+            live, events, retry = self._once(name, command_id, expected, run)
+            amendment = amendments[-1]
+            result = self._result(live, events, retry, command_id)
+            return msgspec.structs.replace(
+                result,
                 changes=state_diff(amendment.before, amendment.after),
                 superseded=[
                     event_view(0, e, full=False) for e in amendment.old_events if type(e).__name__ != "CommandRecorded"
                 ],
             )
-            return self._remember(name, command_id, fingerprint, result)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -405,67 +403,72 @@ class Sessions:
             mismatch=checked.mismatch,
         )
 
-    def fork_state(self, name: str, at: int) -> Any:
+    def fork_state(self, name: str, at: int) -> tuple[Any, LoadedScenario]:
+        """The state after event `at` of the history that counts, and the scenario the session
+        stored when it was started (its tactics), as `ua session fork` takes them."""
         records = self._records(name)
         if not 1 <= at <= len(records):
             raise InvalidInput(f"no event {at} in session {name!r}", where="$.at", hint=f"1 to {len(records)}")
         try:
-            return fork_point(records, at)
+            state = fork_point(records, at)
         except InvalidInput as exc:
             raise InvalidInput(exc.message, where="$.at", hint=exc.hint) from None
+        return state, stored_scenario(records[:at], where=f"session {name}")
 
     # -- files --------------------------------------------------------------------------------
 
     def export(self, name: str) -> bytes:
-        from engine.store.jsonl import encode_line
+        """The session's log as JSON lines, as `ua session export` writes it (checksums, commands)."""
+        from engine.store.jsonl import log_lines
 
         events = list(self.store.read(name))
         if not events:
             raise self._missing(name)
-        return b"".join(encode_line(e) for e in events)
+        return b"".join(log_lines(events))
 
     def import_(self, name: str, data: bytes) -> Imported:
-        """A JSON-lines log (as `ua session export` writes it) into a new session; it must fold."""
+        """A JSON-lines log (as `ua session export` writes it) into a new session, as `ua session
+        import`: every line checked, every command re-decided with its dice, then stored with its
+        command ids in one append."""
+        records, command_ids = read_jsonl(data)
+        result = verify(records)
+        if not result.ok:
+            raise InvalidInput(
+                f"not imported: {result.mismatch}",
+                where=f"log event {result.position}",
+                hint="the log was edited, or comes from other rules; nothing was stored",
+            )
         with self._lock(name):
             if self.store.version(name):
                 raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="import into a new name")
             try:
-                count = import_log(self.store, name, read_jsonl(data))
+                count = import_log(self.store, name, records, command_ids)
             except (CorruptLog, OutOfOrder, UnknownEventType) as exc:  # a posted log is input: a 400
                 raise InvalidInput(exc.message, where=exc.where or "$.log", hint=exc.hint) from None
         return Imported(session=name, version=self.store.version(name), events=count)
 
 
-def read_jsonl(data: bytes) -> list[Record]:
-    """The records of the one stream in a posted JSON-lines log, checked as a file is."""
-    from engine.store.jsonl import JsonlStore
+def read_jsonl(data: bytes) -> tuple[list[Record], list[str]]:
+    """The records (and their command ids) of the one stream in a posted JSON-lines log, every line
+    checked as `ua session import` checks a file; errors name the line, not a temporary file."""
+    from engine.session.replayfile import read_replay
 
     with tempfile.TemporaryDirectory(prefix="ua-import-") as folder:
         path = Path(folder) / "posted.jsonl"
         path.write_bytes(data)
         try:
-            store = JsonlStore(path)
+            log = read_replay(path)
+            return list(log.records), list(log.command_ids())
         except EngineError as exc:
             raise _posted(exc, path) from None
-        try:
-            if store.torn_tail is not None:
-                torn = store.torn_tail
-                raise InvalidInput(
-                    torn.message.replace(str(path), "log"),
-                    where=torn.where.replace(str(path), "log") or "$.log",
-                    hint="the log ends in a line cut short",
-                )
-            streams = store.streams()
-            if len(streams) != 1:
-                raise InvalidInput(f"the log holds {len(streams)} streams, not one", where="$")
-            return list(stored_events(store, streams[0]))
-        except (CorruptLog, OutOfOrder, UnknownEventType) as exc:
-            raise _posted(exc, path) from None
-        finally:
-            store.close()
 
 
 def _posted(exc: EngineError, path: Path) -> InvalidInput:
     """An error reading a posted log, naming its line (not the temporary file it was read from)."""
     where = exc.where.replace(str(path), "log")
-    return InvalidInput(exc.message.replace(str(path), "log"), where=where or "$.log", hint=exc.hint)
+    hint = exc.hint
+    if isinstance(exc, TornTail):
+        hint = "the log ends inside a command (cut short): send the whole log"
+    elif hint.startswith("name one with --stream"):
+        hint = "send one session's log (GET /sessions/NAME/export writes one)"
+    return InvalidInput(exc.message.replace(str(path), "log"), where=where or "$.log", hint=hint)

@@ -10,12 +10,14 @@ from fractions import Fraction
 
 from engine.dice.checks import CheckResult, CheckSpec
 from engine.dice.odds import success_chance
-from engine.events import tag_of
+from engine.errors import InvalidInput
+from engine.events import TYPE_BY_TAG, tag_of
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
 from engine.events.combat import AmbushStarted, AttackResolved, RoundStarted, SuppressiveFireLaid
-from engine.events.commands import MARKERS, CommandRecorded
+from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.healing import InjuryTreated
+from engine.events.setup import CombatantJoined
 from engine.session.history import Record, excluded
 
 PEOPLE_FIELDS = ("actor", "attacker", "target", "id", "healer", "patient", "holder", "protected", "dodger")
@@ -73,29 +75,44 @@ def narrate(
     commands: bool = False,
 ) -> list[Line]:
     """Lines for a log: undone or superseded commands struck out with what did it, each check
-    with its exact odds of success, filtered by combatant, round or event type."""
-    _, undone, superseded = excluded(records)
+    with its exact odds of success, filtered by combatant, round or event type. A filter that
+    can match nothing (no such combatant in the log, no such event type) is `InvalidInput`."""
+    return list(narration(records, combatant=combatant, round_=round_, types=types, commands=commands))
+
+
+def narration(
+    records: Sequence[Record],
+    *,
+    combatant: str | None = None,
+    round_: int | None = None,
+    types: Iterable[str] = (),
+    commands: bool = False,
+) -> Iterator[Line]:
+    """`narrate`'s lines one at a time (the filters are checked at once, before the first)."""
     wanted = set(types)
-    lines = []
-    for position, current_round, event in rounds(records):
-        tag = tag_of(event)
-        if isinstance(event, CommandRecorded) and not commands and not wanted:
-            continue
-        if wanted and tag not in wanted:
-            continue
-        if round_ is not None and current_round != round_:
-            continue
-        if combatant is not None and combatant not in people_in(event):
-            continue
-        note = ""
-        struck = False
-        if not isinstance(event, MARKERS) and event.command in superseded:
-            struck, note = True, f"superseded by the amend at #{superseded[event.command]}"
-        elif not isinstance(event, MARKERS) and event.command in undone:
-            struck, note = True, f"undone at #{undone[event.command]}"
-        odds = "; ".join(f"{who or 'roll'} had {float(chance(r.spec)):.0%}" for who, r in checks_in(event) if r.roll)
-        lines.append(
-            Line(
+    _check_filters(records, combatant, wanted)
+    _, undone, superseded = excluded(records)
+
+    def lines() -> Iterator[Line]:
+        for position, current_round, event in rounds(records):
+            tag = tag_of(event)
+            if isinstance(event, CommandRecorded) and not commands and not wanted:
+                continue
+            if wanted and tag not in wanted:
+                continue
+            if round_ is not None and current_round != round_:
+                continue
+            if combatant is not None and combatant not in people_in(event):
+                continue
+            note = ""
+            struck = False
+            if not isinstance(event, MARKERS) and event.command in superseded:
+                struck, note = True, f"superseded by the amend at #{superseded[event.command]}"
+            elif not isinstance(event, MARKERS) and event.command in undone:
+                struck, note = True, f"undone at #{undone[event.command]}"
+            checks = checks_in(event)
+            odds = "; ".join(f"{who or 'roll'} had {float(chance(r.spec)):.0%}" for who, r in checks if r.roll)
+            yield Line(
                 position=position,
                 round=current_round,
                 type=tag,
@@ -105,36 +122,49 @@ def narrate(
                 note=note,
                 odds=odds,
             )
+
+    return lines()
+
+
+def _check_filters(records: Iterable[Record], combatant: str | None, types: set[str]) -> None:
+    unknown = sorted(types - set(TYPE_BY_TAG))
+    if unknown:
+        raise InvalidInput(
+            f"no event type {unknown[0]!r}", where="--type", hint=f"event types: {', '.join(sorted(TYPE_BY_TAG))}"
         )
-    return lines
+    if combatant is None:
+        return
+    ids = list(dict.fromkeys(e.id for _, e in records if isinstance(e, CombatantJoined)))
+    if combatant not in ids:
+        raise InvalidInput(
+            f"no combatant {combatant!r} in this log",
+            where="--combatant",
+            hint=f"combatants: {', '.join(ids) or 'none'}",
+        )
 
 
-def rounds(records: Sequence[Record]) -> Iterator[tuple[int, int, EventBase]]:
+def rounds(records: Iterable[Record]) -> Iterator[tuple[int, int, EventBase]]:
     """(position, round, event): the round each event happened in, on the history it was decided
-    on — after an undo or an amend, the round goes back to what the history that counts says."""
-    skip: set[int] = set()
+    on — after an undo or an amend, the round goes back to what the history that counts says.
+    One pass; it keeps only the events that start a round (and the markers' effect so far)."""
+    undone: set[int] = set()
+    superseded: set[int] = set()
+    starts: list[tuple[int, int]] = []  # (command, round) of each round start, in order
     current_round = 0
-    for i, (position, event) in enumerate(records):
+    for position, event in records:
         if isinstance(event, MARKERS):
-            skip, _, _ = excluded(records[: i + 1])
-            current_round = _last_round(records[:i], skip)
-        elif isinstance(event, RoundStarted):
-            current_round = event.round
-        elif isinstance(event, AmbushStarted):
-            current_round = 0
+            if isinstance(event, CommandUndone):
+                undone.add(event.id)
+            elif isinstance(event, CommandRedone):
+                undone.discard(event.id)
+            elif isinstance(event, CommandAmended):
+                superseded.update(event.superseded)
+            skip = undone | superseded
+            current_round = next((r for command, r in reversed(starts) if command not in skip), 0)
+        elif isinstance(event, (RoundStarted, AmbushStarted)):
+            current_round = event.round if isinstance(event, RoundStarted) else 0
+            starts.append((event.command, current_round))
         yield position, current_round, event
-
-
-def _last_round(records: Sequence[Record], skip: set[int]) -> int:
-    """The round the events that count among `records` end in."""
-    for _, event in reversed(records):
-        if isinstance(event, MARKERS) or event.command in skip:
-            continue
-        if isinstance(event, RoundStarted):
-            return event.round
-        if isinstance(event, AmbushStarted):
-            return 0
-    return 0
 
 
 @dataclass

@@ -3,7 +3,7 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -11,13 +11,14 @@ import msgspec
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
-from engine.errors import InvalidInput, Refused
-from engine.events import Event, decode, encode, tag_of, version_of
+from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, Refused
+from engine.events import Event
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import EncounterStarted
 from engine.reducers.fold import apply
 from engine.rules.decide import decide_and_fold
+from engine.session.encoding import commands_of, decoded, to_new_events
 from engine.session.history import (
     Record,
     command_entries,
@@ -26,18 +27,16 @@ from engine.session.history import (
     redo_stack,
 )
 from engine.session.snapshot import open_from_snapshot, save_snapshot
+from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
-from engine.store.base import EventStore, NewEvent, StoredEvent, event_id_for
+from engine.store.base import EventStore, check_command_id, new_command_id
+from engine.store.memory import MemoryStore
 
 
 def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
     for stored in store.read(stream, from_position):
-        where = f"{stream} event {stored.position}"
-        if stored.schema_version == version_of(stored.type):
-            yield stored.position, decode(stored.data, where=where)  # current: no upcasting needed
-        else:
-            yield stored.position, decode(stored.data, schema_version=stored.schema_version, where=where)
+        yield stored.position, decoded(stored)
 
 
 def load_state(store: EventStore, stream: str) -> Encounter:
@@ -46,47 +45,50 @@ def load_state(store: EventStore, stream: str) -> Encounter:
     return state
 
 
-def import_log(store: EventStore, stream: str, records: Sequence[Record]) -> int:
-    """Copy a session's records (read from a replay file) into a new, empty `stream` as one
-    append: all or nothing. A log that does not fold is refused before anything is written."""
+def import_log(store: EventStore, stream: str, records: Sequence[Record], command_ids: Iterable[str]) -> int:
+    """Copy a session's records into a new, empty `stream` as one append: all or nothing. Each
+    record keeps its command id (`command_ids`, one per record); a log that does not fold, or an
+    event that does not read back as itself, is refused before anything is written. The records
+    are gone through twice, never held (they may be a `LogRecords` view of a large file)."""
     effective_fold(records)  # positions 1, 2, 3, … and every event folds, or a named error
     if store.version(stream):
-        raise InvalidInput(f"stream {stream!r} already has events", hint="import into a new session")
-    events = [event for _, event in records]
-    store.append(stream, to_new_events(stream, 0, events), 0)
-    return len(events)
+        raise InvalidInput(f"session {stream!r} already exists", hint="import into a new session name")
+    events = (event for _, event in records)
+    try:
+        return store.append(stream, commands_of(stream, zip(command_ids, events, strict=True)), 0)
+    except ConcurrencyConflict as exc:
+        if store.version(stream):
+            raise  # someone else made the session meanwhile
+        raise CorruptLog(
+            f"the log holds one command twice: {exc.message}", hint="it was edited; nothing was stored"
+        ) from None
 
 
-def stored_log(stream: str, events: Sequence[EventBase], *, recorded_at: float = 0.0) -> list[StoredEvent]:
-    """Events as a store would hold them from position 1 (for writing a replay file)."""
-    return [
-        StoredEvent(
-            stream=stream,
-            position=i,
-            event_id=new.event_id,
-            type=new.type,
-            schema_version=new.schema_version,
-            data=new.data,
-            recorded_at=recorded_at,
-        )
-        for i, new in enumerate(to_new_events(stream, 0, events), start=1)
-    ]
+def rehearse(stream: str, commands: Sequence[CommandBase]) -> list[Record]:
+    """A session's setup decided in memory, command by command: every event is decided and known to
+    be storable before anything is written, so a refused part leaves nothing behind."""
+    rehearsal = LiveEncounter(MemoryStore(), stream)
+    for command in commands:
+        rehearsal.execute(command)
+    return rehearsal.records
 
 
-def to_new_events(stream: str, version: int, events: Sequence[EventBase]) -> list[NewEvent]:
-    out = []
-    for offset, event in enumerate(events, start=1):
-        data = encode(event)
-        tag = tag_of(event)
-        out.append(
-            NewEvent(
-                event_id=event_id_for(stream, version + offset, tag, data),
-                type=tag,
-                schema_version=type(event).schema_version,
-                data=data,
-            )
-        )
-    return out
+def begin_session(store: EventStore, stream: str, setup: Sequence[Record], *, command_id: str | None = None) -> bool:
+    """Store a rehearsed setup as a new session, in one append named `command_id` (fresh by
+    default). True if this call stored it; False if `command_id` already had (a retry)."""
+    cid = new_command_id() if command_id is None else check_command_id(command_id, where="command id")
+    exists = InvalidInput(f"session {stream!r} already exists", hint="pick another name, or --db another file")
+    if store.read_command(stream, cid):
+        return False
+    if store.version(stream):
+        raise exists
+    try:
+        import_log(store, stream, setup, [cid] * len(setup))
+    except ConcurrencyConflict:  # another writer got there first: with this very id, it was a retry
+        if store.read_command(stream, cid):
+            return False
+        raise exists from None
+    return True
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,9 @@ class LiveEncounter:
 
     #: Save a snapshot each time the log grows past another multiple of this many events.
     snapshot_every = 1000
+    #: Position of the first event that `execute`, `undo`, `redo` or `amend` last returned (where
+    #: the original stands, on a retry).
+    result_at = 0
 
     def __init__(self, store: EventStore, stream: str, *, seed: int | None = None) -> None:
         self.store = store
@@ -149,7 +154,7 @@ class LiveEncounter:
         self,
         state: Encounter,
         command: CommandBase,
-        command_id: int,
+        number: int,
         faces: Sequence[int] = (),
         *,
         given: int | None = None,
@@ -165,24 +170,62 @@ class LiveEncounter:
         dice = RecordingDice(table)
         decided, after = decide_and_fold(state, command, dice)  # the rule's own fold is reused
         record = CommandRecorded(
-            id=command_id,
+            id=number,
             issued=command,  # type: ignore[arg-type]
             dice_used=tuple(dice.faces),
             table_dice=table.used if given is None else min(table.used, given),
             seeded_from=start,
             seeded_count=seeded.position - start,
-            command=command_id,
+            command=number,
         )
         self.dice_position = seeded.position
-        events = [record, *(msgspec.structs.replace(e, command=command_id) for e in decided)]
+        events = [record, *(msgspec.structs.replace(e, command=number) for e in decided)]
         return events, apply(after, record)  # the record changes nothing but the version
 
-    def _append(self, events: Sequence[EventBase]) -> None:
+    def _append(self, events: Sequence[EventBase], command_id: str) -> None:
         version = self.version
-        self.store.append(self.stream, to_new_events(self.stream, version, events), version)
+        self.store.append(self.stream, to_new_events(self.stream, command_id, events), version)
         if self._records is not None:
             self._records.extend(enumerate(events, start=version + 1))
         self._count = version + len(events)
+        self.result_at = version + 1
+
+    def _once(
+        self,
+        command_id: str | None,
+        same: Callable[[list[EventBase]], bool],
+        run: Callable[[str], list[EventBase]],
+    ) -> list[EventBase]:
+        """Run a command once (law 7): when `command_id` is already in the log (a retry, even after
+        the session moved on), what it recorded then, writing nothing; else `run(command_id)`.
+        A conflict with another writer is a retry only if that writer stored this very command."""
+        if command_id is None:  # a fresh id: a new command, which nothing can have stored yet
+            return run(new_command_id())
+        cid = check_command_id(command_id, where="command id")
+        earlier = self._recorded(cid, same)
+        if earlier is not None:
+            return earlier
+        try:
+            return run(cid)
+        except ConcurrencyConflict:
+            earlier = self._recorded(cid, same)
+            if earlier is None:
+                raise
+            return earlier
+
+    def _recorded(self, command_id: str, same: Callable[[list[EventBase]], bool]) -> list[EventBase] | None:
+        stored = self.store.read_command(self.stream, command_id)
+        if not stored:
+            return None
+        events: list[EventBase] = [decoded(e) for e in stored]
+        if not same(events):
+            raise InvalidInput(
+                f"command id {command_id} was already used for another command",
+                where="command id",
+                hint="give each new command a fresh id; the same id only to retry that command",
+            )
+        self.result_at = stored[0].position
+        return events
 
     def _changed(self) -> None:
         """After the state moved on: save a snapshot when the log crossed another boundary."""
@@ -190,12 +233,28 @@ class LiveEncounter:
             save_snapshot(self.store, self.stream, self._count, self.state, self.next_id, self.dice_position)
             self._snapshot_at = self._count
 
-    def execute(self, command: Command | CommandBase) -> list[EventBase]:
-        """Decide, append, fold. A refused command writes nothing."""
+    def issued(self, command_id: str) -> CommandBase | None:
+        """The command that `command_id` recorded in this session, if it recorded one."""
+        stored = self.store.read_command(self.stream, check_command_id(command_id, where="command id"))
+        first = decoded(stored[0]) if stored else None
+        return first.issued if isinstance(first, CommandRecorded) else None
+
+    def execute(self, command: Command | CommandBase, *, command_id: str | None = None) -> list[EventBase]:
+        """Decide, append, fold. A refused command writes nothing. `command_id` names this
+        command (a fresh one by default); the same id again is a retry (see `_once`). A command
+        that breaks its own types' constraints is `InvalidInput` (`engine.session.validate`)."""
+        command = valid_command(command)
+
+        def same(events: list[EventBase]) -> bool:
+            return isinstance(events[0], CommandRecorded) and events[0].issued == command
+
+        return self._once(command_id, same, lambda cid: self._execute(command, cid))
+
+    def _execute(self, command: Command | CommandBase, command_id: str) -> list[EventBase]:
         dice_before = self.dice_position
         try:
             events, new_state = self._decide(self.state, command, self.next_id, command.dice)
-            self._append(events)
+            self._append(events, command_id)
         except BaseException:
             self.dice_position = dice_before
             raise
@@ -204,39 +263,76 @@ class LiveEncounter:
         self._changed()
         return events
 
-    def undo(self) -> list[EventBase]:
+    def undo(self, *, command_id: str | None = None) -> list[EventBase]:
         """Law 4: the latest command that counts stops counting."""
+        return self._once(command_id, lambda events: isinstance(events[0], CommandUndone), self._undo)
+
+    def _undo(self, command_id: str) -> list[EventBase]:
         effective = [e for e in command_entries(self.records) if e.status == "effective"]
         if not effective:
             raise Refused("there is nothing to undo")
         last = effective[-1]
         marker = CommandUndone(id=last.id, summary=_summary(last.record))
-        self._append([marker])
+        self._append([marker], command_id)
         self.state = effective_fold(self.records)
         self._changed()
         return [marker]
 
-    def redo(self) -> list[EventBase]:
+    def redo(self, *, command_id: str | None = None) -> list[EventBase]:
         """Law 4: the most recently undone command counts again (until a new command is made)."""
+        return self._once(command_id, lambda events: isinstance(events[0], CommandRedone), self._redo)
+
+    def _redo(self, command_id: str) -> list[EventBase]:
         stack = redo_stack(self.records)
         if not stack:
             raise Refused("there is nothing to redo", hint="redo only follows undo, before any new command")
         entry = next(e for e in command_entries(self.records) if e.id == stack[-1])
         marker = CommandRedone(id=entry.id, summary=_summary(entry.record))
-        self._append([marker])
+        self._append([marker], command_id)
         self.state = effective_fold(self.records)
         self._changed()
         return [marker]
 
-    def amend(self, command_id: int, corrected: Command | CommandBase, note: str = "") -> Amendment:
-        """Law 5: replace command `command_id` and re-decide it and every later command with the
-        dice they recorded (fresh dice only if the corrected history needs more). All or nothing."""
+    def amend(
+        self, number: int, corrected: Command | CommandBase, /, note: str = "", *, command_id: str | None = None
+    ) -> Amendment:
+        """Law 5: replace command #`number` and re-decide it and every later command with the
+        dice they recorded (fresh dice only if the corrected history needs more). All or nothing.
+        `command_id` names this amend (fresh by default; the same one to retry it)."""
+        corrected = valid_command(corrected)
+        amendments: list[Amendment] = []
+
+        def same(events: list[EventBase]) -> bool:
+            return isinstance(events[0], CommandAmended) and events[0].id == number
+
+        def run(cid: str) -> list[EventBase]:
+            amendments.append(self._amend(number, corrected, note, cid))
+            return amendments[-1].new_events
+
+        events = self._once(command_id, same, run)
+        if amendments:
+            return amendments[0]
+        return self._amendment_at(self.result_at, events)
+
+    def _amendment_at(self, position: int, events: list[EventBase]) -> Amendment:
+        """The amendment recorded at `position` (a retry's answer), rebuilt from the log."""
+        marker = events[0]
+        assert isinstance(marker, CommandAmended)
+        superseded = set(marker.superseded)
+        return Amendment(
+            before=self.state_at(position - 1),
+            after=self.state_at(position + len(events) - 1),
+            old_events=[ev for _, ev in self.records[: position - 1] if ev.command in superseded],
+            new_events=events[1:],
+        )
+
+    def _amend(self, number: int, corrected: Command | CommandBase, note: str, cid: str) -> Amendment:
         entries = [e for e in command_entries(self.records) if e.status == "effective"]
         ids = [e.id for e in entries]
-        if command_id not in ids:
+        if number not in ids:
             known = ", ".join(f"#{i}" for i in ids) or "none"
-            raise Refused(f"command #{command_id} is not one that counts now", hint=f"commands that count: {known}")
-        index = ids.index(command_id)
+            raise Refused(f"command #{number} is not one that counts now", hint=f"commands that count: {known}")
+        index = ids.index(number)
         later = entries[index:]
         base = effective_fold(self.records, also_skip=ids[index:])
         dice_before, next_before = self.dice_position, self.next_id
@@ -263,7 +359,7 @@ class LiveEncounter:
             self.dice_position, self.next_id = dice_before, next_before
             raise
         marker = CommandAmended(
-            id=command_id,
+            id=number,
             superseded=tuple(e.id for e in later),
             replacements=tuple(range(next_before, self.next_id)),
             note=note,
@@ -271,7 +367,7 @@ class LiveEncounter:
         old_events = [ev for _, ev in self.records if ev.command in set(marker.superseded)]
         before = self.state
         try:
-            self._append([marker, *new_events])
+            self._append([marker, *new_events], cid)
         except BaseException:
             self.dice_position, self.next_id = dice_before, next_before
             raise

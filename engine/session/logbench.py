@@ -15,8 +15,9 @@ from engine.dice.source import SeededDice
 from engine.events.base import EventBase
 from engine.reducers import fold
 from engine.rules.decide import decide_and_fold
+from engine.session.encoding import to_new_events
 from engine.session.history import effective_fold
-from engine.session.live import LiveEncounter, to_new_events
+from engine.session.live import LiveEncounter
 from engine.session.snapshot import save_snapshot
 from engine.state.encounter import Encounter
 from engine.store.sqlite import SqliteStore
@@ -53,7 +54,7 @@ def log_benchmark(n_events: int, appends: int = 200) -> dict[str, Any]:
         store = SqliteStore(db)
         for first in range(0, len(events), CHUNK):
             batch = events[first : first + CHUNK]
-            store.append("long", to_new_events("long", first, batch), first)
+            store.append("long", to_new_events("long", f"bench-{first}", batch), first)
         store.close()
         started = time.perf_counter()
         opened = LiveEncounter(SqliteStore(db), "long")

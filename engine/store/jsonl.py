@@ -1,17 +1,9 @@
-"""JSON-lines logs: replay files people can read, diff and share, that also take appends.
+"""JSON-lines logs as a store: replay files people can read, diff and share, that also take appends.
 
-One event a line, every stream of the log in one file:
-
-    {"stream":"fight","position":1,"event_id":"…","type":"gm_ruling","schema_version":1,
-     "recorded_at":1718000000.5,"commit":true,"data":{"type":"gm_ruling","note":"…"}}
-
-(one line in the file). `data` is the event's JSON embedded as it is, byte for byte.
-`commit` is false on every line of an append but its last: an append whose last line is
-missing never happened, so a crash in the middle of a command's events cannot leave half of
-them behind. A line without `commit` counts as a whole append (handy for hand-written files).
-
-Appends take an exclusive `flock` on the file, re-read what other processes appended, check
-the expected version, write the lines and fsync. POSIX only (fcntl).
+Every stream of the log is in one file, in the format of `engine.store.logfile` (one checksummed
+event a line, `commit` on the last line of each append). Appends take an exclusive `flock` on the
+file, re-read what other processes appended, check the expected version, write the lines and
+fsync. POSIX only (fcntl).
 """
 
 from __future__ import annotations
@@ -23,67 +15,29 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Annotated
 
-import msgspec
-
-from engine.errors import (
-    ConcurrencyConflict,
-    CorruptLog,
-    EngineError,
-    InvalidInput,
-    NotFound,
-    TornTail,
-)
+from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound, TornTail
 from engine.logging import get_logger
-from engine.store.base import ClosesOnExit, EventStore, NewEvent, StoredEvent, is_retry
+from engine.safefile import fsync_directory, write_all, write_file
+from engine.store.base import ClosesOnExit, EventStore, NewEvent, StoredEvent
+from engine.store.logfile import Index, Scanner, check_data, encode_commands, encode_lines
 
 log = get_logger(__name__)
 
 
-class Line(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """One line of the file: an event with its place in its stream."""
-
-    stream: str
-    position: Annotated[int, msgspec.Meta(ge=1)]
-    event_id: str
-    type: str
-    schema_version: Annotated[int, msgspec.Meta(ge=1)]
-    recorded_at: float
-    commit: bool = True
-    data: msgspec.Raw
-
-
-_encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Line)
-
-
-class _Log:
-    """The committed events of a file, by stream, with every event id seen."""
+class _Log(Index):
+    """The committed events of a file, by stream, with every event id and command seen."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.streams: dict[str, list[StoredEvent]] = {}
-        self.ids: set[str] = set()
+        self.positions: dict[tuple[str, str], list[int]] = {}
 
-    def version(self, stream: str) -> int:
-        return len(self.streams.get(stream, ()))
-
-    def ids_at(self, stream: str, after: int, count: int) -> list[str]:
-        return [e.event_id for e in self.streams.get(stream, [])[max(after, 0) : after + count]]
-
-    def add(self, events: Iterable[StoredEvent]) -> None:
+    def add(self, events: Sequence[StoredEvent]) -> None:
+        super().add(events)
         for e in events:
             self.streams.setdefault(e.stream, []).append(e)
-            self.ids.add(e.event_id)
-
-
-class _Scan(msgspec.Struct, kw_only=True):
-    """What reading new bytes of the file found: whole appends, and what follows them."""
-
-    events: list[StoredEvent]
-    committed_bytes: int
-    committed_lines: int
-    torn: TornTail | None
+            self.positions.setdefault((e.stream, e.command_id), []).append(e.position)
 
 
 class JsonlStore(ClosesOnExit):
@@ -94,24 +48,28 @@ class JsonlStore(ClosesOnExit):
       append survives a crash (law 7); an append is all or nothing (see `commit`);
     - the expected version is checked under an exclusive lock on the file, after re-reading
       what other processes appended, so exactly one of several racing appenders wins and the
-      rest get `ConcurrencyConflict` with nothing written; a retry of an append that
-      succeeded (the same ids at the same positions) writes nothing and returns its version;
+      rest get `ConcurrencyConflict` with nothing written; an event id already stored (a
+      command appended twice) is a conflict too;
     - on open, a torn tail (an append cut short by a crash) is reported in `torn_tail`, never
       glued to: the next append first truncates it (it was never acknowledged, so nothing
-      acknowledged is lost) and logs a warning;
-    - any other damage — a bad line followed by good ones, positions that are not
-      consecutive, a repeated event id — is a `CorruptLog` naming the file and line.
+      acknowledged is lost) and logs a warning; a last line missing only its newline is kept,
+      and the next append starts on a new line;
+    - any other damage — an edited line, a bad line followed by good ones, positions that are
+      not consecutive, a repeated event id — is a `CorruptLog` naming the file and line.
 
-    The whole log is held in memory; reads re-read only what was appended since.
+    The whole log is held in memory; reads re-read only what was appended since. (To read a
+    large log once, `engine.store.logfile.LogFile` streams it instead.)
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, unchecked: bool = False) -> None:
         self.path = Path(path)
+        self.unchecked = unchecked
         #: the unfinished append at the end of the file, if any (cleared once truncated)
         self.torn_tail: TornTail | None = None
         self._log = _Log()
         self._committed_bytes = 0
         self._committed_lines = 0
+        self._needs_newline = False
         self._lock = threading.Lock()
         self._closed = False
         self._pid = os.getpid()
@@ -122,25 +80,21 @@ class JsonlStore(ClosesOnExit):
         except BaseException:
             os.close(self._fd)
             raise
-        if self.torn_tail is not None:
-            log.warning("torn tail in event log", path=str(self.path), error=str(self.torn_tail))
 
     def __repr__(self) -> str:
         return f"JsonlStore({str(self.path)!r})"
 
     # -- the EventStore interface ---------------------------------------------------------
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
+        events = list(events)
         for e in events:
-            _check_data(e.event_id, e.data)
+            check_data(e.event_id, e.data)
         with self._locked(fcntl.LOCK_EX):
             self._catch_up()
             self._drop_torn_tail()
             current = self._log.version(stream)
             if current != expected_version:
-                stored = self._log.ids_at(stream, expected_version, len(events))
-                if is_retry(stored, events):
-                    return expected_version + len(events)
                 raise ConcurrencyConflict(
                     f"stream {stream!r} is at version {current}, not {expected_version}",
                     hint="the stream changed; re-read it and retry",
@@ -148,7 +102,8 @@ class JsonlStore(ClosesOnExit):
             self._check_new_ids(events)
             if not events:
                 return current
-            stored_events = _stored(stream, expected_version, events, time.time())
+            now = time.time()
+            stored_events = [e.stored(stream, expected_version + i, now) for i, e in enumerate(events, start=1)]
             self._write(encode_lines(stored_events))
             self._log.add(stored_events)
             self._committed_lines += len(stored_events)
@@ -159,6 +114,12 @@ class JsonlStore(ClosesOnExit):
             self._catch_up()
             snapshot = list(self._log.streams.get(stream, ())[max(from_position, 1) - 1 :])
         return iter(snapshot)
+
+    def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
+        with self._locked(fcntl.LOCK_SH):
+            self._catch_up()
+            events = self._log.streams.get(stream, [])
+            return [events[p - 1] for p in self._log.positions.get((stream, command_id), ())]
 
     def version(self, stream: str) -> int:
         with self._locked(fcntl.LOCK_SH):
@@ -191,12 +152,13 @@ class JsonlStore(ClosesOnExit):
         if size == self._committed_bytes:
             self.torn_tail = None
             return
-        new = _read_from(self._fd, self._committed_bytes, size)
-        scan = _scan_lines(new, self.path, self._log, first_line=self._committed_lines + 1)
-        self._log.add(scan.events)
-        self._committed_bytes += scan.committed_bytes
-        self._committed_lines = scan.committed_lines
-        self.torn_tail = scan.torn
+        scanner = Scanner(self.path, self._log, first_line=self._committed_lines + 1, unchecked=self.unchecked)
+        scanner.feed(_read_from(self._fd, self._committed_bytes, size))
+        _, self.torn_tail = scanner.finish()
+        self._committed_bytes += scanner.committed_bytes
+        self._committed_lines = scanner.committed_lines
+        if scanner.committed_bytes:
+            self._needs_newline = scanner.ends_without_newline
 
     # -- writing --------------------------------------------------------------------------
 
@@ -218,17 +180,18 @@ class JsonlStore(ClosesOnExit):
 
     def _check_new_ids(self, events: Sequence[NewEvent]) -> None:
         seen: set[str] = set()
+        ids = self._log.ids if self._log.ids is not None else set()
         for e in events:
-            if e.event_id in self._log.ids or e.event_id in seen:
+            if e.event_id in ids or e.event_id in seen:
                 raise ConcurrencyConflict(f"event id {e.event_id} is already stored")
             seen.add(e.event_id)
 
     def _write(self, payload: bytes) -> None:
         """Write every byte, then fsync; on failure cut the file back to its last commit."""
+        if self._needs_newline:
+            payload = b"\n" + payload
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(self._fd, view) :]
+            write_all(self._fd, payload)
             os.fsync(self._fd)
         except OSError as exc:
             with suppress(OSError):  # if this fails too, lines without a commit are torn
@@ -239,6 +202,7 @@ class JsonlStore(ClosesOnExit):
                 hint="check free disk space and permissions, then re-read the stream",
             ) from exc
         self._committed_bytes += len(payload)
+        self._needs_newline = False
 
     # -- locking --------------------------------------------------------------------------
 
@@ -266,165 +230,7 @@ class JsonlStore(ClosesOnExit):
             self._fd = _open(self.path)
 
 
-# -- lines ------------------------------------------------------------------------------------
-
-
-def encode_line(event: StoredEvent, *, commit: bool = True) -> bytes:
-    """One line, newline included. `data` must be one JSON value on one line."""
-    line = Line(
-        stream=event.stream,
-        position=event.position,
-        event_id=event.event_id,
-        type=event.type,
-        schema_version=event.schema_version,
-        recorded_at=event.recorded_at,
-        commit=commit,
-        data=msgspec.Raw(event.data),
-    )
-    return _encoder.encode(line) + b"\n"
-
-
-def encode_lines(events: Sequence[StoredEvent]) -> bytes:
-    """The lines of one append: `commit` only on the last."""
-    last = len(events) - 1
-    return b"".join(encode_line(e, commit=i == last) for i, e in enumerate(events))
-
-
-def _scan_lines(buf: bytes, path: Path, known: _Log | None = None, *, first_line: int = 1) -> _Scan:
-    """Check the lines in `buf` (which follows the committed events `known`).
-
-    Returns the events of every whole append, and as `torn` what follows the last one when
-    it is an append cut short: an incomplete or invalid last line, or lines whose append
-    has no commit line. A bad line with good lines after it raises `CorruptLog`.
-    """
-    known = known if known is not None else _Log()
-    checker = _Checker(path, known)
-    events: list[StoredEvent] = []
-    pending: list[StoredEvent] = []
-    committed_bytes = 0
-    line_no = first_line - 1
-    start = 0
-    while start < len(buf):
-        line_no += 1
-        end = buf.find(b"\n", start)
-        if end == -1:
-            break  # no newline: the write stopped in this line
-        line = _decode(buf, start, end, path, line_no)
-        if line is None:
-            break  # the very last line is not valid: the write stopped in it
-        event = checker.admit(line, line_no, pending)
-        pending.append(event)
-        start = end + 1
-        if line.commit:
-            events.extend(pending)
-            pending = []
-            committed_bytes = start
-    committed_lines = first_line - 1 + len(events)
-    torn = None
-    if committed_bytes < len(buf):
-        torn = _torn(path, committed_lines + 1, len(buf) - committed_bytes, bool(pending))
-    return _Scan(
-        events=events,
-        committed_bytes=committed_bytes,
-        committed_lines=committed_lines,
-        torn=torn,
-    )
-
-
-def _decode(buf: bytes, start: int, end: int, path: Path, line_no: int) -> Line | None:
-    """The line in buf[start:end]; None when it is bad but is the file's last line."""
-    try:
-        return _decoder.decode(buf[start:end])
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        if end + 1 == len(buf):
-            return None
-        raise CorruptLog(
-            f"line {line_no} is not an event line: {exc}",
-            where=f"{path}:{line_no}",
-            hint="the file was damaged or edited by hand; fix or remove that line",
-        ) from exc
-
-
-class _Checker:
-    """Checks each line against what precedes it: consecutive positions, unique ids."""
-
-    def __init__(self, path: Path, known: _Log) -> None:
-        self.path = path
-        self.known = known
-        self.versions: dict[str, int] = {}
-        self.ids: set[str] = set()
-
-    def admit(self, line: Line, line_no: int, pending: Sequence[StoredEvent]) -> StoredEvent:
-        where = f"{self.path}:{line_no}"
-        if pending and pending[0].stream != line.stream:
-            raise CorruptLog(
-                f"line {line_no} starts a new append, but the append of stream "
-                f"{pending[0].stream!r} before it has no commit line",
-                where=where,
-            )
-        version = self.versions.get(line.stream, self.known.version(line.stream))
-        if line.position != version + 1:
-            raise CorruptLog(
-                f"line {line_no}: stream {line.stream!r} position {line.position} follows position {version}",
-                where=where,
-                hint="positions of a stream must be consecutive from 1",
-            )
-        if line.event_id in self.ids or line.event_id in self.known.ids:
-            raise CorruptLog(f"line {line_no}: event id {line.event_id} repeats", where=where)
-        self.versions[line.stream] = line.position
-        self.ids.add(line.event_id)
-        return StoredEvent(
-            stream=line.stream,
-            position=line.position,
-            event_id=line.event_id,
-            type=line.type,
-            schema_version=line.schema_version,
-            data=bytes(line.data),
-            recorded_at=line.recorded_at,
-        )
-
-
-def _torn(path: Path, line_no: int, size: int, uncommitted: bool) -> TornTail:
-    what = "an append without its commit line" if uncommitted else "an incomplete last line"
-    return TornTail(
-        f"the file ends in {what}: {size} bytes from line {line_no} were never acknowledged",
-        where=f"{path}:{line_no}",
-        hint="a crash cut an append short; the next append drops these bytes",
-    )
-
-
 # -- files ------------------------------------------------------------------------------------
-
-
-def _check_data(event_id: str, data: bytes) -> None:
-    """`data` goes into the line as it is: it must be one JSON value without line breaks."""
-    if b"\n" in data or b"\r" in data:
-        raise InvalidInput(
-            f"event {event_id} data has a line break",
-            hint="encode events as compact JSON (msgspec does)",
-        )
-    try:
-        msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise InvalidInput(
-            f"event {event_id} data is not JSON: {exc}",
-            hint="a JSON-lines log embeds each event's JSON",
-        ) from exc
-
-
-def _stored(stream: str, version: int, events: Sequence[NewEvent], now: float) -> list[StoredEvent]:
-    return [
-        StoredEvent(
-            stream=stream,
-            position=version + i,
-            event_id=e.event_id,
-            type=e.type,
-            schema_version=e.schema_version,
-            data=e.data,
-            recorded_at=now,
-        )
-        for i, e in enumerate(events, start=1)
-    ]
 
 
 def _open(path: Path) -> int:
@@ -440,7 +246,7 @@ def _open(path: Path) -> int:
     except OSError as exc:
         raise EngineError(f"cannot open the log: {exc.strerror or exc}", where=str(path)) from exc
     if not existed:
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
     return fd
 
 
@@ -455,43 +261,34 @@ def _read_from(fd: int, start: int, end: int) -> bytes:
     return b"".join(chunks)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a file's creation or rename durable."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def log_lines(events: Iterable[StoredEvent], path: str | os.PathLike[str] = "<log>") -> Iterator[bytes]:
+    """The lines of a new log of `events` (every stream's, each stream in order), checked as they
+    are made — consecutive positions, unique ids, JSON data — so what is written always reopens.
+    Each command's events are one append."""
+    scanner = Scanner(Path(path), Index())
+    for line in encode_commands(events):
+        scanner.feed(line)
+        yield line
+    scanner.finish()
 
 
-def write_log(path: str | os.PathLike[str], events: Iterable[StoredEvent]) -> int:
-    """Write `events` (every stream's, each stream in order) as a new JSON-lines log at
-    `path`, replacing it atomically; return how many were written.
+def write_log(path: str | os.PathLike[str], events: Iterable[StoredEvent], *, force: bool = False) -> int:
+    """Write `events` (every stream's, each stream in order) as a new JSON-lines log at `path`;
+    return how many were written. An existing file is refused unless `force` (see
+    `engine.safefile.write_file`: never a database or anything but a regular file; atomic).
+    Nothing takes the name unless every line checks (see `log_lines`)."""
+    count = 0
 
-    The result always reopens: it is checked like any log (consecutive positions, unique
-    ids, JSON data) before it replaces the old file. Each event is its own append.
-    """
-    target = Path(path)
-    events = list(events)
-    for e in events:
-        _check_data(e.event_id, e.data)
-    payload = b"".join(encode_line(e) for e in events)
-    _scan_lines(payload, target)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except FileNotFoundError as exc:
-        raise NotFound(f"no directory {str(target.parent)!r}", where=str(target)) from exc
-    finally:
-        temporary.unlink(missing_ok=True)
-    _fsync_directory(target.parent)
-    return len(events)
+    def counted() -> Iterator[bytes]:
+        nonlocal count
+        for line in log_lines(events, path):
+            count += 1
+            yield line
+
+    write_file(path, counted(), force=force)
+    return count
 
 
-def export_log(store: EventStore, path: str | os.PathLike[str]) -> int:
+def export_log(store: EventStore, path: str | os.PathLike[str], *, force: bool = False) -> int:
     """Write every stream of `store` to a JSON-lines log at `path` (see `write_log`)."""
-    return write_log(path, (e for stream in store.streams() for e in store.read(stream)))
+    return write_log(path, (e for stream in store.streams() for e in store.read(stream)), force=force)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 from engine.errors import ConcurrencyConflict
-from engine.store.base import NewEvent, StoredEvent, is_retry
+from engine.store.base import NewEvent, StoredEvent
 
 
 class MemoryStore:
@@ -16,15 +16,15 @@ class MemoryStore:
     def __init__(self) -> None:
         self._streams: dict[str, list[StoredEvent]] = {}
         self._ids: set[str] = set()
+        #: (stream, command id) → positions of its events
+        self._commands: dict[tuple[str, str], list[int]] = {}
         self._lock = threading.Lock()
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
+        events = list(events)
         with self._lock:
             log = self._streams.setdefault(stream, [])
             if len(log) != expected_version:
-                stored_ids = [e.event_id for e in log[expected_version : expected_version + len(events)]]
-                if is_retry(stored_ids, events):
-                    return expected_version + len(events)
                 raise ConcurrencyConflict(
                     f"stream {stream!r} is at version {len(log)}, not {expected_version}",
                     hint="the stream changed; re-read it and retry",
@@ -37,24 +37,20 @@ class MemoryStore:
                     raise ConcurrencyConflict(f"event id {e.event_id} is already stored")
             now = time.time()
             for offset, e in enumerate(events, start=1):
-                log.append(
-                    StoredEvent(
-                        stream=stream,
-                        position=expected_version + offset,
-                        event_id=e.event_id,
-                        type=e.type,
-                        schema_version=e.schema_version,
-                        data=e.data,
-                        recorded_at=now,
-                    )
-                )
+                log.append(e.stored(stream, expected_version + offset, now))
                 self._ids.add(e.event_id)
+                self._commands.setdefault((stream, e.command_id), []).append(expected_version + offset)
             return len(log)
 
     def read(self, stream: str, from_position: int = 1) -> Iterator[StoredEvent]:
         with self._lock:
             snapshot = list(self._streams.get(stream, ())[max(from_position, 1) - 1 :])
         return iter(snapshot)
+
+    def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
+        with self._lock:
+            log = self._streams.get(stream, [])
+            return [log[p - 1] for p in self._commands.get((stream, command_id), ())]
 
     def version(self, stream: str) -> int:
         with self._lock:

@@ -1,8 +1,13 @@
 """The embedded default store for live sessions: one SQLite file (standard library, WAL).
 
-One table of events, `UNIQUE(stream, position)` and `UNIQUE(event_id)`; every append is one
+One table of events, `UNIQUE(stream, position)` and `UNIQUE(event_id)`, with the command id of
+each event beside it (indexed, so a retry is found at once); every append is one
 `BEGIN IMMEDIATE` transaction that checks the expected version inside it, so appenders in
 several threads or processes on the same file serialise and exactly one of them wins a race.
+
+A file of format version 1 (no `command_id` column) is upgraded in place when opened, in one
+transaction: every event is kept, and the events of each old append (one transaction: one
+`recorded_at`) get one command id, `legacy-P` for the position P of its first event.
 """
 
 from __future__ import annotations
@@ -11,30 +16,33 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
 from engine.logging import get_logger
-from engine.store.base import ClosesOnExit, NewEvent, StoredEvent, is_retry
+from engine.store.base import ClosesOnExit, NewEvent, StoredEvent
 
 log = get_logger(__name__)
 
 #: Written into the `meta` table of every file this module creates.
 FORMAT = "ua-engine-events"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 #: The `events` columns and their declared types, in order: the layout a file must have.
 COLUMNS = (
     ("stream", "TEXT"),
     ("position", "INTEGER"),
     ("event_id", "TEXT"),
+    ("command_id", "TEXT"),
     ("type", "TEXT"),
     ("schema_version", "INTEGER"),
     ("data", "BLOB"),
     ("recorded_at", "REAL"),
 )
+#: The layout of format version 1, upgraded when opened.
+COLUMNS_V1 = tuple(column for column in COLUMNS if column[0] != "command_id")
 UNIQUE_KEYS = frozenset({("stream", "position"), ("event_id",)})
 
 #: One snapshot per stream (derived data: losing it costs a slower open, nothing else).
@@ -44,29 +52,29 @@ _SNAPSHOTS = """CREATE TABLE IF NOT EXISTS snapshots (
     data BLOB NOT NULL
 )"""
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS events (
-        stream TEXT NOT NULL,
-        position INTEGER NOT NULL CHECK (position >= 1),
-        event_id TEXT NOT NULL,
-        type TEXT NOT NULL,
-        schema_version INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        recorded_at REAL NOT NULL,
-        UNIQUE (stream, position),
-        UNIQUE (event_id)
-    )""",
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    _SNAPSHOTS,
-)
-_SELECT = "SELECT stream, position, event_id, type, schema_version, data, recorded_at FROM events"
-_INSERT = (
-    "INSERT INTO events (stream, position, event_id, type, schema_version, data, recorded_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
+_EVENTS = """CREATE TABLE {name} (
+    stream TEXT NOT NULL,
+    position INTEGER NOT NULL CHECK (position >= 1),
+    event_id TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    recorded_at REAL NOT NULL,
+    UNIQUE (stream, position),
+    UNIQUE (event_id)
+)"""
+_BY_COMMAND = "CREATE INDEX IF NOT EXISTS events_by_command ON events (stream, command_id, position)"
+_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+_COLUMN_NAMES = ", ".join(name for name, _ in COLUMNS)
+_SELECT = f"SELECT {_COLUMN_NAMES} FROM events"
+_INSERT_INTO = "INSERT INTO {table} (" + _COLUMN_NAMES + ") VALUES (" + ", ".join("?" * len(COLUMNS)) + ")"
+_INSERT = _INSERT_INTO.format(table="events")
 _VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
 
-Row = tuple[str, int, str, str, int, bytes, float]
+Row = tuple[str, int, str, str, str, int, bytes, float]
+#: How many events of an append are kept to name the one whose id was already stored.
+_NAMED_IDS = 10_000
 
 
 class SqliteStore(ClosesOnExit):
@@ -77,8 +85,8 @@ class SqliteStore(ClosesOnExit):
       mode, so an acknowledged append survives a crash of the process (law 7) and of the OS;
     - an append is all or nothing: the expected version is checked inside the write
       transaction; on a conflict nothing is written and `ConcurrencyConflict` is raised;
-    - a retry of an append that succeeded (the same event ids at the same positions) writes
-      nothing and returns the version after those events;
+    - a command's events are found by its id (`read_command`), so a caller recognises a retry;
+      a command appended twice breaks `UNIQUE(event_id)` and is a `ConcurrencyConflict`;
     - safe from several threads (each thread gets its own connection, kept until `close`)
       and several processes on the same file (writers queue on SQLite's write lock for up
       to `timeout` seconds); a forked child opens its own connections;
@@ -106,22 +114,33 @@ class SqliteStore(ClosesOnExit):
 
     # -- the EventStore interface ---------------------------------------------------------
 
-    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int) -> int:
+    def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
         now = time.time()
-        rows = [
-            (stream, expected_version + i, e.event_id, e.type, e.schema_version, e.data, now)
-            for i, e in enumerate(events, start=1)
-        ]
+        written = 0
+        appended: list[NewEvent] = []  # kept only while short, to name a repeated id
+
+        def rows() -> Iterator[Row]:
+            nonlocal written
+            for e in events:
+                written += 1
+                if written <= _NAMED_IDS:
+                    appended.append(e)
+                position = expected_version + written
+                yield stream, position, e.event_id, e.command_id, e.type, e.schema_version, e.data, now
+
         conn = self._connection()
         with self._translated(), self._transaction(conn):
             current = _version(conn, stream)
             if current != expected_version:
-                return _retry_or_conflict(conn, stream, events, expected_version, current)
+                raise ConcurrencyConflict(
+                    f"stream {stream!r} is at version {current}, not {expected_version}",
+                    hint="the stream changed; re-read it and retry",
+                )
             try:
-                conn.executemany(_INSERT, rows)
+                conn.executemany(_INSERT, rows())
             except sqlite3.IntegrityError as exc:
-                raise _duplicate_ids(conn, events) from exc
-            return expected_version + len(rows)
+                raise _duplicate_ids(conn, appended) from exc
+            return expected_version + written
 
     def read(self, stream: str, from_position: int = 1) -> Iterator[StoredEvent]:
         conn = self._connection()
@@ -131,6 +150,14 @@ class SqliteStore(ClosesOnExit):
                 (stream, from_position),
             ).fetchall()
         return (_stored(row) for row in rows)
+
+    def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
+        conn = self._connection()
+        with self._translated():
+            rows: list[Row] = conn.execute(
+                f"{_SELECT} WHERE stream = ? AND command_id = ? ORDER BY position", (stream, command_id)
+            ).fetchall()
+        return [_stored(row) for row in rows]
 
     def version(self, stream: str) -> int:
         conn = self._connection()
@@ -237,7 +264,7 @@ class SqliteStore(ClosesOnExit):
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Check an existing file's layout (refusing someone else's database before changing
-        anything in it), switch to WAL, and create the tables in a new file."""
+        anything in it), switch to WAL, create the tables in a new file, upgrade an old one."""
         tables = _tables(conn)
         if "events" in tables:
             self._check_layout(conn, tables)
@@ -246,23 +273,37 @@ class SqliteStore(ClosesOnExit):
         (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if str(mode).lower() != "wal":
             log.warning("sqlite store not in WAL mode", path=str(self.path), journal_mode=mode)
-        if "events" not in tables:
-            self._create(conn)
-
-    def _create(self, conn: sqlite3.Connection) -> None:
-        with self._transaction(conn):
-            for statement in _SCHEMA:
-                conn.execute(statement)
+        if "events" in tables and _columns(conn) == COLUMNS and "events_by_command" in _indexes(conn):
+            return
+        with self._transaction(conn):  # under the write lock: another process may have done it meanwhile
+            if "events" not in _tables(conn):
+                conn.execute(_EVENTS.format(name="events"))
+            elif _columns(conn) == COLUMNS_V1:
+                self._upgrade_from_v1(conn)
+            conn.execute(_BY_COMMAND)
+            conn.execute(_META)
+            conn.execute(_SNAPSHOTS)
             conn.executemany(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                 [("format", FORMAT), ("format_version", str(FORMAT_VERSION))],
             )
 
-    def _check_layout(self, conn: sqlite3.Connection, tables: set[str]) -> None:
-        columns = tuple(
-            (str(name), str(kind).upper()) for _, name, kind, *_ in conn.execute("PRAGMA table_info(events)")
+    def _upgrade_from_v1(self, conn: sqlite3.Connection) -> None:
+        """Format 1 → 2: the same events, each with the command id of its append (see the module)."""
+        (count,) = conn.execute("SELECT COUNT(*) FROM events").fetchone()
+        log.warning("upgrading the event store to format 2", path=str(self.path), events=count)
+        conn.execute(_EVENTS.format(name="events_v2"))
+        old = conn.execute(
+            "SELECT stream, position, event_id, type, schema_version, data, recorded_at FROM events"
+            " ORDER BY stream, position"
         )
-        if columns != COLUMNS:
+        conn.executemany(_INSERT_INTO.format(table="events_v2"), _legacy_rows(old))
+        conn.execute("DROP TABLE events")
+        conn.execute("ALTER TABLE events_v2 RENAME TO events")
+
+    def _check_layout(self, conn: sqlite3.Connection, tables: set[str]) -> None:
+        columns = _columns(conn)
+        if columns not in (COLUMNS, COLUMNS_V1):
             raise self._not_ours(f"its 'events' table has columns {columns}, not {COLUMNS}")
         missing = UNIQUE_KEYS - _unique_keys(conn, "events")
         if missing:
@@ -318,30 +359,6 @@ def _version(conn: sqlite3.Connection, stream: str) -> int:
     return int(version)
 
 
-def _retry_or_conflict(
-    conn: sqlite3.Connection,
-    stream: str,
-    events: Sequence[NewEvent],
-    expected_version: int,
-    current: int,
-) -> int:
-    """The stream moved on: a retry of an append that succeeded returns its version;
-    anything else is a conflict."""
-    stored = [
-        str(event_id)
-        for (event_id,) in conn.execute(
-            "SELECT event_id FROM events WHERE stream = ? AND position > ? AND position <= ? ORDER BY position",
-            (stream, expected_version, expected_version + len(events)),
-        )
-    ]
-    if is_retry(stored, events):
-        return expected_version + len(events)
-    raise ConcurrencyConflict(
-        f"stream {stream!r} is at version {current}, not {expected_version}",
-        hint="the stream changed; re-read it and retry",
-    )
-
-
 def _duplicate_ids(conn: sqlite3.Connection, events: Sequence[NewEvent]) -> ConcurrencyConflict:
     """The conflict to raise when an insert broke UNIQUE(event_id)."""
     for e in events:
@@ -354,16 +371,37 @@ def _duplicate_ids(conn: sqlite3.Connection, events: Sequence[NewEvent]) -> Conc
 
 
 def _stored(row: Row) -> StoredEvent:
-    stream, position, event_id, type_, schema_version, data, recorded_at = row
+    stream, position, event_id, command_id, type_, schema_version, data, recorded_at = row
     return StoredEvent(
         stream=stream,
         position=position,
         event_id=event_id,
+        command_id=command_id,
         type=type_,
         schema_version=schema_version,
         data=bytes(data),
         recorded_at=recorded_at,
     )
+
+
+def _legacy_rows(rows: Iterator[tuple[str, int, str, str, int, bytes, float]]) -> Iterator[tuple[object, ...]]:
+    """Format-1 rows (in stream and position order) with the command id of their append: the
+    events of one append share one `recorded_at`, taken once per transaction."""
+    group: tuple[str, float] | None = None
+    command_id = ""
+    for stream, position, event_id, type_, schema_version, data, recorded_at in rows:
+        if group != (stream, recorded_at):
+            group, command_id = (stream, recorded_at), f"legacy-{position}"
+        yield stream, position, event_id, command_id, type_, schema_version, data, recorded_at
+
+
+def _columns(conn: sqlite3.Connection) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), str(kind).upper()) for _, name, kind, *_ in conn.execute("PRAGMA table_info(events)"))
+
+
+def _indexes(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
+    return {str(name) for (name,) in rows}
 
 
 def _tables(conn: sqlite3.Connection) -> set[str]:

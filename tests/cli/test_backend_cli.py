@@ -52,7 +52,7 @@ def scheduler(dask_cluster: Any) -> str:
 def test_the_same_seed_gives_the_same_json_bytes_on_the_local_pool_and_on_dask(
     scheduler: str, tmp_path: Path, scenario: str, n: str, chunk: list[str]
 ) -> None:
-    batch = ["simulate", scenario, "-n", n, "--seed", "5", "--keep", "2", "--keep-dir", str(tmp_path)]
+    batch = ["simulate", scenario, "-n", n, "--seed", "5", "--keep", "2", "--keep-dir", str(tmp_path), "--force"]
     alone = _bytes(*batch, "--workers", "1")
     assert _bytes(*batch, *chunk, "--workers", "2") == alone
     assert _bytes(*batch, *chunk, "--backend", "dask", "--scheduler", scheduler) == alone

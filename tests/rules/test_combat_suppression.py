@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.commands.combat import Attack, Declaration, Declare, DoNothing, SuppressiveFire
-from engine.errors import Refused
+from engine.errors import InvalidInput, Refused
 from engine.events import combat as ev
 from engine.settings import Settings, SuppressionStep
 from tests.fixtures import Table
@@ -125,7 +125,6 @@ def test_a_suppressive_fumble_jams_the_gun_c2_18_c2_11() -> None:
 @pytest.mark.parametrize(
     ("command", "reason"),
     [
-        (SuppressiveFire(actor="bob", shots=3, field=("ann",)), "more than 3 shots"),
         (SuppressiveFire(actor="bob", shots=6, field=()), "field of fire"),
         (SuppressiveFire(actor="bob", shots=6, field=("bob",)), "own field"),
         (SuppressiveFire(actor="bob", shots=6, field=("zed",)), "no combatant"),
@@ -136,6 +135,14 @@ def test_illegal_suppressive_fire_is_refused_c2_18(command: SuppressiveFire, rea
     t.do(DoNothing(actor="ann"))
     with pytest.raises(Refused, match=reason):
         t.do(command)
+
+
+def test_three_shots_are_not_suppressive_fire_c2_18() -> None:
+    t = field()
+    t.do(DoNothing(actor="ann"))
+    with pytest.raises(InvalidInput, match=">= 4") as caught:
+        t.do(SuppressiveFire(actor="bob", shots=3, field=("ann",)))
+    assert caught.value.where == "$.shots"
 
 
 def test_suppressive_fire_needs_a_gun_in_hand_c2_18() -> None:

@@ -6,10 +6,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from litestar.testing import TestClient
 
 from engine.commands import Ruling
 from engine.session.live import LiveEncounter
+from engine.simulate.batch import MAX_FIGHTS
 from engine.store.sqlite import SqliteStore
 from tests.service.conftest import TOKEN, act_now, client_for, new_session, run
 
@@ -239,6 +241,8 @@ def test_a_simulation_runs_as_a_job_and_can_be_cancelled(client: TestClient[Any]
     assert client.get(f"/jobs/{long['id']}").json()["state"] == "cancelled", cancelled
     assert client.post("/simulations", json={"scenario": {"name": "knife-vs-22"}, "n": 0}).status_code == 400
     assert client.post("/simulations", json={"scenario": {"name": "knife-vs-22"}, "workers": 999}).status_code == 400
+    too_many = client.post("/simulations", json={"scenario": {"name": "knife-vs-22"}, "n": MAX_FIGHTS + 1})
+    assert too_many.status_code == 400 and too_many.json()["where"] == "$.n"  # ua simulate's own limits
 
 
 def test_a_fork_fights_the_rest_as_a_job(client: TestClient[Any]) -> None:
@@ -296,3 +300,98 @@ def test_commands_the_cli_wrote_are_seen_by_the_api(client: TestClient[Any], tmp
     other.close()
     assert client.get("/sessions/duel").json()["version"] == 8
     assert run(client, "duel", {"command": "begin_fight"}, expected_version=8).status_code == 200
+
+
+def test_command_ids_are_the_logs_own_so_a_retry_is_one_after_a_restart_and_across_the_cli(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.sqlite"
+    body = {"command": {"command": "ruling", "note": "the door is locked"}}
+    with client_for(db) as client:
+        new_session(client)
+        first = client.post("/sessions/duel/commands", json=body, headers={"Command-Id": "door-1"})
+        assert first.status_code == 200 and not first.json()["retry"]
+    other = SqliteStore(db)  # the CLI, with its own --command-id
+    LiveEncounter(other, "duel").execute(Ruling(note="from the CLI"), command_id="cli-7")
+    other.close()
+    with client_for(db) as client:  # a new server: nothing of the first one's memory
+        again = client.post("/sessions/duel/commands", json=body, headers={"Command-Id": "door-1"})
+        assert again.status_code == 200 and again.json()["retry"]
+        assert [e["position"] for e in again.json()["events"]] == [e["position"] for e in first.json()["events"]]
+        cli = client.post(
+            "/sessions/duel/commands",
+            json={"command": {"command": "ruling", "note": "from the CLI"}},
+            headers={"Command-Id": "cli-7"},
+        )
+        assert cli.status_code == 200 and cli.json()["retry"]
+        assert client.get("/sessions/duel").json()["version"] == 10  # 6 + 2 + 2: nothing written twice
+        bad = client.post("/sessions/duel/commands", json=body, headers={"Command-Id": "no spaces"})
+        assert bad.status_code == 400 and bad.json()["where"] == "Command-Id"
+
+
+def test_a_new_session_undo_and_amend_are_retried_by_their_command_ids(client: TestClient[Any]) -> None:
+    body = {"name": "duel", "scenario": {"name": "knife-vs-22"}, "seed": 7}
+    made = client.post("/sessions", json=body, headers={"Command-Id": "new-duel"})
+    again = client.post("/sessions", json=body, headers={"Command-Id": "new-duel"})
+    assert made.status_code == again.status_code == 201
+    assert again.json()["retry"] and again.json()["events"] == made.json()["events"]
+    assert client.post("/sessions", json=body).status_code == 409  # another intent: the name is taken
+    for _ in range(4):
+        act_now(client)
+    undone = client.post("/sessions/duel/undo", headers={"Command-Id": "undo-1"})
+    act_now(client)
+    version = client.get("/sessions/duel").json()["version"]
+    retried = client.post("/sessions/duel/undo", json={"expected_version": 1}, headers={"Command-Id": "undo-1"})
+    assert retried.status_code == 200 and retried.json()["retry"]  # a retry is answered whatever the version now
+    assert retried.json()["events"] == undone.json()["events"] and retried.json()["changes"] == undone.json()["changes"]
+    assert client.get("/sessions/duel").json()["version"] == version
+    lines = client.get("/sessions/duel/log").json()["lines"]
+    number = next(
+        line["command"] for line in reversed(lines) if line["type"] == "command_recorded" and not line["struck"]
+    )
+    issued = client.get("/sessions/duel/state", params={"at": 0}).json()  # any readable state
+    assert issued["at"] == 0
+    corrected = {"command": "ruling", "note": "instead"}
+    amended = client.post(
+        "/sessions/duel/amend", json={"number": number, "command": corrected}, headers={"Command-Id": "fix-1"}
+    )
+    assert amended.status_code == 200, amended.text
+    once_more = client.post(
+        "/sessions/duel/amend", json={"number": number, "command": corrected}, headers={"Command-Id": "fix-1"}
+    )
+    assert once_more.json()["retry"] and once_more.json()["events"] == amended.json()["events"]
+    assert once_more.json()["changes"] == amended.json()["changes"]
+
+
+def test_an_import_keeps_each_commands_id_and_re_decides_every_command(client: TestClient[Any]) -> None:
+    new_session(client)
+    client.post("/sessions/duel/commands", json={"command": {"command": "begin_fight"}}, headers={"Command-Id": "go"})
+    exported = client.get("/sessions/duel/export").text
+    assert client.post("/sessions/copy/import", json={"log": exported}).status_code == 201
+    ids = [msgspec.json.decode(line)["command_id"] for line in exported.splitlines()]
+    copied = [msgspec.json.decode(line)["command_id"] for line in client.get("/sessions/copy/export").text.splitlines()]
+    assert copied == ids and "go" in ids
+    retry = client.post(
+        "/sessions/copy/commands", json={"command": {"command": "begin_fight"}}, headers={"Command-Id": "go"}
+    )
+    assert retry.json()["retry"]
+    cut = exported.splitlines(keepends=True)[:-1]  # a command cut short
+    r = client.post("/sessions/torn/import", json={"log": "".join(cut)})
+    assert r.status_code == 400 and "--" not in r.json()["hint"], r.text
+
+
+def test_a_fork_of_a_posted_scenario_takes_the_tactics_the_session_stored(client: TestClient[Any]) -> None:
+    document = client.get("/scenarios/knife-vs-22").json()["document"]
+    assert (
+        client.post("/sessions", json={"name": "posted", "scenario": {"document": document}, "seed": 3}).status_code
+        == 201
+    )
+    for _ in range(4):
+        act_now(client, "posted")
+    version = client.get("/sessions/posted").json()["version"]
+    job = client.post("/sessions/posted/fork", json={"at": version, "simulate": 20, "seed": 1})
+    assert job.status_code == 202, job.text
+    deadline = time.monotonic() + 60
+    while client.get(f"/jobs/{job.json()['id']}").json()["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    result = client.get(f"/jobs/{job.json()['id']}/result")
+    assert result.status_code == 200, result.text
+    assert result.json()["report"]["fights"] == 20 and result.json()["job"]["done"] == 20

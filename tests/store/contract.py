@@ -19,14 +19,19 @@ from engine.errors import ConcurrencyConflict
 from engine.store.base import EventStore, NewEvent, event_id_for
 
 
-def new_events(stream: str, start: int, count: int, tag: str = "gm_ruling") -> list[NewEvent]:
+def new_events(
+    stream: str, start: int, count: int, tag: str = "gm_ruling", command_id: str | None = None
+) -> list[NewEvent]:
+    """`count` events of one command (by default `TAG-START`: another tag is another command)."""
+    command_id = command_id or f"{tag}-{start}"
     out = []
     for i in range(count):
         position = start + i + 1
         data = f'{{"type":"{tag}","note":"event {position}"}}'.encode()
         out.append(
             NewEvent(
-                event_id=event_id_for(stream, position, tag, data),
+                event_id=event_id_for(stream, command_id, i),
+                command_id=command_id,
                 type=tag,
                 schema_version=1,
                 data=data,
@@ -36,8 +41,10 @@ def new_events(stream: str, start: int, count: int, tag: str = "gm_ruling") -> l
 
 
 def event_with(stream: str, position: int, data: bytes, tag: str = "gm_ruling") -> NewEvent:
+    command_id = f"with-{position}"
     return NewEvent(
-        event_id=event_id_for(stream, position, tag, data),
+        event_id=event_id_for(stream, command_id, 0),
+        command_id=command_id,
         type=tag,
         schema_version=2,
         data=data,
@@ -106,8 +113,9 @@ class StoreContract:
         store.append("s", [event], 0)
         (stored,) = store.read("s")
         assert (stored.stream, stored.position) == ("s", 1)
-        assert (stored.event_id, stored.type, stored.schema_version) == (
+        assert (stored.event_id, stored.command_id, stored.type, stored.schema_version) == (
             event.event_id,
+            event.command_id,
             event.type,
             2,
         )
@@ -156,31 +164,45 @@ class StoreContract:
             store.append("s", new_events("s", 5, 1), 5)
         assert store.version("s") == 2
 
-    def test_a_retried_append_is_idempotent(self, tmp_path: Path) -> None:
+    def test_a_command_appended_again_is_a_conflict_and_writes_nothing(self, tmp_path: Path) -> None:
         store = self.open(tmp_path)
         batch = new_events("s", 0, 2)
         assert store.append("s", batch, 0) == 2
-        assert store.append("s", batch, 0) == 2
+        with pytest.raises(ConcurrencyConflict):
+            store.append("s", batch, 0)  # the stream moved on
+        with pytest.raises(ConcurrencyConflict):
+            store.append("s", batch, 2)  # the same command's events are already stored
         assert store.version("s") == 2
 
-    def test_a_retry_after_later_appends_still_writes_nothing(self, tmp_path: Path) -> None:
+    def test_the_same_content_under_another_command_id_is_another_command(self, tmp_path: Path) -> None:
         store = self.open(tmp_path)
-        first = new_events("s", 0, 2)
+        store.append("s", new_events("s", 0, 1, command_id="first"), 0)
+        same_content = new_events("s", 0, 1, command_id="second")
+        with pytest.raises(ConcurrencyConflict):
+            store.append("s", same_content, 0)  # two commands at one expected version: one wins
+        assert store.append("s", same_content, 1) == 2  # appended after it, it is stored too
+        assert [e.command_id for e in store.read("s")] == ["first", "second"]
+        assert [e.data for e in store.read("s")] == [same_content[0].data] * 2
+
+    def test_read_command_gives_a_commands_events_whatever_came_after(self, tmp_path: Path) -> None:
+        store = self.open(tmp_path)
+        first = new_events("s", 0, 2, command_id="attack")
         store.append("s", first, 0)
-        store.append("s", new_events("s", 2, 3), 2)
-        assert store.append("s", first, 0) == 2
-        assert store.version("s") == 5
+        store.append("s", new_events("s", 2, 3, command_id="later"), 2)
+        found = store.read_command("s", "attack")
+        assert [(e.position, e.event_id, e.command_id) for e in found] == [
+            (1, first[0].event_id, "attack"),
+            (2, first[1].event_id, "attack"),
+        ]
+        assert [e.position for e in store.read_command("s", "later")] == [3, 4, 5]
+        assert store.read_command("s", "never") == []
+        assert store.read_command("other", "attack") == []
 
-    def test_a_partly_matching_retry_is_a_conflict(self, tmp_path: Path) -> None:
+    def test_a_batch_may_carry_several_commands(self, tmp_path: Path) -> None:
         store = self.open(tmp_path)
-        store.append("s", new_events("s", 0, 2), 0)
-        mixed = [new_events("s", 0, 1)[0], new_events("s", 1, 1, tag="check_rolled")[0]]
-        with pytest.raises(ConcurrencyConflict):
-            store.append("s", mixed, 0)
-        longer = new_events("s", 0, 3)
-        with pytest.raises(ConcurrencyConflict):
-            store.append("s", longer, 0)
-        assert store.version("s") == 2
+        batch = [*new_events("s", 0, 2, command_id="one"), *new_events("s", 2, 1, command_id="two")]
+        assert store.append("s", batch, 0) == 3
+        assert [e.position for e in store.read_command("s", "two")] == [3]
 
     def test_an_event_id_stored_in_another_stream_is_a_conflict_and_writes_nothing(self, tmp_path: Path) -> None:
         store = self.open(tmp_path)
@@ -262,7 +284,9 @@ class StoreContract:
         store.append("s", batch, 0)
         store.close()
         reopened = self.open(tmp_path)
-        assert reopened.append("s", batch, 0) == 2  # a retry across a restart
+        assert [e.event_id for e in reopened.read_command("s", batch[0].command_id)] == [
+            e.event_id for e in batch
+        ]  # a retry across a restart is recognised
         with pytest.raises(ConcurrencyConflict):
             reopened.append("s", new_events("s", 0, 1, tag="check_rolled"), 0)
         assert reopened.append("s", new_events("s", 2, 1), 2) == 3

@@ -89,7 +89,8 @@ def event_at(position: int) -> NewEvent:
     size = 20_000 if position % 7 == 0 else 40
     data = f'{{"type":"gm_ruling","note":"event {position}","pad":"{"x" * size}"}}'.encode()
     return NewEvent(
-        event_id=event_id_for(STREAM, position, "gm_ruling", data),
+        event_id=event_id_for(STREAM, f"event-{position}", 0),
+        command_id=f"event-{position}",
         type="gm_ruling",
         schema_version=1,
         data=data,

@@ -67,16 +67,18 @@ def test_each_line_is_readable_json_with_the_event_embedded(tmp_path: Path) -> N
     assert first["data"] == {"type": "gm_ruling", "note": "event 1"}  # an object, not base64
     assert (first["stream"], first["position"], first["commit"]) == ("s", 1, False)
     assert (second["position"], second["commit"]) == (2, True)
-    assert set(first) == {
+    assert list(first) == [
         "stream",
         "position",
         "event_id",
+        "command_id",
         "type",
         "schema_version",
         "recorded_at",
         "commit",
         "data",
-    }
+        "checksum",  # always last: the line's bytes without it are what it sums
+    ]
 
 
 def test_appenders_in_several_processes_one_wins_no_gap_no_duplicate(tmp_path: Path) -> None:
@@ -120,7 +122,7 @@ def test_a_file_cut_at_any_byte_of_its_last_line_keeps_every_whole_event(
     last_line_start = raw.rindex(b"\n", 0, len(raw) - 1) + 1
     kept = sorted(order[:-1])
     path = tmp_path / "cut.jsonl"
-    for cut in range(last_line_start, len(raw)):
+    for cut in range(last_line_start, len(raw) - 1):  # the last line without only its newline is whole
         path.write_bytes(raw[:cut])
         with JsonlStore(path) as store:
             assert contents(store) == kept, f"cut at byte {cut}"
@@ -147,7 +149,7 @@ def test_a_crash_inside_a_multi_event_append_drops_the_whole_append(tmp_path: Pa
     raw = whole.read_bytes()
     batch_start = raw.index(b"\n") + 1
     path = tmp_path / "cut.jsonl"
-    for cut in range(batch_start + 1, len(raw)):
+    for cut in range(batch_start + 1, len(raw) - 1):
         path.write_bytes(raw[:cut])
         with JsonlStore(path) as store:
             assert [e.position for e in store.read("s")] == [1], f"cut at byte {cut}"
@@ -241,7 +243,7 @@ def test_an_append_without_its_commit_line_followed_by_others_is_corrupt(
     assert "no commit line" in caught.value.message
 
 
-def test_a_hand_written_line_without_commit_is_a_whole_append(tmp_path: Path) -> None:
+def test_a_hand_written_line_without_checksum_reads_only_unchecked_as_a_whole_append(tmp_path: Path) -> None:
     path = tmp_path / "events.jsonl"
     line = {
         "stream": "s",
@@ -253,10 +255,40 @@ def test_a_hand_written_line_without_commit_is_a_whole_append(tmp_path: Path) ->
         "data": {"type": "gm_ruling", "note": "typed by hand"},
     }
     path.write_text(json.dumps(line) + "\n")
-    with JsonlStore(path) as store:
+    with pytest.raises(CorruptLog, match="line 1 has no checksum") as refused:
+        JsonlStore(path)
+    assert "--unchecked" in refused.value.hint
+    with JsonlStore(path, unchecked=True) as store:
         (event,) = store.read("s")
         assert json.loads(event.data) == line["data"]
+        assert event.command_id == "legacy-1"
         assert store.torn_tail is None
+
+
+def test_a_complete_last_line_without_its_newline_is_kept_and_the_next_append_starts_a_line(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    order = write_sample(path)
+    path.write_bytes(path.read_bytes()[:-1])
+    with JsonlStore(path) as store:
+        assert contents(store) == sorted(order)
+        assert store.torn_tail is None
+        store.append("a", new_events("a", 6, 1), 6)
+    assert_every_line_is_a_whole_json_object(path)
+    with JsonlStore(path) as reopened:
+        assert [e.position for e in reopened.read("a")] == [1, 2, 3, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize("line", [0, 3, 8])
+def test_an_edited_line_is_refused_naming_it_wherever_it_is(tmp_path: Path, line: int) -> None:
+    path = tmp_path / "events.jsonl"
+    write_sample(path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[line] = lines[line].replace(b"\"note\":\"event", b"\"note\":\"Event")
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(CorruptLog, match=f"line {line + 1} was changed after it was written") as caught:
+        JsonlStore(path)
+    assert not isinstance(caught.value, TornTail)
+    assert caught.value.where == f"{path}:{line + 1}"
 
 
 def test_data_that_is_not_json_on_one_line_is_refused_and_nothing_is_written(
@@ -314,3 +346,14 @@ def test_writing_a_log_with_a_gap_is_refused_and_leaves_no_file(tmp_path: Path) 
     with pytest.raises(CorruptLog, match="follows"):
         write_log(target, [events[0], events[2]])
     assert list(tmp_path.iterdir()) == [tmp_path / "events.db"]
+
+
+def test_a_file_that_is_not_a_log_is_refused_and_never_cut_back(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.sqlite"
+    with SqliteStore(db) as store:
+        store.append("s", new_events("s", 0, 1), 0)
+    for path, content in ((db, db.read_bytes()), (tmp_path / "notes.txt", b"no newline, not JSON")):
+        path.write_bytes(content)
+        with pytest.raises(CorruptLog, match="not a JSON-lines event log"):
+            JsonlStore(path)
+        assert path.read_bytes() == content

@@ -33,16 +33,17 @@ def test_the_file_is_in_wal_mode_with_the_designed_table(tmp_path: Path) -> None
                 "stream",
                 "position",
                 "event_id",
+                "command_id",
                 "type",
                 "schema_version",
                 "data",
                 "recorded_at",
             ]
-            duplicate_position = ("s", 1, "other-id", "t", 1, b"{}", 0.0)
-            duplicate_id = ("t", 1, new_events("s", 0, 1)[0].event_id, "t", 1, b"{}", 0.0)
+            duplicate_position = ("s", 1, "other-id", "c", "t", 1, b"{}", 0.0)
+            duplicate_id = ("t", 1, new_events("s", 0, 1)[0].event_id, "c", "t", 1, b"{}", 0.0)
             for row in (duplicate_position, duplicate_id):
                 with pytest.raises(sqlite3.IntegrityError):
-                    raw.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                    raw.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
         finally:
             raw.close()
 
@@ -149,3 +150,43 @@ def test_a_closed_store_refuses_use(tmp_path: Path) -> None:
     store.close()
     with pytest.raises(EngineError, match="closed"):
         store.version("s")
+
+
+def test_a_format_1_file_is_upgraded_in_place_keeping_every_event(tmp_path: Path) -> None:
+    """Files made before command ids: each old append (one `recorded_at`) becomes one command."""
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path)
+    raw.executescript(
+        """CREATE TABLE events (stream TEXT NOT NULL, position INTEGER NOT NULL CHECK (position >= 1),
+               event_id TEXT NOT NULL, type TEXT NOT NULL, schema_version INTEGER NOT NULL,
+               data BLOB NOT NULL, recorded_at REAL NOT NULL, UNIQUE (stream, position), UNIQUE (event_id));
+           CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+           INSERT INTO meta VALUES ('format', 'ua-engine-events'), ('format_version', '1');"""
+    )
+    rows = [
+        ("s", 1, "id1", "gm_ruling", 1, b'{"type":"gm_ruling","note":"a"}', 100.5),
+        ("s", 2, "id2", "gm_ruling", 1, b'{"type":"gm_ruling","note":"b"}', 100.5),
+        ("s", 3, "id3", "gm_ruling", 1, b'{"type":"gm_ruling","note":"c"}', 101.0),
+        ("t", 1, "id4", "gm_ruling", 1, b'{"type":"gm_ruling","note":"d"}', 100.5),
+    ]
+    raw.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    raw.commit()
+    raw.close()
+    with SqliteStore(path) as store:
+        found = [
+            (e.stream, e.position, e.event_id, e.type, e.schema_version, e.data, e.recorded_at)
+            for name in ("s", "t")
+            for e in store.read(name)
+        ]
+        assert found == rows
+        assert [e.command_id for e in store.read("s")] == ["legacy-1", "legacy-1", "legacy-3"]
+        assert [e.position for e in store.read_command("s", "legacy-1")] == [1, 2]
+        store.append("s", new_events("s", 3, 1), 3)
+    raw = sqlite3.connect(path)
+    try:
+        assert dict(raw.execute("SELECT key, value FROM meta").fetchall())["format_version"] == "2"
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        raw.close()
+    with SqliteStore(path) as again:  # opening it again changes nothing
+        assert again.version("s") == 4
