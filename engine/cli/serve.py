@@ -64,14 +64,20 @@ def serve_bench(
     clients: Annotated[int, typer.Option("--clients", min=1, max=64, help="Concurrent clients.")] = 8,
     each: Annotated[int, typer.Option("--each", min=1, max=10_000, help="Commands per concurrent client.")] = 200,
     followers: Annotated[int, typer.Option("--followers", min=1, max=100, help="SSE followers at once.")] = 10,
+    cli_commands: Annotated[
+        int, typer.Option("--cli-commands", min=0, max=1000, help="The same command as CLI processes, for comparison.")
+    ] = 20,
     json: JsonOption = False,
 ) -> None:
     """The service's figures on a real server (uvicorn on a free loopback port, a temporary
-    database): a command's latency, concurrent clients on one session, SSE followers."""
+    database): a command's latency (beside the same command as a CLI process), concurrent clients
+    on one session, SSE followers."""
     _needs_extra()
     from engine.service.bench import run_bench
 
-    report = run_bench(commands=commands, clients=clients, each=each, followers=followers)
+    report = run_bench(
+        commands=commands, clients=clients, each=each, followers=followers, cli_commands=cli_commands
+    )
     if json:
         emit_json(report)
         return

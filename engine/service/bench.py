@@ -1,7 +1,9 @@
 """`ua serve-bench`: the service's figures on a real server (uvicorn in this process, on a free
 loopback port, over a temporary database). Every loop is bounded; all traffic is to 127.0.0.1.
 
-1. A session command over HTTP on a warm server: the median and 95th percentile latency.
+1. A session command over HTTP on a warm server: the median and 95th percentile latency; beside
+   it, in the same run, the same command as a CLI process (`ua session roll … --db`) on the same
+   database, each a new process as a GM's terminal runs it.
 2. Concurrent clients on one session, each command sent with the version it read and a command
    id, resent with the same id after a 409 or a lost answer: every acknowledged command must be
    in the log exactly once, and no answer may be a 5xx.
@@ -12,8 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -86,6 +91,32 @@ def latency(client: httpx.Client, commands: int) -> dict[str, Any]:
         "median_ms": round(statistics.median(times), 2),
         "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
     }
+
+
+def _ua() -> list[str]:
+    """How to run the CLI: the `ua` script beside this Python, else the module."""
+    script = Path(sys.executable).with_name("ua")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [sys.executable, "-c", "from engine.cli.app import main; main()"]
+
+
+def cli_latency(db: Path, commands: int) -> dict[str, Any]:
+    """The same command as `latency` times, each run as a new `ua session roll` process on the
+    server's database (the session `latency` made), as a GM's terminal runs it."""
+    ua = _ua()
+    times = []
+    for i in range(commands + 1):
+        args = [*ua, "session", "roll", "latency", "--kind", "major", "--rating", "45"]
+        args += ["--command-id", f"cli-{i}", "--db", str(db)]
+        started = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+        elapsed = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError(f"ua session roll failed: {done.stderr.strip()[:500]}")
+        if i >= 1:  # the first one warms the file cache
+            times.append(elapsed * 1000)
+    return {"commands": commands, "median_ms": round(statistics.median(times), 1)}
 
 
 def concurrent(base: str, clients: int, each: int) -> dict[str, Any]:
@@ -171,7 +202,7 @@ def followers(base: str, count: int, commands: int = 100) -> dict[str, Any]:
     return {"followers": count, "events": expected_last[0], "complete_and_in_order": complete}
 
 
-def run_bench(*, commands: int, clients: int, each: int, followers: int) -> dict[str, Any]:
+def run_bench(*, commands: int, clients: int, each: int, followers: int, cli_commands: int = 20) -> dict[str, Any]:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
     follower_count = followers
     with (
@@ -180,6 +211,10 @@ def run_bench(*, commands: int, clients: int, each: int, followers: int) -> dict
     ):
         with httpx.Client(base_url=base, timeout=30) as client:
             one = latency(client, commands)
+        cli = cli_latency(Path(folder) / "b.sqlite", cli_commands) if cli_commands else None
+        with httpx.Client(base_url=base, timeout=30) as client:  # the server saw the CLI's commands
+            version = int(client.get("/sessions/latency").json()["version"])
+        one["version_after_cli"] = version
         many = concurrent(base, clients, each)
         streams = globals()["followers"](base, follower_count)
     ok = (
@@ -191,6 +226,14 @@ def run_bench(*, commands: int, clients: int, each: int, followers: int) -> dict
     lines = [
         f"one command over HTTP, warm server: median {one['median_ms']} ms, p95 {one['p95_ms']} ms"
         f" ({one['commands']} commands; target ≤ 15 ms median)",
+        *(
+            [
+                f"the same command as a CLI process (ua session roll, same database): median {cli['median_ms']} ms"
+                f" ({cli['commands']} commands) — {cli['median_ms'] / max(one['median_ms'], 0.01):.0f}× the HTTP median"
+            ]
+            if cli
+            else []
+        ),
         f"{many['clients']} clients × {many['each']} commands on one session: {many['acknowledged']} acknowledged,"
         f" {many['in_log']} in the log, exactly once: {'yes' if many['exactly_once'] else 'NO'};"
         f" 5xx answers: {many['server_errors']}; statuses {msgspec.json.encode(many['statuses']).decode()};"
@@ -198,4 +241,4 @@ def run_bench(*, commands: int, clients: int, each: int, followers: int) -> dict
         f"SSE: {streams['complete_and_in_order']} of {streams['followers']} followers got all"
         f" {streams['events']} events in order",
     ]
-    return {"ok": ok, "latency": one, "concurrent": many, "sse": streams, "lines": lines}
+    return {"ok": ok, "latency": one, "cli": cli, "concurrent": many, "sse": streams, "lines": lines}

@@ -12,6 +12,8 @@ import msgspec
 
 from engine.commands import Command
 from engine.dice.checks import CheckSpec
+from engine.simulate.batch import MAX_FIGHTS
+from engine.simulate.pool import MAX_WORKERS
 
 #: A session's name: what the CLI's `ua session new NAME` takes, safe in a URL path.
 SessionName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
@@ -21,8 +23,9 @@ ScenarioDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$r
 SheetDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Sheet"})]
 #: A shipped scenario's name (`GET /scenarios` lists them), never a path.
 ShippedName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
-Fights = Annotated[int, msgspec.Meta(ge=1, le=100_000_000)]
-Workers = Annotated[int, msgspec.Meta(ge=1, le=64)]
+#: A batch's size and workers: `ua simulate`'s limits (`check_size`), the same numbers.
+Fights = Annotated[int, msgspec.Meta(ge=1, le=MAX_FIGHTS)]
+Workers = Annotated[int, msgspec.Meta(ge=1, le=MAX_WORKERS)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
 Format = Literal["json", "toml", "yaml"]

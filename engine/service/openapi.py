@@ -35,6 +35,20 @@ ERRORS = {
     "429": "Too many jobs are running.",
 }
 METHODS = ("get", "put", "post", "delete", "patch")
+#: A session's live stream: Server-Sent Events, not JSON (each message's `data` is an EventView).
+STREAM = {
+    "description": (
+        "Server-Sent Events: one message per event, `id` its log position (send it back as"
+        " `Last-Event-ID` to resume), `event: event`, `data` an `EventView` as JSON; comment lines"
+        " keep an idle stream open."
+    ),
+    "content": {
+        "text/event-stream": {
+            "schema": {"type": "string"},
+            "example": 'id: 7\nevent: event\ndata: {"position":7,"type":"round_started","command":7}\n\n',
+        }
+    },
+}
 
 
 def _openapi_path(litestar_path: str) -> str:
@@ -71,6 +85,20 @@ def operation_ids(app: Litestar) -> dict[tuple[str, str], str]:
     return out
 
 
+def _no_boolean_items(schema: Any) -> Any:
+    """msgspec writes a fixed-length tuple as `prefixItems` with `items: false`; many client
+    generators take no boolean schema there, so say the same with `maxItems` (equivalent)."""
+    if isinstance(schema, dict):
+        out = {k: _no_boolean_items(v) for k, v in schema.items()}
+        if out.get("items") is False and isinstance(out.get("prefixItems"), list):
+            del out["items"]
+            out["maxItems"] = min(len(out["prefixItems"]), out.get("maxItems", len(out["prefixItems"])))
+        return out
+    if isinstance(schema, list):
+        return [_no_boolean_items(v) for v in schema]
+    return schema
+
+
 def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]]) -> dict[str, Any]:
     """Litestar's document with msgspec's schemas for `types` (and every struct they use)."""
     routes = bodies(app)
@@ -78,7 +106,7 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]])
     wanted = [*types, *(body for body, _, _ in routes.values()), Scenario, Sheet, ErrorBody]
     _, components = msgspec.json.schema_components(list(dict.fromkeys(wanted)), ref_template=REF)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(components)
+    schemas.update(_no_boolean_items(components))
     document["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",
@@ -103,6 +131,8 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]])
                     content[other] = {"schema": {"type": "string"}}
                 operation["requestBody"] = {"required": required, "content": content}
             responses = operation.setdefault("responses", {})
+            if method == "get" and path.endswith("/events"):
+                responses["200"] = STREAM
             for status, text in ERRORS.items():
                 responses[status] = (  # Litestar's own 400 has another shape: ours replaces it
                     {

@@ -56,6 +56,8 @@ def test_the_schema_keeps_what_msgspec_knows(client: TestClient[Any]) -> None:
     assert {p["name"] for p in body["parameters"]} >= {"name", "Command-Id"}
     assert "409" in body["responses"] and "bearer" in doc["components"]["securitySchemes"]
     assert client.get("/schema/openapi.json").json() == doc
+    stream = doc["paths"]["/sessions/{name}/events"]["get"]["responses"]["200"]["content"]
+    assert list(stream) == ["text/event-stream"]
     ids = [op["operationId"] for item in doc["paths"].values() for op in item.values() if "operationId" in op]
     assert len(ids) == len(set(ids)) and {"listSessions", "sessionInfo", "execute", "sessionState"} <= set(ids)
 

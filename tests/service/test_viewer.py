@@ -95,6 +95,7 @@ def test_a_live_session_is_followed_while_commands_arrive(server: str, page: Any
         page.goto(server + "/?session=duel")
         page.wait_for_selector("#tracker li.now")
         assert page.inner_text("#tracker li.now").startswith("Vic")
+        first_attack: dict[str, Any] | None = None
         for _ in range(3):
             info = c.get("/sessions/duel").json()
             if info["turn"] is None:
@@ -105,11 +106,21 @@ def test_a_live_session_is_followed_while_commands_arrive(server: str, page: Any
                     "actor": info["turn"],
                     "target": "Rosa" if info["turn"] == "Vic" else "Vic",
                 }
-            c.post("/sessions/duel/commands", json={"command": command}).raise_for_status()
+            written = c.post("/sessions/duel/commands", json={"command": command}).raise_for_status().json()
+            records = [e for e in written["events"] if e["type"] == "command_recorded"]
+            if command["command"] == "attack" and first_attack is None:
+                first_attack = records[0]
         version = c.get("/sessions/duel").json()["version"]
         page.wait_for_function("v => document.getElementById('position').textContent === String(v)", arg=version)
         c.post("/sessions/duel/undo").raise_for_status()
         page.wait_for_selector("#log li.struck")
+        assert first_attack is not None
+        corrected = {**first_attack["event"]["issued"], "shifts": [{"source": "GM", "amount": -30}]}
+        amend = {"number": first_attack["command"], "command": corrected, "note": "forgot the cover"}
+        c.post("/sessions/duel/amend", json=amend).raise_for_status()
+        page.wait_for_function(
+            "[...document.querySelectorAll('#log li.struck .note')].some(n => n.textContent.includes('superseded'))"
+        )
         state = c.get("/sessions/duel/state").json()
         turn = state["turn"]
         if turn:
