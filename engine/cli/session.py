@@ -58,13 +58,15 @@ from engine.commands.healing import Care
 from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, NotFound, Refused
-from engine.rules.registry import ruleset_of
+from engine.rules.registry import available, ruleset_of
+from engine.rules.unscripted import Unscripted
 from engine.session.audit import narrate
 from engine.session.diff import state_diff
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
 from engine.state.encounter import Encounter, Reaction
 from engine.state.fight import InitiativeMethod
 from engine.state.sheet import MeterName, PassionKind, StatName
+from engine.state.ua3.sheet import Ua3Sheet
 from engine.store.base import new_command_id
 from engine.store.sqlite import SqliteStore
 from engine.text import check_name, shown
@@ -194,52 +196,32 @@ def new(
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Set up from a scenario file.")] = None,
     sheet: Annotated[
         list[str] | None,
-        typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable)."),
+        typer.Option(
+            "--sheet",
+            help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable); for ua3 sheets "
+            "ID:SIDE:PATH[:REACTION] (flee, freeze or frenzy).",
+        ),
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="ua2 or ua3 (default: the scenario's, or the sheets')."),
+    ] = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Start a session from a scenario (or from sheets and sides)."""
+    """Start a session from a scenario (or from sheets and sides), of the ruleset the scenario or
+    the sheets are for (`--ruleset` to say so: ua2 or ua3)."""
     check_name(name, "the session name", where="NAME")
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
-    commands: list[CommandBase] = []
     if scenario is not None:
-        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
-
-        loaded = load_scenario(scenario)
-        commands.append(
-            StartEncounter(
-                title=title or loaded.scenario.title,
-                seed=seed,
-                settings=loaded.settings,
-                scenario=str(scenario.resolve()),
-                scenario_document=scenario_document(loaded),
-            )
-        )
-        commands += [f.joins() for f in loaded.fighters]
+        commands = _from_scenario(scenario, ruleset, title, seed)
     else:
-        from engine.scenario.sheets import load_sheet
-
-        commands.append(StartEncounter(title=title or name, seed=seed))
-        for text in sheet or ():
-            parts = text.split(":")
-            if len(parts) not in (3, 4):
-                raise InvalidInput(
-                    f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND"
-                )
-            commands.append(
-                AddCombatant(
-                    id=parts[0],
-                    side=parts[1],
-                    sheet=load_sheet(parts[2]),
-                    in_hand=parts[3] if len(parts) == 4 else "",
-                )
-            )
+        commands = _from_sheets(sheet or [], ruleset, title or name, seed)
     setup = rehearse(name, commands)  # decided and storable before the database is touched
     store = _store(db)
     command_id = command_id or new_command_id()
@@ -252,6 +234,89 @@ def new(
     else:
         console.print(shown(f"session {name!r} started in {db} (seed {session.seed})"), markup=False)
         render_state(session.state)
+
+
+def _ruleset_named(ruleset: str | None, where: str) -> str | None:
+    if ruleset is not None and ruleset not in available():
+        raise InvalidInput(f"unknown ruleset {ruleset!r}", where=where, hint=f"available: {', '.join(available())}")
+    return ruleset
+
+
+def _from_scenario(scenario: Path, ruleset: str | None, title: str, seed: int) -> list[CommandBase]:
+    """The setup commands of a scenario file, of the ruleset it names."""
+    from engine.scenario.ua3_scenario import load_ua3_scenario, scenario_ruleset, ua3_scenario_document
+
+    named = scenario_ruleset(scenario)
+    if _ruleset_named(ruleset, "--ruleset") not in (None, named):
+        raise InvalidInput(
+            f"{scenario} is a {named} scenario, not {ruleset}", where="--ruleset", hint="leave --ruleset out"
+        )
+    if named == "ua3":
+        ua3 = load_ua3_scenario(scenario)
+        return [
+            StartEncounter(
+                ruleset="ua3",
+                title=title or ua3.scenario.title,
+                seed=seed,
+                settings=ua3.settings,
+                scenario=str(scenario.resolve()),
+                scenario_document=ua3_scenario_document(ua3),
+            ),
+            *(f.joins() for f in ua3.fighters),
+        ]
+    from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
+
+    loaded = load_scenario(scenario)
+    return [
+        StartEncounter(
+            title=title or loaded.scenario.title,
+            seed=seed,
+            settings=loaded.settings,
+            scenario=str(scenario.resolve()),
+            scenario_document=scenario_document(loaded),
+        ),
+        *(f.joins() for f in loaded.fighters),
+    ]
+
+
+def _from_sheets(texts: list[str], ruleset: str | None, title: str, seed: int) -> list[CommandBase]:
+    """The setup commands of `--sheet ID:SIDE:PATH[:EXTRA]` combatants: the sheets say their
+    ruleset (`--ruleset` must agree with them)."""
+    from engine.commands.ua3 import AddCharacter
+    from engine.scenario.ua3_sheets import load_any_sheet
+
+    chosen = _ruleset_named(ruleset, "--ruleset")
+    joins: list[CommandBase] = []
+    for text in texts:
+        parts = text.split(":")
+        if len(parts) not in (3, 4) or not parts[0] or not parts[1]:
+            raise InvalidInput(
+                f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH, or ID:SIDE:PATH:IN_HAND (ua3: :REACTION)"
+            )
+        loaded = load_any_sheet(parts[2])
+        kind = "ua3" if isinstance(loaded, Ua3Sheet) else "ua2"
+        if chosen is None:
+            chosen = kind
+        elif kind != chosen:
+            raise InvalidInput(
+                f"{parts[2]} is a {kind} sheet, and this session is {chosen}",
+                where="--sheet",
+                hint='every sheet of a session is for its ruleset (a ua3 sheet says ruleset = "ua3")',
+            )
+        extra = parts[3] if len(parts) == 4 else ""
+        if isinstance(loaded, Ua3Sheet):
+            if extra not in ("", "flee", "freeze", "frenzy"):
+                raise InvalidInput(
+                    f"bad reaction {extra!r} in --sheet {text!r}", where="--sheet", hint="flee, freeze or frenzy (U-23)"
+                )
+            joins.append(
+                AddCharacter(
+                    id=parts[0], side=parts[1], sheet=loaded, reaction=cast(Reaction, extra) if extra else None
+                )
+            )
+        else:
+            joins.append(AddCombatant(id=parts[0], side=parts[1], sheet=loaded, in_hand=extra))
+    return [StartEncounter(ruleset=chosen or "ua2", title=title, seed=seed), *joins]
 
 
 @app.command("list")
@@ -493,9 +558,7 @@ def suppress(
 
 
 @app.command("next")
-def next_turn(
-    name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False
-) -> None:
+def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """Move on: close the round's declarations, or the current combatant does nothing."""
     session = open_session(db, name)
     fight = session.state.fight
@@ -546,7 +609,25 @@ def check(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality (C-3)."""
+    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality (C-3).
+    In a ua3 session, SKILL names an ability, identity or relationship (U-1, as `ability`)."""
+    if open_session(db, name).state.ruleset == "ua3":
+        if stat is not None:
+            raise InvalidInput("ua3 characters have no stats (U-1)", where="--stat", hint="name an ability or identity")
+        from engine.commands.ua3 import AbilityCheck
+
+        ability = AbilityCheck(
+            actor=actor,
+            name=skill,
+            kind=kind,
+            shifts=_shifts(shift),
+            minimum=minimum,
+            flipped=flipped,
+            roll_anyway=roll_anyway or (kind == "minor" and dice is not None),
+            dice=_dice(dice),
+        )
+        act(db, name, ability, amend=amend, json=json, command_id=command_id)
+        return
     command = SkillCheck(
         actor=actor,
         skill=skill,
@@ -657,8 +738,12 @@ def passion(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Spend a passion on the last failed roll (C-10)."""
-    command = SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice))
+    """Spend a passion on the last failed roll (C-10; in ua3, U-21)."""
+    command: CommandBase = SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice))
+    if open_session(db, name).state.ruleset == "ua3":
+        from engine.commands.ua3 import SpendPassion as Ua3SpendPassion
+
+        command = Ua3SpendPassion(actor=actor, passion=kind, mode=mode, dice=_dice(dice))
     act(db, name, command, json=json, command_id=command_id)
 
 
@@ -874,6 +959,9 @@ def fork(
     from engine.simulate.whatif import fork_batch
 
     session = open_session(db, name)
+    script = ruleset_of(session.state).script
+    if isinstance(script, Unscripted):
+        raise Refused(f"session {name!r} cannot be fought out: {script.why}", where="ua session fork")
     if not 1 <= at <= session.version:
         raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
     check_size(simulate, workers)
@@ -956,3 +1044,7 @@ def play(
             render_events(events, session.result_at)
     if json:
         emit_json({"session": name, "commands": len(commands), "events": out})
+
+
+# the third edition's actions register on this group too (stress, coerce, gridiron, …)
+from engine.cli import session_ua3 as _session_ua3  # noqa: E402,F401

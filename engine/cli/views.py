@@ -13,10 +13,9 @@ from engine.cli.common import console
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
-from engine.rules.ua2.combat.situation import wound_shift
+from engine.rules.view import View
 from engine.session.audit import Line
-from engine.state.encounter import Encounter
-from engine.state.sheet import METERS
+from engine.session.diff import state_diff as state_diff  # the CLI shows it
 from engine.text import shown
 
 
@@ -26,69 +25,32 @@ def _safe(text: str) -> str:
     return escape(shown(text))
 
 
-def state_json(state: Encounter) -> dict[str, Any]:
-    """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
-    data: dict[str, Any] = msgspec.to_builtins(state)
-    data["turn"] = ruleset_of(state).acting_now(state)
-    for c, out in zip(state.combatants, data["combatants"], strict=True):
-        out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
-    return data
+def state_json(state: Any) -> dict[str, Any]:
+    """The state as JSON, with what a GM reads off it (its ruleset says what: whose turn, wound
+    shifts in ua2, abilities and wound levels in ua3) added."""
+    return ruleset_of(state).state_json(state)
 
 
-def render_state(state: Encounter, *, title: str = "") -> None:
-    fight = state.fight
-    head = f"[bold]{_safe(title or state.title or 'encounter')}[/bold] — {fight.phase}"
-    if fight.phase not in ("setup",):
-        head += f", round {fight.round}"
-    actor = ruleset_of(state).acting_now(state)
-    if actor:
-        head += f", {_safe(actor)} to act"
-    if fight.result is not None:
-        winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
-        head += f" — {_safe(winner)} ({_safe(fight.result.reason)})"
-    console.print(head)
-    if fight.order:
-        console.print("order: " + _safe(", ".join(fight.order)))
-    table = Table()
-    for column in ("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"):
-        table.add_column(column)
-    for c in state.combatants:
-        f = state.fighter(c.id)
-        shift = wound_shift(c.wounds, c.max_wounds, state.settings)
-        status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
-        notes = [cond.name for cond in f.conditions if fight.round <= cond.until_round]
-        flags = {
-            "dodging": f.dodging,
-            "prone": f.prone,
-            f"holds {f.holding}": f.holding,
-            f"held by {f.held_by}": f.held_by,
-        }
-        notes += [flag for flag, on in flags.items() if on]
-        if f.focus is not None:
-            notes.append(f"focus +{f.focus.amount} on {f.focus.target}")
-        hand = f.in_hand + (" (jammed)" if f.in_hand in f.jammed else "")
-        meters = " ".join(
-            f"{m[:3]} {c.meters.of(m).hardened}/{c.meters.of(m).failed}"
-            for m in METERS
-            if c.meters.of(m).hardened or c.meters.of(m).failed
-        )
-        table.add_row(
-            _safe(c.id),
-            _safe(c.side),
-            f"{c.wounds}/{c.max_wounds}",
-            f"{shift:+d}" if shift else "",
-            _safe(status),
-            _safe(hand),
-            _safe(", ".join(notes)),
-            meters,
-        )
-    console.print(table)
-    injuries = [(c.id, i) for c in state.combatants for i in c.injuries]
-    if injuries:
-        console.print(
-            "injuries: "
-            + _safe("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
-        )
+def render_state(state: Any, *, title: str = "") -> None:
+    """Any ruleset's state, through its view (`Ruleset.view`)."""
+    render_view(ruleset_of(state).view(state, title=title))
+
+
+def render_view(view: View) -> None:
+    """A ruleset's view as the terminal shows it: the headline, lines, tables, notes (all text
+    from a log or a file made safe first)."""
+    console.print(f"[bold]{_safe(view.title)}[/bold]{_safe(view.headline)}")
+    for line in view.lines:
+        console.print(_safe(line))
+    for section in view.sections:
+        table = Table(title=_safe(section.title) if section.title else None)
+        for column in section.columns:
+            table.add_column(_safe(column))
+        for row in section.rows:
+            table.add_row(*(_safe(cell) for cell in row))
+        console.print(table)
+    for note in view.notes:
+        console.print(_safe(note))
 
 
 def render_lines(lines: Iterable[Line]) -> None:
@@ -133,3 +95,4 @@ def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[s
         }
         for i, e in enumerate(events)
     ]
+

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.rules.ruleset import Ruleset
+from engine.rules.ua2 import view
 from engine.rules.ua2.apply import APPLIERS
 from engine.rules.ua2.combat.turns import acting_now
 from engine.rules.ua2.handlers import HANDLERS
 from engine.rules.ua2.table import Table
+from engine.rules.view import View
 from engine.state.encounter import Encounter
 from engine.tactics.script import SCRIPT
 
@@ -19,6 +23,15 @@ class Ua2(Ruleset[Table, Encounter]):
 
     def acting_now(self, state: Encounter) -> str | None:
         return acting_now(Table(state))
+
+    def view(self, state: Encounter, *, title: str = "") -> View:
+        return view.state_view(state, self.acting_now(state), title=title)
+
+    def state_json(self, state: Encounter) -> dict[str, Any]:
+        return view.state_json(state, self.acting_now(state))
+
+    def state_diff(self, before: Encounter, after: Encounter) -> list[str]:
+        return view.state_diff(before, after)
 
 
 RULESET = Ua2(
