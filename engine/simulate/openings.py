@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.dice.source import SeededDice
-from engine.rules.ua2.table import Table
+from engine.rules.ruleset import Table
 
 #: Distinct openings kept per worker (a few KB each): memory stays bounded; past it, the rest are
 #: fought each time.
