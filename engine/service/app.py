@@ -33,6 +33,7 @@ from engine.events.checks import CheckRolled
 from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
+from engine.scenario.ua3_scenario import LoadedUa3Scenario
 from engine.service import bodies, models
 from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
 from engine.service.guard import Guard
@@ -147,7 +148,7 @@ def list_scenarios() -> models.ShippedScenarios:
     out = []
     for name in bodies.shipped_names():
         try:
-            loaded = bodies.load_source(models.ScenarioSource(name=name))
+            loaded = bodies.load_any_source(models.ScenarioSource(name=name))
         except EngineError:
             continue
         out.append(
@@ -165,7 +166,13 @@ def list_scenarios() -> models.ShippedScenarios:
 @get("/scenarios/{name:str}", sync_to_thread=True)
 def shipped_scenario(name: FromPath[str]) -> models.ShippedDocument:
     """A shipped scenario as one document (its sheets inline), to change and post back."""
-    return models.ShippedDocument(name=name, document=bodies.inlined(bodies.shipped_path(name)))
+    return models.ShippedDocument(name=name, document=bodies.inlined(name))
+
+
+@get("/scenarios/{folder:str}/{name:str}", sync_to_thread=True)
+def shipped_scenario_in(folder: FromPath[str], name: FromPath[str]) -> models.ShippedDocument:
+    """A shipped scenario of a ruleset's own folder (`ua3/the-hollow-church`), as one document."""
+    return models.ShippedDocument(name=f"{folder}/{name}", document=bodies.inlined(f"{folder}/{name}"))
 
 
 def _findings_of(exc: FileError) -> list[models.Finding]:
@@ -174,9 +181,22 @@ def _findings_of(exc: FileError) -> list[models.Finding]:
 
 def _validate_scenario(source: models.ScenarioSource) -> models.Validation:
     try:
-        loaded = bodies.load_source(source)
+        loaded = bodies.load_any_source(source)
     except FileError as exc:
         return models.Validation(ok=False, kind="scenario", findings=_findings_of(exc))
+    if isinstance(loaded, LoadedUa3Scenario):  # its sheets were checked as they loaded (U-1)
+        return models.Validation(
+            ok=True,
+            kind="scenario",
+            findings=[],
+            summary={
+                "title": loaded.scenario.title,
+                "ruleset": loaded.scenario.ruleset,
+                "sides": list(loaded.sides),
+                "players": loaded.players,
+                "combatants": [{"id": f.id} for f in loaded.fighters],
+            },
+        )
     checks = check_sheets(loaded, None)
     findings = [
         models.Finding(path=f.path, message=f"{c.combatant}: {f.message} ({f.rule})", severity=f.severity)
@@ -320,7 +340,7 @@ def list_sessions(request: Request[Any, Any, Any]) -> models.SessionList:
 
 
 def _create(service: Service, body: models.NewSession, command_id: str) -> models.CommandResult:
-    loaded = bodies.load_source(body.scenario)
+    loaded = bodies.load_any_source(body.scenario)
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(4), "little")
     scenario = f"shipped:{body.scenario.name}" if body.scenario.name is not None else "posted"
     result = service.sessions.create(
@@ -651,6 +671,7 @@ ROUTES = [
     health,
     list_scenarios,
     shipped_scenario,
+    shipped_scenario_in,
     validate_scenario,
     validate_sheet,
     odds,

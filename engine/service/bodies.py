@@ -14,6 +14,15 @@ from engine.errors import InvalidInput, NotFound
 from engine.scenario.files import FileError, convert_document, parse_document
 from engine.scenario.scenario import SCHEMA_HINT, LoadedScenario, Scenario, load_scenario
 from engine.scenario.sheets import sheet_problems
+from engine.scenario.ua3_scenario import SCHEMA_HINT as UA3_SCHEMA_HINT
+from engine.scenario.ua3_scenario import (
+    LoadedUa3Scenario,
+    Ua3Scenario,
+    load_ua3_scenario,
+    resolve_ua3_scenario,
+    scenario_ruleset,
+    ua3_scenario_document,
+)
 from engine.service.models import ScenarioSource, SheetSource
 from engine.state.sheet import Sheet
 from engine.text import split_validation_error
@@ -51,11 +60,20 @@ def decode_body(data: bytes, type_: type[T]) -> T:
         raise InvalidInput(f"not JSON: {exc}", where="$", hint="send a JSON object") from None
 
 
+#: Folders of `scenarios/` that hold sheets and tables, not scenarios.
+NOT_SCENARIOS = frozenset({"characters", "tables"})
+
+
 def shipped_names() -> list[str]:
-    """The names of the shipped scenarios (file stems), sorted."""
+    """The names of the shipped scenarios, sorted: a file's stem (`knife-vs-22`), or for a
+    ruleset's own folder its path without the suffix (`ua3/the-hollow-church`)."""
     if not SHIPPED.is_dir():
         return []
-    return sorted(p.stem for p in SHIPPED.glob("*.toml") if p.is_file())
+    names = [p.stem for p in SHIPPED.glob("*.toml") if p.is_file()]
+    for folder in SHIPPED.iterdir():
+        if folder.is_dir() and folder.name not in NOT_SCENARIOS:
+            names += [f"{folder.name}/{p.stem}" for p in folder.glob("*.toml") if p.is_file()]
+    return sorted(names)
 
 
 def shipped_path(name: str) -> Path:
@@ -63,7 +81,7 @@ def shipped_path(name: str) -> Path:
     names = shipped_names()
     if name not in names:
         raise NotFound(f"no shipped scenario {name!r}", where="$.scenario.name", hint=f"shipped: {', '.join(names)}")
-    return SHIPPED / f"{name}.toml"
+    return SHIPPED.joinpath(*name.split("/")).with_suffix(".toml")
 
 
 def _parsed(source: ScenarioSource | SheetSource) -> Any:
@@ -91,6 +109,22 @@ def load_source(source: ScenarioSource) -> LoadedScenario:
         return load_scenario(Path(f"{POSTED}.{source.format}"), document)
     except FileError as exc:  # name the document, not a file
         raise FileError(POSTED, exc.reason, json_path=exc.json_path, hint=exc.hint) from None
+
+
+def load_any_source(source: ScenarioSource) -> LoadedScenario | LoadedUa3Scenario:
+    """The scenario a request names or posts, of the ruleset it names: a ua3 scenario (played at
+    the table, not simulated) is checked as `ua scenario check` checks a ua3 file."""
+    if source.name is not None:
+        path = shipped_path(source.name)
+        if source.document is None and source.text is None and scenario_ruleset(path) == "ua3":
+            return load_ua3_scenario(path)
+        return load_source(source)
+    document = _parsed(source)
+    if not (isinstance(document, dict) and document.get("ruleset") == "ua3"):
+        return load_source(source)
+    _no_paths(document)
+    scenario = convert_document(document, name=POSTED, type_=Ua3Scenario, hint=UA3_SCHEMA_HINT)
+    return resolve_ua3_scenario(scenario, POSTED, root=None)
 
 
 def scenario_of(source: ScenarioSource) -> Scenario:
@@ -126,9 +160,11 @@ def load_sheet_source(source: SheetSource) -> Sheet:
     return sheet
 
 
-def inlined(path: Path) -> dict[str, Any]:
+def inlined(name: str) -> dict[str, Any]:
     """A shipped scenario as one document: each sheet file read in as `character`."""
-    loaded = load_scenario(path)
+    loaded = load_any_source(ScenarioSource(name=name))
+    if isinstance(loaded, LoadedUa3Scenario):
+        return ua3_scenario_document(loaded)
     document: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(loaded.scenario))
     for spec, fighter in zip(document["combatants"], loaded.fighters, strict=True):
         if spec.pop("sheet", None) is not None:

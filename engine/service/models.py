@@ -22,7 +22,11 @@ ScenarioDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$r
 #: A character sheet document as a JSON object; checked as `ua character check` checks a file.
 SheetDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Sheet"})]
 #: A shipped scenario's name (`GET /scenarios` lists them), never a path.
-ShippedName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+#: A shipped scenario's name: `knife-vs-22`, or in a ruleset's folder `ua3/the-hollow-church`.
+ShippedName = Annotated[
+    str,
+    msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*(/[A-Za-z0-9][A-Za-z0-9_-]*)?$"),
+]
 #: A batch's size and workers: `ua simulate`'s limits (`check_size`), the same numbers.
 Fights = Annotated[int, msgspec.Meta(ge=1, le=MAX_FIGHTS)]
 Workers = Annotated[int, msgspec.Meta(ge=1, le=MAX_WORKERS)]

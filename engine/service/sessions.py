@@ -33,6 +33,7 @@ from engine.errors import (
 from engine.events.base import EventBase
 from engine.rules.registry import ruleset_of
 from engine.scenario.scenario import LoadedScenario, scenario_document
+from engine.scenario.ua3_scenario import LoadedUa3Scenario, ua3_scenario_document
 from engine.service.errors import VersionConflict
 from engine.service.models import (
     Audit,
@@ -90,6 +91,7 @@ def turn_of(state: Any) -> str | None:
 def gauges_of(state: Any) -> list[Gauge]:
     """Each combatant's wounds and other gauges, whatever the ruleset's state looks like."""
     out = []
+    thresholds = _ua3_thresholds(state) if getattr(state, "ruleset", "") == "ua3" else {}
     for c in msgspec.to_builtins(state.combatants):
         gauges: dict[str, int] = {}
         for name in GAUGE_FIELDS:
@@ -98,12 +100,20 @@ def gauges_of(state: Any) -> list[Gauge]:
             Gauge(
                 id=str(c.get("id", "")),
                 wounds=int(c.get("wounds", 0) or 0),
-                max_wounds=int(c.get("max_wounds", 0) or 0),
+                max_wounds=int(c.get("max_wounds", 0) or thresholds.get(str(c.get("id", "")), 0)),
                 status=str(c.get("status", "")),
                 gauges=gauges,
             )
         )
     return out
+
+
+def _ua3_thresholds(state: Any) -> dict[str, int]:
+    """A ua3 character's wound threshold (U-2, U-19): what its wounds are counted against."""
+    from engine.rules.ua3.abilities import wound_threshold
+
+    default = int(state.settings.wound_threshold)
+    return {c.id: wound_threshold(c.sheet, default) for c in state.combatants}
 
 
 def _flatten(value: Any, prefix: str, into: dict[str, int]) -> None:
@@ -175,21 +185,42 @@ class Sessions:
         return [SessionInfo(name=n, version=self.store.version(n)) for n in self.store.streams()]
 
     def create(
-        self, name: str, loaded: LoadedScenario, *, seed: int, title: str, scenario: str, command_id: str
+        self,
+        name: str,
+        loaded: LoadedScenario | LoadedUa3Scenario,
+        *,
+        seed: int,
+        title: str,
+        scenario: str,
+        command_id: str,
     ) -> CommandResult:
         """A new session set up from a scenario, in one append (all or nothing), as `ua session new`;
         the scenario is stored in the start command (forks read their tactics there). The same
         command id again is a retry: what was set up then comes back, nothing is written."""
-        commands: list[CommandBase] = [
-            StartEncounter(
-                title=title or loaded.scenario.title,
-                seed=seed,
-                settings=loaded.settings,
-                scenario=scenario,
-                scenario_document=scenario_document(loaded),
-            ),
-            *(f.joins() for f in loaded.fighters),
-        ]
+        commands: list[CommandBase]
+        if isinstance(loaded, LoadedUa3Scenario):
+            commands = [
+                StartEncounter(
+                    ruleset="ua3",
+                    title=title or loaded.scenario.title,
+                    seed=seed,
+                    settings=loaded.settings,
+                    scenario=scenario,
+                    scenario_document=ua3_scenario_document(loaded),
+                ),
+                *(f.joins() for f in loaded.fighters),
+            ]
+        else:
+            commands = [
+                StartEncounter(
+                    title=title or loaded.scenario.title,
+                    seed=seed,
+                    settings=loaded.settings,
+                    scenario=scenario,
+                    scenario_document=scenario_document(loaded),
+                ),
+                *(f.joins() for f in loaded.fighters),
+            ]
         cid = command_id or new_command_id()
         with self._lock(name):
             retry = bool(command_id) and bool(self.store.read_command(name, cid))
@@ -282,6 +313,7 @@ class Sessions:
 
     def marker(self, name: str, what: str, *, expected: int | None, command_id: str) -> CommandResult:
         """Undo or redo, with what changed."""
+
         def run(live: LiveEncounter, cid: str | None) -> list[EventBase]:
             return live.undo(command_id=cid) if what == "undo" else live.redo(command_id=cid)
 

@@ -139,3 +139,66 @@ def test_user_text_is_shown_as_text_never_as_markup(server: str, page: Any) -> N
     )
     assert page.locator("#log img, #log b").count() == 0
     assert page.evaluate("document.body.dataset.pwned") is None
+
+
+def test_the_ua3_golden_replay_charts_shock_gauges_as_the_server_states_them(server: str, page: Any) -> None:
+    """Third edition: each character's shock gauges (hardened/failed notches, U-23) and wounds
+    against the threshold, in the table and the charts, as the server's state at N has them."""
+    log = Path("replays/ua3/the-hollow-church.jsonl").read_text()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#file-input", "replays/ua3/the-hollow-church.jsonl")
+    page.wait_for_function("document.getElementById('version').textContent !== '0'")
+    version = int(page.inner_text("#version"))
+    with httpx.Client(base_url=server) as c:
+        replay = c.post("/replays", json={"log": log}).json()["session"]
+        timeline = c.get(f"/replays/{replay}/timeline").json()
+        positions = [p["position"] for p in timeline["points"]]
+        for at in (version // 3, version // 2, version):
+            _scrub(page, at)
+            state = c.get(f"/replays/{replay}/state", params={"at": at}).json()
+            assert state["ruleset"] == "ua3"
+            point = {x["id"]: x for x in timeline["points"][positions.index(at)]["combatants"]}
+            for combatant in state["state"]["combatants"]:
+                who = combatant["id"]
+                row = f"#combatants tr[data-id='{who}']"
+                wounds = f"{combatant['wounds']}/{point[who]['max_wounds']}"
+                notches = "; ".join(f"{g} {n['hardened']}/{n['failed']}" for g, n in combatant["gauges"].items())
+                for cell, text in ((" td.wounds", wounds), (" td:nth-child(5)", notches)):
+                    page.wait_for_function(
+                        "([sel, text]) => document.querySelector(sel)?.textContent === text", arg=[row + cell, text]
+                    )
+                chart = page.locator(f"#chart svg[data-character='{who}']")
+                assert chart.count() == 1, who
+                for line in chart.locator("polyline").all():
+                    gauge, kind = line.get_attribute("data-series").split(" ")
+                    values = [int(v) for v in line.get_attribute("data-values").split(",")]
+                    assert values[positions.index(at)] == combatant["gauges"][gauge][kind], (who, gauge, kind, at)
+        # some notch changed over the replay: a line that is not flat
+        flat = page.eval_on_selector_all(
+            "#chart svg[data-character] polyline",
+            "ls => ls.map(l => new Set(l.dataset.values.split(',')).size > 1)",
+        )
+        assert any(flat)
+    assert page.locator("#chart svg[data-chart='wound points']").count() == 1
+    assert "U-23" in page.inner_text("#log")
+
+
+def test_a_live_ua3_session_is_followed_with_its_gauges(server: str, page: Any) -> None:
+    with httpx.Client(base_url=server) as c:
+        c.post(
+            "/sessions", json={"name": "church", "scenario": {"name": "ua3/the-hollow-church"}, "seed": 3}
+        ).raise_for_status()
+        page.goto(server + "/?session=church")
+        page.wait_for_selector("#combatants tr[data-id='Dana']")
+        before = page.inner_text("#combatants tr[data-id='Dana'] td:nth-child(5)")
+        assert "violence 3/0" in before
+        command = {"command": "ua3_stress_check", "actor": "Dana", "gauge": "violence", "rank": 4, "dice": [3, 5]}
+        c.post("/sessions/church/commands", json={"command": command}).raise_for_status()
+        version = c.get("/sessions/church").json()["version"]
+        page.wait_for_function("v => document.getElementById('position').textContent === String(v)", arg=version)
+        page.wait_for_function(
+            "() => document.querySelector(\"#combatants tr[data-id='Dana'] td:nth-child(5)\")"
+            ".textContent.includes('violence 4/0')"
+        )
+        page.wait_for_selector("#chart svg[data-character='Dana'] polyline[data-series='violence hardened']")

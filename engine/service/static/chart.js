@@ -10,7 +10,8 @@ function el(name, attrs = {}) {
 
 // series: [{label, values: [number per point]}]; positions: the x of each point.
 function lineChart(title, positions, series, cursor) {
-  const width = 600, height = 120, left = 34, right = 110, top = 14, bottom = 16;
+  const width = 640, left = 34, right = 150, top = 14, bottom = 16;
+  const height = Math.max(120, top + bottom + 12 + series.length * 11);
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
   svg.dataset.chart = title;
   const caption = el("text", { x: left, y: 10 });
@@ -30,6 +31,7 @@ function lineChart(title, positions, series, cursor) {
     const points = s.values.map((v, k) => `${x(positions[k]).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     const line = el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 1.5 });
     line.dataset.series = s.label;
+    line.dataset.values = s.values.join(",");
     svg.append(line);
     const label = el("text", { x: width - right + 4, y: top + 10 + i * 11, fill: colour });
     label.textContent = s.label;
@@ -49,7 +51,8 @@ export function drawCharts(container, timeline, cursor) {
   const at = (p, id) => p.combatants.find((c) => c.id === id);
   const wounds = ids.map((id) => ({ label: id, values: points.map((p) => (at(p, id) || {}).wounds || 0) }));
   container.append(lineChart("wound points", positions, wounds, cursor));
-  // the ruleset's other gauges (madness meters in ua2, shock gauges in ua3), summed per combatant
+  if (timeline.ruleset === "ua3") { shockCharts(container, points, positions, ids, at, cursor); return; }
+  // the ruleset's other gauges (madness meters in ua2), summed per combatant
   const gauges = new Set();
   for (const p of points) for (const c of p.combatants) for (const k of Object.keys(c.gauges)) gauges.add(k.split(".").slice(0, 2).join("."));
   const groups = [...gauges].filter((g) => points.some((p) => p.combatants.some((c) => sumOf(c, g) > 0)));
@@ -68,4 +71,24 @@ function sumOf(combatant, group) {
   let total = 0;
   for (const [k, v] of Object.entries(combatant.gauges)) if (k === group || k.startsWith(group + ".")) total += v;
   return total;
+}
+
+// ua3 (U-23): one chart per character, a line for each shock gauge's hardened and failed notches
+// (every gauge that has a notch somewhere in the log).
+function shockCharts(container, points, positions, ids, at, cursor) {
+  for (const id of ids) {
+    const keys = [];
+    for (const p of points) {
+      const c = at(p, id);
+      if (c) for (const k of Object.keys(c.gauges)) if (k.startsWith("gauges.") && !keys.includes(k)) keys.push(k);
+    }
+    const series = keys
+      .map((k) => ({ key: k, label: k.slice("gauges.".length).replace(".hardened", " hardened").replace(".failed", " failed"),
+        values: points.map((p) => (at(p, id) || { gauges: {} }).gauges[k] || 0) }))
+      .filter((s) => s.values.some((v) => v > 0));
+    if (!series.length) continue;
+    const svg = lineChart(`${id}: shock gauges`, positions, series, cursor);
+    svg.dataset.character = id;
+    container.append(svg);
+  }
 }

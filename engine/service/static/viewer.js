@@ -108,14 +108,20 @@ function renderState(view_) {
     const tr = document.createElement("tr");
     tr.dataset.id = c.id;
     const gauges = [];
-    for (const key of ["meters", "shock", "gauges"]) {
+    const point = view.timeline && view.timeline.points ? view.timeline.points.find((p) => p.position === view_.at) : null;
+    const charted = point ? point.combatants.find((x) => x.id === c.id) : null;
+    const maxWounds = c.max_wounds ?? (charted ? charted.max_wounds : "");
+    if (view_.ruleset === "ua3" && c.gauges) {
+      // U-23: each shock gauge as hardened/failed notches
+      for (const [name, g] of Object.entries(c.gauges)) gauges.push(`${name} ${g.hardened}/${g.failed}`);
+    } else for (const key of ["meters", "shock", "gauges"]) {
       const g = c[key];
       if (g && typeof g === "object") for (const [name, v] of Object.entries(g)) {
         if (v && typeof v === "object") { const nums = Object.entries(v).filter(([, x]) => typeof x === "number" && x); if (nums.length) gauges.push(`${name} ${nums.map(([k, x]) => `${k} ${x}`).join("/")}`); }
         else if (typeof v === "number" && v) gauges.push(`${name} ${v}`);
       }
     }
-    const cells = [c.id, c.side, `${c.wounds ?? ""}/${c.max_wounds ?? ""}`, c.status + (c.reaction ? `, ${c.reaction.kind}` : ""), gauges.join("; ")];
+    const cells = [c.id, c.side, `${c.wounds ?? ""}/${maxWounds ?? ""}`, c.status + (c.reaction ? `, ${c.reaction.kind}` : ""), gauges.join("; ")];
     tr.append(...cells.map((t) => node("td", String(t ?? ""))));
     tr.children[2].className = "wounds";
     return tr;
