@@ -113,9 +113,12 @@ def test_a_posted_ua3_document_makes_a_session(client: TestClient[Any]) -> None:
     assert r.status_code in (400, 422) and r.json()["where"] == "$.combatants[0].sheet"
 
 
-def test_a_ua3_scenario_is_not_simulated_in_batches(client: TestClient[Any]) -> None:
+def test_a_ua3_scenario_is_not_simulated_in_batches_nor_forked(client: TestClient[Any]) -> None:
     r = client.post("/simulations", json={"scenario": {"name": CHURCH}, "n": 10, "seed": 1})
     assert 400 <= r.status_code < 500 and "ua3" in r.json()["message"]
+    made = _church(client)
+    r = client.post("/sessions/church/fork", json={"at": made["version"], "simulate": 10, "seed": 1})
+    assert r.status_code == 400 and "ua3" in r.json()["message"] and "not modelled" in r.json()["message"]
 
 
 def test_the_ua3_golden_replay_is_exported_and_imported_the_same(client: TestClient[Any]) -> None:
