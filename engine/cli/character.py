@@ -11,7 +11,6 @@ tier to check against).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -20,7 +19,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from engine.catalog import weapon_catalog
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.views import render_view
 from engine.errors import InvalidInput
@@ -29,18 +27,16 @@ from engine.rules.ua2.creation import (
     Finding,
     Spending,
     Tier,
-    check_sheet,
-    check_weapons,
     spending,
 )
 from engine.rules.ua3 import view as ua3_view
 from engine.rules.ua3.abilities import abilities, label
 from engine.rules.ua3.sheet_check import sheet_problems, sheet_warnings
+from engine.scenario.checks import creation_findings
 from engine.scenario.sheets import load_sheet
 from engine.scenario.ua3_sheets import decode_ua3_sheet, load_ua3_sheet, sheet_ruleset
 from engine.state.sheet import METERS, Meter, Sheet
 from engine.state.ua3.sheet import ABILITIES, Ua3Sheet
-from engine.state.weapons import Weapon
 from engine.text import one_line
 
 app = typer.Typer(
@@ -99,12 +95,6 @@ def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False
         _render_check(path, sheet, account, findings, errors, warnings)
     if errors:
         raise typer.Exit(INVALID)
-
-
-def creation_findings(sheet: Sheet, tier: Tier, catalog: Mapping[str, Weapon] | None = None) -> list[Finding]:
-    """Every creation finding of a sheet as a new character of `tier` (S2-1…S2-6), and its
-    weapons against `catalog` (default: the seeds' catalog)."""
-    return check_sheet(sheet, tier) + check_weapons(sheet, weapon_catalog() if catalog is None else catalog)
 
 
 def spending_json(account: Spending) -> dict[str, Any]:

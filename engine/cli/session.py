@@ -22,7 +22,6 @@ from engine.cli.views import (
     render_events,
     render_lines,
     render_state,
-    state_diff,
     state_json,
 )
 from engine.commands import (
@@ -60,8 +59,9 @@ from engine.dice.checks import CheckSpec, Shift
 from engine.dice.source import parse_faces
 from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, NotFound, Refused
 from engine.rules.registry import available, ruleset_of
-from engine.rules.script import Unscripted
+from engine.rules.unscripted import Unscripted
 from engine.session.audit import narrate
+from engine.session.diff import state_diff
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
 from engine.state.encounter import Encounter, Reaction
 from engine.state.fight import InitiativeMethod

@@ -15,6 +15,7 @@ from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
 from engine.rules.view import View
 from engine.session.audit import Line
+from engine.session.diff import state_diff as state_diff  # the CLI shows it
 from engine.text import shown
 
 
@@ -95,7 +96,3 @@ def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[s
         for i, e in enumerate(events)
     ]
 
-
-def state_diff(before: Any, after: Any) -> list[str]:
-    """What differs between two states, one line each, as their ruleset says."""
-    return ruleset_of(after).state_diff(before, after)

@@ -37,7 +37,7 @@ from engine.errors import EngineError, Refused
 from engine.events import decode, encode
 from engine.reducers import fold
 from engine.rules.registry import find_ruleset
-from engine.rules.script import Unscripted
+from engine.rules.unscripted import Unscripted
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
