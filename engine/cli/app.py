@@ -87,8 +87,10 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
             ua.command(name)(getattr(importlib.import_module(module), attr))
     for name, (module, attr) in GROUPS.items():
         if only in (None, name):
-            group: typer.Typer = getattr(importlib.import_module(module), attr)
-            ua.add_typer(_just(group, sub) if sub else group, name=name)
+            found = importlib.import_module(module)
+            builder = getattr(found, "build", None)  # a group that builds just the command invoked
+            group: typer.Typer = builder(sub) if builder is not None else getattr(found, attr)
+            ua.add_typer(_just(group, sub) if sub and builder is None else group, name=name)
     return ua
 
 

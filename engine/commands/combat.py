@@ -43,9 +43,14 @@ class Declaration(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
 
 
 class Declare(CommandBase, frozen=True, kw_only=True, tag="declare"):
-    """C2-4: declarations at round start, slowest first; anyone not named declares nothing."""
+    """C2-4: declarations at round start, slowest first; anyone not named declares nothing.
+
+    A declaration replaces one the same combatant made earlier this round. Unless `open`, the
+    declarations close and the round's first turn starts; `open` ones leave them open for
+    other players' (the round's first action closes them)."""
 
     declarations: tuple[Declaration, ...] = ()
+    open: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class Strike(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):

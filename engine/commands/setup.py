@@ -24,6 +24,9 @@ class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
     settings: Settings = Settings()
     scenario: str = ""
     scenario_document: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+    #: The combatants players run (ids); unset: the scenario's players' side (or, with no
+    #: scenario, everyone). The rest act by the scenario's tactics (`engine.session.roster`).
+    players: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
@@ -36,6 +39,9 @@ class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
     in_hand: str = ""
     ambusher: bool = False
     reaction: Literal["flee", "freeze", "frenzy"] | None = None
+    #: A tactics preset: set, the combatant is an NPC that acts by it (`ua session npc`); the
+    #: rules ignore it.
+    tactics: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):

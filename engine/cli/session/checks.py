@@ -1,0 +1,159 @@
+"""`ua session` checks: skill checks, plain rolls, madness, therapy and passions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from engine.cli.common import JsonOption
+from engine.cli.session.combat import on_sheet
+from engine.cli.session.options import (
+    DEFAULT_DB,
+    Actor,
+    Amend,
+    CommandIdOpt,
+    Db,
+    Dice,
+    Name,
+    Shifts,
+    parse_dice,
+    parse_shifts,
+)
+from engine.cli.session.run import act
+from engine.commands import MadnessCheck, RollCheck, SkillCheck, SpendPassion, Therapy
+from engine.dice.checks import CheckSpec
+from engine.errors import InvalidInput
+from engine.state.encounter import Encounter, Reaction
+from engine.state.sheet import MeterName, PassionKind, StatName
+
+
+def check(
+    name: Name,
+    actor: Actor,
+    skill: Annotated[str, typer.Argument(help="The skill rolled.")],
+    kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")] = "significant",
+    stat: Annotated[StatName | None, typer.Option("--stat", help="Untrained: the stat rolled instead (C-7).")] = None,
+    shift: Shifts = None,
+    minimum: Annotated[int | None, typer.Option("--minimum")] = None,
+    flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled")] = None,
+    roll_anyway: Annotated[
+        bool, typer.Option("--roll-anyway", help="A minor check at 15+: roll for quality anyway (C-3).")
+    ] = False,
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality (C-3)."""
+    command = SkillCheck(
+        actor=actor,
+        skill=skill,
+        kind=kind,
+        stat=stat,
+        shifts=parse_shifts(shift),
+        minimum=minimum,
+        flipped=flipped,
+        roll_anyway=roll_anyway or dice is not None,
+        dice=parse_dice(dice),
+    )
+    known = on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=known)
+
+
+def roll(
+    name: Name,
+    kind: Annotated[Literal["minor", "significant", "major"], typer.Option("--kind")],
+    rating: Annotated[int, typer.Option("--rating", min=0, max=100, help="The rating rolled against, 0–100.")],
+    shift: Shifts = None,
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """A plain check by rating, recorded in the session."""
+    command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=parse_shifts(shift)), dice=parse_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
+
+
+def madness(
+    name: Name,
+    actor: Actor,
+    meter: Annotated[MeterName, typer.Argument(help="violence, unnatural, helplessness, isolation or self.")],
+    rank: Annotated[int, typer.Argument(help="1–10.")],
+    source: Annotated[str, typer.Option("--source", help="What triggered it (kept until it is gone).")] = "",
+    reaction: Annotated[
+        Reaction | None, typer.Option("--reaction", help="flee, freeze or frenzy, if it fails.")
+    ] = None,
+    passion: Annotated[
+        PassionKind | None, typer.Option("--passion", help="Spend a passion if the Mind roll fails (C-10).")
+    ] = None,
+    passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
+    shift: Shifts = None,
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """A madness check (M2-2…M2-5)."""
+    command = MadnessCheck(
+        actor=actor,
+        meter=meter,
+        rank=rank,
+        source=source,
+        reaction=reaction,
+        passion=passion,
+        passion_mode=passion_mode,
+        shifts=parse_shifts(shift),
+        dice=parse_dice(dice),
+    )
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
+
+
+def therapy(
+    name: Name,
+    actor: Actor,
+    meter: Annotated[MeterName, typer.Argument()],
+    hardened: Annotated[int, typer.Option("--hardened")] = 0,
+    failed: Annotated[int, typer.Option("--failed")] = 0,
+    note: Annotated[str, typer.Option("--note")] = "",
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Therapy removes notches (M2-6), as many as are marked at most."""
+    command = Therapy(actor=actor, meter=meter, hardened=hardened, failed=failed, note=note)
+
+    def notches_there(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if found is None:
+            return  # the rule says who is missing
+        held = found.meters.of(meter)
+        for option, asked, marked in (("--hardened", hardened, held.hardened), ("--failed", failed, held.failed)):
+            if asked > marked:
+                raise InvalidInput(
+                    f"{actor} has {marked} {option[2:]} {meter} notches; therapy cannot remove {asked}",
+                    where=option,
+                    hint=f"at most {marked} (M2-6)",
+                )
+
+    act(db, name, command, json=json, command_id=command_id, check=notches_there)
+
+
+def passion(
+    name: Name,
+    actor: Actor,
+    kind: Annotated[PassionKind, typer.Argument(help="rage, fear or noble.")],
+    mode: Annotated[Literal["reroll", "flip"], typer.Option("--mode", help="reroll or flip.")] = "reroll",
+    dice: Dice = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Spend a passion on the last failed roll (C-10)."""
+    command = SpendPassion(actor=actor, passion=kind, mode=mode, dice=parse_dice(dice))
+    act(db, name, command, json=json, command_id=command_id)

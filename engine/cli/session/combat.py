@@ -1,0 +1,264 @@
+"""`ua session` commands of the fight: declarations, attacks and the other actions, turns, the end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, cast
+
+import typer
+
+from engine.cli.common import JsonOption
+from engine.cli.session.options import (
+    DEFAULT_DB,
+    Actor,
+    Amend,
+    CommandIdOpt,
+    Db,
+    Dice,
+    Name,
+    Shifts,
+    parse_dice,
+    parse_shifts,
+    service,
+)
+from engine.cli.session.run import act, show
+from engine.commands import (
+    Attack,
+    BreakFree,
+    ClearJam,
+    Declare,
+    Dodge,
+    DoNothing,
+    Draw,
+    EndFight,
+    Flee,
+    Squeeze,
+    StandUp,
+    SuppressiveFire,
+    Surrender,
+)
+from engine.commands.base import CommandBase
+from engine.commands.combat import CherryName, Declaration, Strike
+from engine.errors import InvalidInput
+from engine.session.service import Precheck
+from engine.state.encounter import Encounter
+from engine.state.sheet import PassionKind
+
+
+def declare(
+    name: Name,
+    focus: Annotated[
+        list[str] | None, typer.Option("--focus", help="ID:TARGET:+10|+20|+30 (C2-5), repeatable.")
+    ] = None,
+    keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
+    release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Round-start declarations, all at once (C2-4): focus shifts, continued dodges, releases."""
+    by_id: dict[str, dict[str, Any]] = {}
+    for text in focus or ():
+        parts = text.split(":")
+        if len(parts) != 3 or parts[2].lstrip("+") not in ("10", "20", "30"):
+            raise InvalidInput(f"bad --focus {text!r}", where="--focus", hint="ID:TARGET:+10 (or +20, +30)")
+        by_id.setdefault(parts[0], {}).update(focus_target=parts[1], focus=int(parts[2].lstrip("+")))
+    for who in keep_dodging or ():
+        by_id.setdefault(who, {})["continue_dodge"] = True
+    for who in release or ():
+        by_id.setdefault(who, {})["release_hold"] = True
+    declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
+    act(db, name, Declare(declarations=declarations), amend=amend, json=json, command_id=command_id)
+
+
+def focus(
+    name: Name,
+    actor: Actor,
+    target: Annotated[str, typer.Argument(help="The focus target.")],
+    amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Declare one focus shift at round start (C2-5); use `declare` for several declarations."""
+    if amount not in (10, 20, 30):
+        raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
+    declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
+    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json, command_id=command_id)
+
+
+def attack(
+    name: Name,
+    actor: Actor,
+    target: Annotated[str | None, typer.Argument(help="The target (or use --strike).")] = None,
+    weapon: Annotated[str, typer.Option("--weapon", help="Default: the weapon in hand.")] = "",
+    mode: Annotated[Literal["strike", "disarm", "throw_person", "throw"], typer.Option("--mode")] = "strike",
+    strike: Annotated[
+        list[str] | None, typer.Option("--strike", help="TARGET[:SHARE] — several attacks (C2-8).")
+    ] = None,
+    minimum: Annotated[int | None, typer.Option("--minimum", help="Called shot: minimum roll (C2-6).")] = None,
+    called: Annotated[str, typer.Option("--called", help="What the called shot aims at.")] = "",
+    skill: Annotated[str, typer.Option("--skill", help="Attack with this skill of the sheet instead.")] = "",
+    untrained: Annotated[
+        bool,
+        typer.Option("--untrained", help="--skill is not on the sheet: roll it untrained on the weapon's stat (C-7)."),
+    ] = False,
+    shift: Shifts = None,
+    cherry: Annotated[
+        CherryName | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")
+    ] = None,
+    knock_out: Annotated[
+        bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")
+    ] = False,
+    drop: Annotated[bool, typer.Option("--drop", help="A disarmed weapon drops instead of being taken.")] = False,
+    flipped: Annotated[bool | None, typer.Option("--flipped/--as-rolled", help="State the orientation (C-11).")] = None,
+    passion: Annotated[
+        PassionKind | None, typer.Option("--passion", help="Spend a passion on a failed roll of this attack (C-10).")
+    ] = None,
+    passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Attack (C2-1): one target, or several with --strike; dice: attack, dodge, damage extras."""
+    strikes = []
+    for text in strike or ():
+        who, _, share = text.partition(":")
+        if share and not share.isdigit():
+            raise InvalidInput(f"bad --strike {text!r}", where="--strike", hint="TARGET or TARGET:SHARE")
+        strikes.append(Strike(target=who, share=int(share) if share else None))
+    command = Attack(
+        actor=actor,
+        target=target or "",
+        strikes=tuple(strikes),
+        weapon=weapon,
+        mode=mode,
+        minimum=minimum,
+        called=called,
+        skill=skill,
+        shifts=parse_shifts(shift),
+        cherry=cherry,
+        crit="knock_out" if knock_out else "kill",
+        take_weapon=not drop,
+        flipped=flipped,
+        passion=passion,
+        passion_mode=passion_mode,
+        dice=parse_dice(dice),
+    )
+    known = on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
+    act(db, name, command, amend=amend, json=json, command_id=command_id, check=known)
+
+
+def on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Precheck:
+    """A check that `skill` (if named) is one of the actor's sheet's skills, unless `untrained`
+    (the option `untrained_by` says so)."""
+
+    def check(state: Encounter) -> None:
+        found = state.combatant(actor)
+        if not skill or untrained or found is None or found.sheet.skill(skill) is not None:
+            return
+        skills = ", ".join(s.name for s in found.sheet.skills) or "none"
+        raise InvalidInput(
+            f"{actor}'s sheet has no skill {skill!r}",
+            where=where,
+            hint=f"skills: {skills}; add {untrained_by} to roll it untrained (C-7)",
+        )
+
+    return check
+
+
+def _simple(command_type: type[CommandBase], doc: str) -> Callable[..., None]:
+    """A command whose only argument is who acts (and the options every action takes)."""
+
+    def command(
+        name: Name,
+        actor: Actor,
+        dice: Dice = None,
+        amend: Amend = None,
+        command_id: CommandIdOpt = None,
+        db: Db = Path(DEFAULT_DB),
+        json: JsonOption = False,
+    ) -> None:
+        command = command_type(actor=actor, dice=parse_dice(dice))  # type: ignore[call-arg]
+        act(db, name, command, amend=amend, json=json, command_id=command_id)
+
+    command.__doc__ = doc
+    command.__name__ = str(command_type.__struct_config__.tag)
+    return command
+
+
+dodge = _simple(Dodge, "Dodge as this turn's action (C2-15).")
+clear_jam = _simple(ClearJam, "Clear a jammed gun (C2-3).")
+stand = _simple(StandUp, "Stand up after a knock-down (C2-29).")
+break_free = _simple(BreakFree, "Try to break a Kung Fu Grip (C2-27).")
+squeeze = _simple(Squeeze, "Hold on: the grip's automatic damage (C2-27).")
+flee = _simple(Flee, "Leave the fight.")
+surrender = _simple(Surrender, "Give up the fight.")
+
+
+def draw(
+    name: Name,
+    actor: Actor,
+    weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Draw or ready a weapon (C2-3): usable from next round."""
+    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, command_id=command_id)
+
+
+def nothing(
+    name: Name,
+    actor: Actor,
+    reinit: Annotated[
+        Literal["roll", "default"] | None,
+        typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5)."),
+    ] = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Spend the turn doing nothing."""
+    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json, command_id=command_id)
+
+
+def suppress(
+    name: Name,
+    actor: Actor,
+    shots: Annotated[int, typer.Option("--shots", help="More than three (C2-18).")],
+    field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Suppressive fire (C2-18)."""
+    targets = tuple(t.strip() for t in field.split(",") if t.strip())
+    command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=parse_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
+
+
+def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Move on: close the round's declarations, or the current combatant does nothing."""
+    show(service(db, name).move_on(name, command_id=command_id), json=json)
+
+
+def end(
+    name: Name,
+    winner: Annotated[str | None, typer.Option("--winner", help="The winning side, if any.")] = None,
+    reason: Annotated[str, typer.Option("--reason")] = "the GM ends the fight",
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """End the fight now (the GM's call)."""
+    act(db, name, EndFight(winner=winner, reason=reason), json=json, command_id=command_id)

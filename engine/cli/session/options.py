@@ -1,0 +1,70 @@
+"""What the `ua session` commands share: their options, and parsing what a GM types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.dice.checks import Shift
+from engine.errors import InvalidInput, NotFound
+from engine.session.live import LiveEncounter
+from engine.session.service import SessionService
+from engine.store.sqlite import SqliteStore
+
+DEFAULT_DB = "ua-sessions.sqlite"
+Db = Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session database (SQLite), made on first use.")]
+Name = Annotated[str, typer.Argument(help="The session's name.", show_default=False)]
+Actor = Annotated[str, typer.Argument(help="Who acts.", show_default=False)]
+Dice = Annotated[
+    str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
+]
+Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
+Force = Annotated[
+    bool, typer.Option("--force", help="Replace an existing file (never a database, a folder or a device).")
+]
+CommandIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--command-id",
+        help="This command's id (default: a fresh one). Run a command again with its id to retry it: "
+        "it is done once, however often it is sent.",
+    ),
+]
+Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
+
+
+def open_store(db: Path) -> SqliteStore:
+    """The database (made on first use), refusing a folder or anything that is not a database."""
+    if db.exists() and not db.is_file():
+        raise InvalidInput(f"{db} is not a database file", where="--db", hint="give a SQLite file made by ua session")
+    return SqliteStore(db)
+
+
+def service(db: Path, name: str = "", *, create: bool = False) -> SessionService:
+    """The session service on the database `db`; unless `create`, the database must exist (a
+    typo leaves no empty database behind; `name` is the session looked for, for the message)."""
+    if not create and not db.exists():
+        raise NotFound(
+            f"no session {name!r} in {db} (there is no such database yet)" if name else f"no database {db} yet",
+            hint="ua session list; or ua session new NAME --scenario FILE",
+        )
+    return SessionService(open_store(db), where=str(db))
+
+
+def open_session(db: Path, name: str) -> LiveEncounter:
+    """The live session `name` in `db` (`NotFound` if there is none)."""
+    return service(db, name).open(name)
+
+
+def parse_dice(text: str | None) -> tuple[int, ...]:
+    from engine.dice.source import parse_faces
+
+    return () if text is None else parse_faces(text)
+
+
+def parse_shifts(texts: list[str] | None) -> tuple[Shift, ...]:
+    from engine.cli.checks import parse_shift
+
+    return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))

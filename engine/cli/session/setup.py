@@ -1,0 +1,175 @@
+"""`ua session` commands that make, list, begin, export and import sessions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+
+from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
+from engine.cli.session.options import (
+    DEFAULT_DB,
+    Amend,
+    CommandIdOpt,
+    Db,
+    Dice,
+    Force,
+    Name,
+    open_session,
+    parse_dice,
+    service,
+)
+from engine.cli.session.run import act
+from engine.cli.views import events_json, render_state
+from engine.commands import AddCombatant, BeginFight, StartEncounter
+from engine.commands.base import CommandBase
+from engine.commands.combat import InitiativeChoice
+from engine.errors import CorruptLog, InvalidInput
+from engine.session.service import SessionService
+from engine.state.fight import InitiativeMethod
+from engine.text import check_name, shown
+
+
+def new(
+    name: Name,
+    scenario: Annotated[Path | None, typer.Option("--scenario", help="Set up from a scenario file.")] = None,
+    sheet: Annotated[
+        list[str] | None,
+        typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable)."),
+    ] = None,
+    title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Start a session from a scenario (or from sheets and sides)."""
+    check_name(name, "the session name", where="NAME")
+    if (scenario is None) == (not sheet):
+        raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
+    seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+    commands: list[CommandBase] = []
+    if scenario is not None:
+        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
+
+        loaded = load_scenario(scenario)
+        commands.append(
+            StartEncounter(
+                title=title or loaded.scenario.title,
+                seed=seed,
+                settings=loaded.settings,
+                scenario=str(scenario.resolve()),
+                scenario_document=scenario_document(loaded),
+            )
+        )
+        commands += [f.joins() for f in loaded.fighters]
+    else:
+        from engine.scenario.sheets import load_sheet
+
+        commands.append(StartEncounter(title=title or name, seed=seed))
+        for text in sheet or ():
+            parts = text.split(":")
+            if len(parts) not in (3, 4):
+                raise InvalidInput(
+                    f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND"
+                )
+            commands.append(
+                AddCombatant(
+                    id=parts[0],
+                    side=parts[1],
+                    sheet=load_sheet(parts[2]),
+                    in_hand=parts[3] if len(parts) == 4 else "",
+                )
+            )
+    setup = SessionService.rehearse(name, commands)  # decided and storable before the database is touched
+    started = service(db, create=True).start(name, setup, command_id=command_id)
+    if started.retried:
+        warn(f"note: session {name!r} was already started by command {started.command_id}")
+    if json:
+        emit_json(
+            {
+                "session": name,
+                "seed": started.seed,
+                "events": events_json(started.events, 1),
+                "command_id": started.command_id,
+            }
+        )
+    else:
+        console.print(shown(f"session {name!r} started in {db} (seed {started.seed})"), markup=False)
+        render_state(started.state)
+
+
+def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """The sessions in a database."""
+    sessions = service(db, create=True).sessions()
+    if json:
+        emit_json({"sessions": [{"name": n, "events": count} for n, count in sessions]})
+        return
+    for n, count in sessions:
+        console.print(shown(f"{n} ({count} events)"), markup=False)
+
+
+def begin(
+    name: Name,
+    init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
+    dice: Dice = None,
+    amend: Amend = None,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Set initiative and begin the fight (I2-1…I2-4); unnamed combatants choose automatically."""
+    choices = []
+    for text in init or ():
+        who, _, method = text.partition("=")
+        if method not in ("roll", "default", "ambush"):
+            raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
+        choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
+    command = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
+
+
+def export(
+    name: Name,
+    file: Annotated[Path, typer.Argument(help="The JSONL file to write (a new file).")],
+    force: Force = False,
+    db: Db = Path(DEFAULT_DB),
+) -> None:
+    """Write the session's log as JSON lines (a replay file); an existing file only with --force."""
+    from engine.safefile import check_target
+    from engine.store.jsonl import write_log
+
+    check_target(file, force=force)
+    session = open_session(db, name)
+    count = write_log(file, session.store.read(name), force=force)
+    console.print(shown(f"{count} events written to {file}"), markup=False)
+
+
+def import_(
+    file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
+    name: Name,
+    stream: Annotated[str | None, typer.Option("--stream", help="Which stream, if the file holds several.")] = None,
+    recover: RecoverOpt = False,
+    unchecked: UncheckedOpt = False,
+    db: Db = Path(DEFAULT_DB),
+) -> None:
+    """Read a JSONL log into a new session: every line checked, and every command re-decided with
+    its dice (as `ua replay --verify`) before anything is stored."""
+    check_name(name, "the session name", where="NAME")
+    from engine.cli.replay import read_log
+    from engine.session.verify import verify
+
+    log = read_log(file, stream, recover=recover, unchecked=unchecked)  # a damaged line is refused, naming it
+    result = verify(log.records)
+    if not result.ok:
+        raise CorruptLog(
+            f"not imported: {result.mismatch}",
+            where=f"{file} event {result.position}",
+            hint="the log was edited, or comes from other rules; nothing was stored",
+        )
+    count = service(db, create=True).import_records(
+        name, log.records, log.command_ids()
+    )  # refuses a log that does not fold
+    console.print(shown(f"{count} events imported into session {name!r}"), markup=False)

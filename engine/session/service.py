@@ -1,0 +1,571 @@
+"""The session service: the application flow of a live encounter, for every front end.
+
+The CLI and the HTTP API both go through `SessionService`: it opens a session in a store, runs a
+command (or an amend, an undo, a redo), turns a race with another writer into one clear error,
+and returns a result value — `Started`, `Executed`, `Amended`, `Marked` — that each front end
+renders its own way (a rich table, JSON). It knows no edition: the rules are reached through the
+encounter's ruleset, and it contains no rules itself (DESIGN: parts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.commands.combat import Declare, DoNothing
+from engine.dice.source import SeededDice
+from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, NotFound, Refused
+from engine.events.base import EventBase
+from engine.events.combat import RoundStarted
+from engine.events.commands import CommandRecorded
+from engine.rules.registry import ruleset_of
+from engine.session.audit import Line, narrate
+from engine.session.diff import state_diff
+from engine.session.faces import faces_went
+from engine.session.history import Record
+from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.roster import Roster, roster_of
+from engine.state.encounter import Encounter
+from engine.store.base import EventStore, new_command_id
+
+if TYPE_CHECKING:
+    from engine.scenario.scenario import LoadedScenario
+
+#: A look at the state before a command is run, to refuse an argument that makes no sense there.
+Precheck = Callable[[Encounter], None]
+
+#: Asked for the faces of a roll the given dice do not cover: `what` names the roll ("Vic's
+#: dodge"); the answer is its faces, or None to draw that roll and every later one from the seed.
+AskDice = Callable[[str], "tuple[int, ...] | None"]
+
+#: (what the faces were read for, the faces), in the order a command read them.
+FacesWent = list[tuple[str, tuple[int, ...]]]
+
+
+@dataclass(frozen=True)
+class Started:
+    """A session set up: its setup's events from position 1. `retried`: this command id had
+    already started it (nothing new was written)."""
+
+    session: str
+    command_id: str
+    seed: int
+    events: list[EventBase]
+    state: Encounter
+    retried: bool
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A command done (or, on a retry, found done): its events, the first at position `first`;
+    the state after it and who acts now. `faces`: which faces went where; `table_dice`: how many
+    of them (the first) were rolled at the table, the rest drawn from the seed. `then`: commands
+    the session made after it on its own (the NPCs' declarations at a new round)."""
+
+    session: str
+    command_id: str
+    events: list[EventBase]
+    first: int
+    state: Encounter
+    turn: str | None
+    faces: FacesWent = field(default_factory=list)
+    table_dice: int = 0
+    then: tuple[Executed, ...] = ()
+
+    @property
+    def number(self) -> int:
+        """The command's number (what `session log`, `--amend`, `undo` and `fork` show)."""
+        first = self.events[0] if self.events else None
+        return first.id if isinstance(first, CommandRecorded) else 0
+
+
+@dataclass(frozen=True)
+class Amended:
+    """An amend of command `number`: the marker at position `first`, the new events after it,
+    the events it took out, the states before and after, and what changed between them."""
+
+    session: str
+    command_id: str
+    number: int
+    first: int
+    old_events: list[EventBase]
+    new_events: list[EventBase]
+    before: Encounter
+    after: Encounter
+    changes: list[str]
+
+    @property
+    def state(self) -> Encounter:
+        return self.after
+
+    @property
+    def turn(self) -> str | None:
+        return ruleset_of(self.after).acting_now(self.after)
+
+
+@dataclass(frozen=True)
+class Marked:
+    """An undo or a redo: its marker event at `first`, and what changed in the state."""
+
+    session: str
+    command_id: str
+    events: list[EventBase]
+    first: int
+    changes: list[str]
+    state: Encounter
+
+
+@dataclass(frozen=True)
+class NpcTurn:
+    """One NPC action: who acted, the command its tactics chose, why the rules refused it (then
+    it did nothing instead; empty if not), and what was done."""
+
+    who: str
+    chosen: CommandBase
+    refused: str
+    done: Executed
+
+
+#: `npc --all` stops after this many actions at most (a fight's round limit ends it first).
+NPC_STEPS = 10_000
+#: NPC tactics draw their choices from the seed's AI stream, from command number × this.
+AI_CHOICES_PER_COMMAND = 1000
+
+
+def changed(name: str) -> ConcurrencyConflict:
+    """The error for a command that lost a race with another writer (nothing was written)."""
+    return ConcurrencyConflict(
+        f"session {name!r} changed while this command ran; nothing was written",
+        hint="re-run the command (ua session state shows where it stands now)",
+    )
+
+
+class SessionService:
+    """Sessions in one store. `where` names the store in messages (a database's path)."""
+
+    def __init__(self, store: EventStore, *, where: str = "") -> None:
+        self.store = store
+        self.where = where
+
+    # -- finding sessions -----------------------------------------------------------------------
+
+    def sessions(self) -> list[tuple[str, int]]:
+        """(name, events) of every session in the store."""
+        return [(n, self.store.version(n)) for n in self.store.streams()]
+
+    def open(self, name: str) -> LiveEncounter:
+        """The live session `name`, or `NotFound`."""
+        session = LiveEncounter(self.store, name)
+        if not session.version:
+            where = f" in {self.where}" if self.where else ""
+            raise NotFound(
+                f"no session {name!r}{where}", hint="ua session list; or ua session new NAME --scenario FILE"
+            )
+        return session
+
+    # -- starting ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def rehearse(name: str, setup: Sequence[CommandBase]) -> list[Record]:
+        """A session's setup decided in memory: every event decided and known to be storable
+        before any store is touched (a refused part leaves nothing behind)."""
+        return rehearse(name, setup)
+
+    def start(self, name: str, records: Sequence[Record], *, command_id: str | None = None) -> Started:
+        """A new session from its rehearsed setup (`rehearse`), stored as one append named
+        `command_id`."""
+        command_id = command_id or new_command_id()
+        stored = begin_session(self.store, name, records, command_id=command_id)
+        session = self.open(name)
+        events = [event for _, event in session.records[: len(records)]]
+        return Started(name, command_id, session.seed, events, session.state, retried=not stored)
+
+    def import_records(self, name: str, records: Sequence[Record], command_ids: Iterable[str]) -> int:
+        """A checked log copied into a new session, all or nothing; the number of events."""
+        return import_log(self.store, name, records, command_ids)
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    def execute(
+        self,
+        name: str,
+        command: CommandBase,
+        *,
+        amend: int | None = None,
+        command_id: str | None = None,
+        check: Precheck | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> Executed | Amended:
+        """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
+        followed). `command_id` names it (fresh by default): sent again, it is a retry and writes
+        nothing. `check` looks at the state first. A race with another writer writes nothing.
+
+        Dice: the command's own faces, in the order it reads them; faces beyond its rolls are
+        refused (`ExtraFaces`). A roll the given faces do not cover is drawn from the seed when
+        `draw_rest`; else `ask` is asked for its faces (None: draw it and the rest), and with no
+        `ask` the command is refused (`InvalidInput`) naming the roll. A command with no faces
+        draws all its dice from the seed."""
+        session = self.open(name)
+        if check is not None:
+            check(session.state)
+        command_id = command_id or new_command_id()
+        try:
+            if amend is not None:
+                return self._amended(session, amend, command, command_id)
+            events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
+        except ConcurrencyConflict:
+            raise changed(name) from None
+        done = self._executed(session, command_id, events)
+        then = self._npc_declarations(session, done, command_id)
+        return done if not then else replace(done, then=then)
+
+    def _run(
+        self, session: LiveEncounter, command: CommandBase, command_id: str, *, draw_rest: bool, ask: AskDice | None
+    ) -> list[EventBase]:
+        """`session.execute`, asking for (or refusing) the faces of rolls the command's dice miss."""
+        if draw_rest or not command.dice:
+            return session.execute(command, command_id=command_id, exact=True)
+        while True:
+            try:
+                return session.execute(command, command_id=command_id, draw=False, exact=True)
+            except DiceError:
+                pass
+            what = self._next_roll(session, command)
+            if ask is None:
+                given = ",".join(map(str, command.dice))
+                raise InvalidInput(
+                    f"the dice given ({given}) run out before {what}",
+                    where="--dice",
+                    hint=f"add the faces of {what} to --dice, or --draw-rest to draw the rest from the seed",
+                ) from None
+            more = ask(what)
+            if more is None:
+                return session.execute(command, command_id=command_id, exact=True)
+            command = msgspec.structs.replace(command, dice=(*command.dice, *more))
+
+    @staticmethod
+    def _next_roll(session: LiveEncounter, command: CommandBase) -> str:
+        """What the first roll beyond the command's own faces is ("Vic's dodge")."""
+        events = session.preview(command)
+        record = events[0]
+        assert isinstance(record, CommandRecorded)
+        went = faces_went(events, record.dice_used)
+        read = 0
+        for what, faces in went:
+            if read + len(faces) > len(command.dice):
+                return what
+            read += len(faces)
+        return "the next roll"
+
+    def _executed(self, session: LiveEncounter, command_id: str, events: list[EventBase]) -> Executed:
+        state = session.state
+        turn = ruleset_of(state).acting_now(state)
+        record = events[0] if events else None
+        faces: FacesWent = []
+        table_dice = 0
+        if isinstance(record, CommandRecorded):
+            faces = faces_went(events, record.dice_used)
+            table_dice = record.table_dice
+        return Executed(session.stream, command_id, events, session.result_at, state, turn, faces, table_dice)
+
+    def _amended(self, session: LiveEncounter, number: int, command: CommandBase, command_id: str) -> Amended:
+        result = session.amend(number, command, command_id=command_id)
+        return Amended(
+            session=session.stream,
+            command_id=command_id,
+            number=number,
+            first=session.result_at,
+            old_events=result.old_events,
+            new_events=result.new_events,
+            before=result.before,
+            after=result.after,
+            changes=state_diff(result.before, result.after),
+        )
+
+    def undo(self, name: str, *, command_id: str | None = None) -> Marked:
+        """Undo the latest command that counts (law 4)."""
+        return self._marker(name, "undo", command_id)
+
+    def redo(self, name: str, *, command_id: str | None = None) -> Marked:
+        """Redo the most recently undone command (law 4)."""
+        return self._marker(name, "redo", command_id)
+
+    def _marker(self, name: str, what: str, command_id: str | None) -> Marked:
+        session = self.open(name)
+        before = session.state
+        command_id = command_id or new_command_id()
+        try:
+            if what == "undo":
+                events = session.undo(command_id=command_id)
+            else:
+                events = session.redo(command_id=command_id)
+        except ConcurrencyConflict:
+            raise changed(name) from None
+        diff = state_diff(before, session.state)
+        return Marked(name, command_id, events, session.result_at, diff, session.state)
+
+    def move_on(self, name: str, *, command_id: str | None = None) -> Executed | Amended:
+        """Move on: close the round's declarations, or the combatant whose turn it is does nothing.
+        A retry (a `command_id` already used) does what that id moved on with, whatever now."""
+        session = self.open(name)
+        fight = session.state.fight
+        command: CommandBase | None = None if command_id is None else session.issued(command_id)
+        if command is not None:
+            pass  # a retry: the command this id moved on with, whatever the state says now
+        elif fight.phase == "declare":
+            command = Declare()
+        elif fight.phase in ("ambush", "acting"):
+            # a madness check (or the like) may have put the fighter whose turn it was out of action:
+            # the turn has passed on; if it passed to the next round, its declarations come first
+            actor = ruleset_of(session.state).acting_now(session.state)
+            command = Declare() if actor is None else DoNothing(actor=actor)
+        else:
+            raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
+        return self.execute(name, command, command_id=command_id)
+
+    def play(
+        self, name: str, commands: Sequence[CommandBase], *, command_id: str | None = None, where: str = ""
+    ) -> Iterator[Executed]:
+        """Run `commands` in order, each its own transaction, yielding each result; the first one
+        the rules refuse stops the run (what went before stays) with an error naming it. With
+        `command_id`, command N is `ID.N`: those already done by a run of that id are not redone."""
+        session = self.open(name)
+        for number, command in enumerate(commands, start=1):
+            cid = f"{command_id}.{number}" if command_id else None  # None: fresh, no retry lookup
+            try:
+                events = session.execute(command, command_id=cid)
+            except Refused as exc:
+                raise Refused(
+                    f"command {number} of {len(commands)} is refused: {exc.message}",
+                    where=where,
+                    hint=exc.hint or "fix it and play the rest",
+                ) from None
+            except ConcurrencyConflict:
+                raise changed(name) from None
+            yield self._executed(session, cid or "", events)
+
+    # -- NPCs -------------------------------------------------------------------------------------
+
+    def roster(self, name: str) -> Roster:
+        """Who players run and who acts by the session's tactics (`engine.session.roster`)."""
+        return roster_of(self.open(name).records, where=f"session {name}")
+
+    def npc(
+        self,
+        name: str,
+        actor: str | None = None,
+        *,
+        until_player: bool = False,
+        dice: tuple[int, ...] = (),
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> list[NpcTurn]:
+        """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
+        with `until_player`, NPCs act one after another until a player's turn or the fight's end.
+        `dice` are the first action's faces (the rest come from the seed). A tactic the rules
+        refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
+        action N is `ID.N` (a retry redoes none already done)."""
+        session = self.open(name)
+        roster = roster_of(session.records, where=f"session {name}")
+        if not roster.npcs:
+            raise InvalidInput(
+                f"session {name!r} has no NPCs: no combatant acts by tactics",
+                where=name,
+                hint="start a session from a scenario (NPCs: every side but the players'), "
+                "or add one with ua session add … --tactics PRESET",
+            )
+        if actor is not None:
+            actor = self.combatant_id(session.state, actor, where="ID")
+            if actor not in roster.profiles:
+                raise InvalidInput(
+                    f"{actor} has no tactics in this session",
+                    where="ID",
+                    hint=f"NPCs: {', '.join(roster.npcs)}",
+                )
+        turns: list[NpcTurn] = []
+        for step in range(1, NPC_STEPS + 1):
+            state = session.state
+            phase = state.fight.phase
+            if phase in ("setup", "ended"):
+                if turns:
+                    break
+                raise Refused(
+                    "the fight has not begun" if phase == "setup" else "the fight is over",
+                    hint="ua session begin NAME" if phase == "setup" else "ua session state NAME",
+                )
+            up = self.up_next(state)
+            if up is None:
+                break
+            if actor is None and not roster.is_npc(up):
+                if turns or until_player:
+                    break
+                raise Refused(
+                    f"it is {up}'s turn, a player's, not an NPC's",
+                    hint=f"{up}'s player acts (ua session attack … {up} …); or ua session npc NAME {up}",
+                )
+            who = actor or up
+            cid = f"{command_id}.{step}" if command_id else None
+            turns.append(self._npc_act(session, roster, who, dice if step == 1 else (), cid, draw_rest, ask))
+            if not until_player:
+                break
+        return turns
+
+    def _npc_act(
+        self,
+        session: LiveEncounter,
+        roster: Roster,
+        who: str,
+        dice: tuple[int, ...],
+        command_id: str | None,
+        draw_rest: bool,
+        ask: AskDice | None,
+    ) -> NpcTurn:
+        state = session.state
+        ruleset = ruleset_of(state)
+        closed = self._closed(state)
+        table = ruleset.thaw(closed)
+        profiles = roster.tactics_for([c.id for c in state.combatants])
+        ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
+        command = ruleset.script.next_command(table, profiles, ai)
+        if getattr(command, "actor", who) != who:
+            raise Refused(f"it is {getattr(command, 'actor', '?')}'s turn, not {who}'s", hint="act in initiative order")
+        if dice:
+            command = msgspec.structs.replace(command, dice=dice)
+        cid = command_id or new_command_id()
+        refused = ""
+        try:
+            events = self._run(session, command, cid, draw_rest=draw_rest, ask=ask)
+        except Refused as exc:
+            refused = exc.message
+            instead = ruleset.script.instead(table, table.phase)
+            if dice:
+                instead = msgspec.structs.replace(instead, dice=dice)
+            try:
+                events = self._run(session, instead, cid, draw_rest=True, ask=None)
+            except Refused:
+                raise exc from None
+        except ConcurrencyConflict:
+            raise changed(session.stream) from None
+        done = self._executed(session, cid, events)
+        then = self._npc_declarations(session, done, cid)
+        return NpcTurn(who=who, chosen=command, refused=refused, done=replace(done, then=then) if then else done)
+
+    @staticmethod
+    def _closed(state: Encounter) -> Encounter:
+        """`state` with the round's declarations closed (as the first action closes them)."""
+        if state.fight.phase != "declare":
+            return state
+        ruleset = ruleset_of(state)
+        try:
+            _, closed = ruleset.decide(state, Declare(), SeededDice(state.seed or 0))
+        except Refused:
+            return state
+        return closed  # type: ignore[no-any-return]
+
+    def up_next(self, state: Encounter) -> str | None:
+        """Who acts next: whose turn it is, or, while the round's declarations are open, who will
+        act first once they close. None when the fight is not going on."""
+        if state.fight.phase not in ("declare", "acting", "ambush"):
+            return None
+        closed = self._closed(state)
+        return ruleset_of(closed).acting_now(closed)
+
+    def _npc_declarations(self, session: LiveEncounter, done: Executed, command_id: str) -> tuple[Executed, ...]:
+        """At a new round's start (C2-4), the NPCs' declarations from their tactics: one open
+        declaration command (`ID.declare`), made only when some NPC declares something."""
+        if session.state.fight.phase != "declare" or not any(isinstance(e, RoundStarted) for e in done.events):
+            return ()
+        roster = roster_of(session.records)
+        if not roster.npcs:
+            return ()
+        state = session.state
+        ruleset = ruleset_of(state)
+        table = ruleset.thaw(state)
+        profiles = roster.tactics_for([c.id for c in state.combatants])
+        ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
+        chosen = ruleset.script.next_command(table, profiles, ai)
+        if not isinstance(chosen, Declare):
+            return ()
+        mine = tuple(d for d in chosen.declarations if roster.is_npc(d.id))
+        if not mine:
+            return ()
+        cid = f"{command_id}.declare"[:128]
+        try:
+            events = session.execute(Declare(declarations=mine, open=True), command_id=cid)
+        except Refused:
+            return ()  # a tactic's declaration the rules refuse is not made (as in a batch)
+        return (self._executed(session, cid, events),)
+
+    @staticmethod
+    def combatant_id(state: Encounter, text: str, *, where: str = "") -> str:
+        """The id of the combatant `text` names, matched case-insensitively; an unknown one is
+        `InvalidInput` listing the combatants (and the likeliest one meant)."""
+        ids = [c.id for c in state.combatants]
+        for cid in ids:
+            if cid == text:
+                return cid
+        folded = [cid for cid in ids if cid.casefold() == text.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        import difflib
+
+        near = difflib.get_close_matches(text.casefold(), [i.casefold() for i in ids], n=1, cutoff=0.5)
+        meant = next((cid for cid in ids if near and cid.casefold() == near[0]), None)
+        hint = f"did you mean {meant!r}? " if meant else ""
+        raise InvalidInput(
+            f"no combatant {text!r} in this session",
+            where=where,
+            hint=f"{hint}combatants: {', '.join(ids) or 'none yet'}",
+        )
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def state(self, name: str, *, at: int | None = None) -> Encounter:
+        """The session's state now, or right after event `at`."""
+        session = self.open(name)
+        if at is None:
+            return session.state
+        if not 1 <= at <= session.version:
+            raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
+        return session.state_at(at)
+
+    def narrate(self, name: str, **filters: Any) -> list[Line]:
+        """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
+        return narrate(self.open(name).records, **filters)
+
+    def fork_point(
+        self, name: str, at: int, *, scenario: Path | None = None, check: Callable[[], None] | None = None
+    ) -> tuple[Encounter, LoadedScenario]:
+        """Where a what-if fork of `name` starts: the state after event `at` of the history that
+        counts now, and the scenario whose tactics fight it out (the one the session stored when
+        it was started, or the file `scenario`). `check` runs once `at` is known to exist."""
+        from engine.scenario.scenario import load_scenario
+        from engine.session.history import fork_point
+        from engine.session.scenario import stored_scenario
+
+        session = self.open(name)
+        if not 1 <= at <= session.version:
+            raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
+        if check is not None:
+            check()
+        records = session.records
+        if scenario is not None:
+            loaded = load_scenario(scenario)
+        else:
+            loaded = stored_scenario(records[:at], where=f"session {name}")
+        try:
+            state = fork_point(records, at)
+        except InvalidInput as exc:
+            raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
+        return state, loaded
+
+    def records(self, name: str) -> list[Record]:
+        """Every (position, event) of the session."""
+        return self.open(name).records
