@@ -19,6 +19,7 @@ import msgspec
 from engine.commands.base import CommandBase
 from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import SeededDice
+from engine.dice.spec import CheckResult
 from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, NotFound, Refused
 from engine.events.base import EventBase
 from engine.events.combat import RoundStarted
@@ -27,10 +28,11 @@ from engine.rules.registry import ruleset_of
 from engine.session.audit import Line, narrate
 from engine.session.diff import state_diff
 from engine.session.faces import faces_went
-from engine.session.history import Record
+from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
 from engine.session.roster import Roster, roster_of
 from engine.state.encounter import Encounter
+from engine.state.sheet import PassionKind, PassionMode
 from engine.store.base import EventStore, new_command_id
 
 if TYPE_CHECKING:
@@ -121,6 +123,59 @@ class Marked:
 
 
 @dataclass(frozen=True)
+class LastRoll:
+    """A combatant's most recent roll: in command `command` (`issued`, its record `record`), made
+    by `maker`; `own` when that command is the combatant's own; `what` says which roll it was;
+    `passion`: a passion already changed it."""
+
+    command: int
+    issued: CommandBase
+    record: CommandRecorded
+    maker: str
+    own: bool
+    what: str
+    result: CheckResult
+    passion: bool = False
+
+
+def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
+    """`who`'s last roll in the history that counts (see `LastRoll`)."""
+    from engine.events.checks import CheckRolled
+    from engine.events.combat import AttackResolved
+    from engine.events.madness import PassionSpent
+
+    entries = [e for e in command_entries(records) if e.status == "effective"]
+    by_command: dict[int, list[EventBase]] = {}
+    for _, event in records:
+        by_command.setdefault(event.command, []).append(event)
+    for entry in reversed(entries):
+        issued = entry.record.issued
+        maker = str(getattr(issued, "actor", "") or "the GM")
+        found: LastRoll | None = None
+        events = by_command.get(entry.id, ())
+        spent = any(isinstance(e, PassionSpent) and e.actor == who for e in events)
+        for event in events:
+            what = ""
+            result: CheckResult | None = None
+            if isinstance(event, AttackResolved):
+                if event.attacker == who and event.result.roll is not None:
+                    what, result = f"an attack on {event.target}", event.result
+                elif event.dodge is not None and event.dodge.dodger == who and event.dodge.result.roll is not None:
+                    what, result = f"a dodge of {event.attacker}'s attack", event.dodge.result
+            elif isinstance(event, CheckRolled) and event.actor == who and event.result.roll is not None:
+                what, result = f"a {event.result.spec.label or event.result.spec.kind} roll", event.result
+            if result is not None:
+                own = maker == who
+                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, passion=spent)
+        if found is None and spent:  # a passion spent on an earlier check (SpendPassion)
+            after = next(e.after for e in events if isinstance(e, PassionSpent) and e.actor == who)
+            found = LastRoll(entry.id, issued, entry.record, maker, True, "a roll a passion changed", after, True)
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
 class NpcTurn:
     """One NPC action: who acted, the command its tactics chose, why the rules refused it (then
     it did nothing instead; empty if not), and what was done."""
@@ -135,6 +190,46 @@ class NpcTurn:
 NPC_STEPS = 10_000
 #: NPC tactics draw their choices from the seed's AI stream, from command number × this.
 AI_CHOICES_PER_COMMAND = 1000
+
+
+#: Fields (of commands and the structs inside them) that name a combatant.
+ID_FIELDS = frozenset({"actor", "target", "healer", "patient", "monkey_redirect", "focus_target", "id", "field"})
+
+
+def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
+    """`command` with every combatant it names spelled as the session spells it (matched
+    case-insensitively); an unknown one is `InvalidInput` listing the combatants. A command
+    that brings a combatant in (or starts the encounter) is left as it is."""
+    from engine.commands import AddCombatant, StartEncounter
+
+    if isinstance(command, (AddCombatant, StartEncounter)) or not state.combatants:
+        return command
+
+    def fix(value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            return SessionService.combatant_id(state, value, where=where.upper()) if value else value
+        if isinstance(value, tuple):
+            return tuple(fix(v, where) for v in value)
+        if isinstance(value, msgspec.Struct):
+            return fixed(value)
+        return value
+
+    def fixed(struct: Any) -> Any:
+        changes = {}
+        for f in msgspec.structs.fields(struct):
+            value = getattr(struct, f.name)
+            if f.name in ID_FIELDS and isinstance(value, (str, tuple)):
+                new = fix(value, f.name)
+            elif isinstance(value, tuple) and value and isinstance(value[0], msgspec.Struct):
+                new = tuple(fixed(v) for v in value)
+            else:
+                continue
+            if new != value:
+                changes[f.name] = new
+        return msgspec.structs.replace(struct, **changes) if changes else struct
+
+    result: CommandBase = fixed(command)
+    return result
 
 
 def changed(name: str) -> ConcurrencyConflict:
@@ -212,6 +307,7 @@ class SessionService:
         `ask` the command is refused (`InvalidInput`) naming the roll. A command with no faces
         draws all its dice from the seed."""
         session = self.open(name)
+        command = canonical_ids(session.state, command)
         if check is not None:
             check(session.state)
         command_id = command_id or new_command_id()
@@ -349,6 +445,88 @@ class SessionService:
             except ConcurrencyConflict:
                 raise changed(name) from None
             yield self._executed(session, cid or "", events)
+
+    # -- passions and reactions -------------------------------------------------------------------
+
+    def last_roll(self, name: str, who: str) -> LastRoll | None:
+        """`who`'s most recent roll in the history that counts: the command that made it, what
+        it was and how it came out (None: no roll yet)."""
+        session = self.open(name)
+        who = self.combatant_id(session.state, who, where="WHO")
+        return _last_roll(session.records, who)
+
+    def passion(
+        self,
+        name: str,
+        who: str,
+        kind: PassionKind,
+        mode: PassionMode = "reroll",
+        *,
+        dice: tuple[int, ...] = (),
+        flipped: bool | None = None,
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> Executed | Amended:
+        """C-10 after the roll: `who` spends a passion on its last roll, which must have failed.
+        A check is rerolled or flipped in place (`SpendPassion`); an attack or a madness check is
+        amended to have spent the passion on that roll, so what followed it is re-resolved with
+        the dice it recorded (law 5). `dice`: the reroll's faces. Refused with the true reason
+        when the last roll is not a failure one can change."""
+        from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
+
+        session = self.open(name)
+        who = self.combatant_id(session.state, who, where="WHO")
+        last = _last_roll(session.records, who)
+        if last is None:
+            raise Refused(f"{who} has made no roll yet for a passion to change (C-10)", hint="roll first")
+        about = f"{who}'s last roll, {last.what} (command {last.command})"
+        if last.passion:
+            raise Refused(f"{about} was already changed by a passion", hint="a passion changes one failed roll (C-10)")
+        if last.result.success:
+            raise Refused(
+                f"{about}, was a {last.result.outcome.replace('_', ' ')}, not a failure",
+                hint="a passion changes a failed roll only (C-10)",
+            )
+        issued = last.issued
+        if isinstance(issued, (SkillCheck, RollCheck)) and last.own:
+            command = SpendPassion(actor=who, passion=kind, mode=mode, flipped=flipped, dice=dice)
+            return self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask)
+        if isinstance(issued, (Attack, MadnessCheck)) and last.own:
+            if flipped is not None:
+                raise InvalidInput(
+                    "--flipped/--as-rolled applies to a reroll of a check, not to an attack's or a madness roll",
+                    where="--flipped",
+                    hint="leave it out",
+                )
+            record = last.record
+            kept = record.dice_used[: record.table_dice]
+            corrected = msgspec.structs.replace(issued, passion=kind, passion_mode=mode, dice=(*kept, *dice))
+            return self.execute(name, corrected, amend=last.command, command_id=command_id)
+        raise Refused(
+            f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
+            hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",
+        )
+
+    def calm(
+        self, name: str, who: str | None = None, *, source: str = "", command_id: str | None = None
+    ) -> Executed | Amended:
+        """M2-4: a reaction ends because its source is gone: `who`'s (whatever its source), or
+        every reaction kept for `source`."""
+        from engine.commands import SourceGone
+
+        session = self.open(name)
+        state = session.state
+        if who is None and not source:
+            raise InvalidInput("name who calms down, or --source", where="WHO", hint="ua session calm NAME WHO")
+        if who is not None:
+            who = self.combatant_id(state, who, where="WHO")
+            found = state.combatant(who)
+            kept = found.reaction if found is not None else None
+            if kept is None:
+                raise Refused(f"{who} is not in the grip of a reaction (M2-4)", hint="ua session state NAME")
+            source = source or kept.source
+        return self.execute(name, SourceGone(source=source, actor=who or ""), command_id=command_id)
 
     # -- NPCs -------------------------------------------------------------------------------------
 
@@ -535,6 +713,33 @@ class SessionService:
         if not 1 <= at <= session.version:
             raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
         return session.state_at(at)
+
+    def position(self, name: str, text: str, *, where: str = "") -> int:
+        """The event position `text` names: `N` is event N; `#N` (or `cN`) is the last event of
+        command #N, a command that counts now (the number `session log` heads it with)."""
+        text = text.strip()
+        if text[:1] in ("#", "c", "C"):
+            digits = text[1:]
+            if not digits.isdigit():
+                raise InvalidInput(
+                    f"not a command number: {text!r}", where=where, hint="#9 is command 9; 27 is event 27"
+                )
+            number = int(digits)
+            records = self.open(name).records
+            counting = [e.id for e in command_entries(records) if e.status == "effective"]
+            if number not in counting:
+                shown = ", ".join(f"#{i}" for i in counting[-12:]) or "none"
+                raise InvalidInput(
+                    f"command #{number} is not one that counts now in session {name!r}",
+                    where=where,
+                    hint=f"commands that count (the latest): {shown}",
+                )
+            return max(p for p, e in records if e.command == number)
+        if not text.removeprefix("-").isdigit():
+            raise InvalidInput(
+                f"not an event or command number: {text!r}", where=where, hint="27 (event) or #9 (command)"
+            )
+        return int(text)
 
     def narrate(self, name: str, **filters: Any) -> list[Line]:
         """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""

@@ -18,9 +18,15 @@ HELP = "Live sessions at the table: one command per GM action, stored in SQLite.
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("setup", "new"),
     "list": ("setup", "list_sessions"),
+    "use": ("table", "use"),
+    "add": ("table", "add"),
     "begin": ("setup", "begin"),
     "declare": ("combat", "declare"),
     "focus": ("combat", "focus"),
+    "keep-dodging": ("combat", "keep_dodging"),
+    "release": ("combat", "release"),
+    "keep-suppressing": ("combat", "keep_suppressing"),
+    "npc": ("table", "npc"),
     "attack": ("combat", "attack"),
     "dodge": ("combat", "dodge"),
     "clear-jam": ("combat", "clear_jam"),
@@ -37,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("checks", "check"),
     "roll": ("checks", "roll"),
     "madness": ("checks", "madness"),
+    "calm": ("table", "calm"),
     "therapy": ("checks", "therapy"),
     "passion": ("checks", "passion"),
     "heal": ("care", "heal"),
@@ -56,7 +63,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def build(only: str | None = None) -> typer.Typer:
     """The `session` group with every command, or with just `only` when it names one."""
-    group = typer.Typer(help=HELP, no_args_is_help=True)
+    from engine.cli.session.current import SessionGroup
+
+    group = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True)
     for name, (module, attr) in COMMANDS.items():
         if only in (None, name) or only not in COMMANDS:
             group.command(name)(getattr(importlib.import_module(f"{__name__}.{module}"), attr))

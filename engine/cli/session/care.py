@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption
-from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, Name, parse_dice
+from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, DrawRest, Name, parse_dice
 from engine.cli.session.run import act
 from engine.commands import Convalesce, FirstAid, MedicalCare, Ruling
 from engine.commands.base import CommandBase
@@ -23,6 +23,7 @@ def heal(
     medical: Annotated[bool, typer.Option("--medical", help="Medical care for a major injury (H2-3).")] = False,
     late: Annotated[bool, typer.Option("--late", help="Medical care after the first hour (H2-3).")] = False,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -36,7 +37,7 @@ def heal(
         )
     else:
         command = FirstAid(healer=healer, patient=patient, injury=injury, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def rest(

@@ -16,13 +16,16 @@ from engine.cli.session.options import (
     CommandIdOpt,
     Db,
     Dice,
+    DrawRest,
     Name,
     Shifts,
+    ask_dice,
     parse_dice,
     parse_shifts,
+    service,
 )
-from engine.cli.session.run import act
-from engine.commands import MadnessCheck, RollCheck, SkillCheck, SpendPassion, Therapy
+from engine.cli.session.run import act, show
+from engine.commands import MadnessCheck, RollCheck, SkillCheck, Therapy
 from engine.dice.checks import CheckSpec
 from engine.errors import InvalidInput
 from engine.state.encounter import Encounter, Reaction
@@ -42,6 +45,7 @@ def check(
         bool, typer.Option("--roll-anyway", help="A minor check at 15+: roll for quality anyway (C-3).")
     ] = False,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -60,7 +64,7 @@ def check(
         dice=parse_dice(dice),
     )
     known = on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
-    act(db, name, command, amend=amend, json=json, command_id=command_id, check=known)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest, check=known)
 
 
 def roll(
@@ -69,6 +73,7 @@ def roll(
     rating: Annotated[int, typer.Option("--rating", min=0, max=100, help="The rating rolled against, 0–100.")],
     shift: Shifts = None,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -76,7 +81,7 @@ def roll(
 ) -> None:
     """A plain check by rating, recorded in the session."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=parse_shifts(shift)), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def madness(
@@ -94,6 +99,7 @@ def madness(
     passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
     shift: Shifts = None,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -111,7 +117,7 @@ def madness(
         shifts=parse_shifts(shift),
         dice=parse_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def therapy(
@@ -149,11 +155,32 @@ def passion(
     actor: Actor,
     kind: Annotated[PassionKind, typer.Argument(help="rage, fear or noble.")],
     mode: Annotated[Literal["reroll", "flip"], typer.Option("--mode", help="reroll or flip.")] = "reroll",
+    flipped: Annotated[
+        bool | None, typer.Option("--flipped/--as-rolled", help="The reroll of an obsession check: its orientation.")
+    ] = None,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Spend a passion on the last failed roll (C-10)."""
-    command = SpendPassion(actor=actor, passion=kind, mode=mode, dice=parse_dice(dice))
-    act(db, name, command, json=json, command_id=command_id)
+    """ACTOR spends a passion on its last roll, if it failed (C-10): rerolled, or flip-flopped.
+
+    A check is changed in place; an attack or a madness check is amended to have spent the
+    passion on that roll, so what followed is re-resolved with the dice it recorded (the
+    output leads with what changed). Dice: the reroll (2 faces, ACTOR's player), then any the
+    re-resolved attack reads beyond those it had (a dodge, damage dice); none for a flip."""
+    if mode == "flip" and dice:
+        raise InvalidInput("a flip-flop reads the same dice the other way round", where="--dice", hint="leave it out")
+    result = service(db, name).passion(
+        name,
+        actor,
+        kind,
+        mode,
+        dice=parse_dice(dice),
+        flipped=flipped,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        ask=ask_dice(),
+    )
+    show(result, json=json)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
+import msgspec
 import typer
 
 from engine.cli.common import JsonOption
@@ -16,9 +17,12 @@ from engine.cli.session.options import (
     CommandIdOpt,
     Db,
     Dice,
+    DrawRest,
     Name,
+    Reactions,
     Shifts,
     parse_dice,
+    parse_reactions,
     parse_shifts,
     service,
 )
@@ -53,12 +57,19 @@ def declare(
     ] = None,
     keep_dodging: Annotated[list[str] | None, typer.Option("--keep-dodging", help="ID keeps dodging (C2-16).")] = None,
     release: Annotated[list[str] | None, typer.Option("--release", help="ID lets go of a grip (C2-27).")] = None,
+    keep_suppressing: Annotated[
+        list[str] | None, typer.Option("--keep-suppressing", help="ID keeps up suppressive fire (C2-18).")
+    ] = None,
+    open_: Annotated[
+        bool, typer.Option("--open", help="Leave declarations open for other players (the first action closes them).")
+    ] = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Round-start declarations, all at once (C2-4): focus shifts, continued dodges, releases."""
+    """Round-start declarations, all at once (C2-4): focus shifts, continued dodges, releases;
+    then the round's first turn starts (with --open, they stay open for more). Reads no dice."""
     by_id: dict[str, dict[str, Any]] = {}
     for text in focus or ():
         parts = text.split(":")
@@ -69,8 +80,11 @@ def declare(
         by_id.setdefault(who, {})["continue_dodge"] = True
     for who in release or ():
         by_id.setdefault(who, {})["release_hold"] = True
+    for who in keep_suppressing or ():
+        by_id.setdefault(who, {})["continue_suppression"] = True
     declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
-    act(db, name, Declare(declarations=declarations), amend=amend, json=json, command_id=command_id)
+    command = Declare(declarations=declarations, open=True if open_ else msgspec.UNSET)
+    act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
 def focus(
@@ -83,11 +97,47 @@ def focus(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Declare one focus shift at round start (C2-5); use `declare` for several declarations."""
+    """ACTOR declares a focus shift on TARGET (C2-5) — or replaces its earlier declaration this
+    round. Declarations stay open for the other players until the round's first action (or
+    `ua session next`). Reads no dice."""
     if amount not in (10, 20, 30):
-        raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount")
+        raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount", hint="--amount 10")
     declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
-    act(db, name, Declare(declarations=(declaration,)), amend=amend, json=json, command_id=command_id)
+    act(db, name, Declare(declarations=(declaration,), open=True), amend=amend, json=json, command_id=command_id)
+
+
+def _declaring(field: str, doc: str) -> Callable[..., None]:
+    """A one-combatant declaration that leaves the round's declarations open (C2-4)."""
+
+    def command(
+        name: Name,
+        actor: Actor,
+        amend: Amend = None,
+        command_id: CommandIdOpt = None,
+        db: Db = Path(DEFAULT_DB),
+        json: JsonOption = False,
+    ) -> None:
+        declaration = Declaration(id=actor, **{field: True})  # type: ignore[arg-type]
+        act(db, name, Declare(declarations=(declaration,), open=True), amend=amend, json=json, command_id=command_id)
+
+    command.__doc__ = doc
+    return command
+
+
+keep_dodging = _declaring(
+    "continue_dodge",
+    "ACTOR declares it keeps dodging this round (C2-16), against every attack, even the faster "
+    "ones' — or replaces its earlier declaration. Declarations stay open until the round's first action. "
+    "Reads no dice.",
+)
+release = _declaring(
+    "release_hold",
+    "ACTOR declares it lets go of its Kung Fu Grip at the round's start (C2-27). Reads no dice.",
+)
+keep_suppressing = _declaring(
+    "continue_suppression",
+    "ACTOR declares it keeps up last round's suppressive fire (C2-18) from the round's start. Reads no dice.",
+)
 
 
 def attack(
@@ -119,13 +169,29 @@ def attack(
         PassionKind | None, typer.Option("--passion", help="Spend a passion on a failed roll of this attack (C-10).")
     ] = None,
     passion_mode: Annotated[Literal["reroll", "flip"], typer.Option("--passion-mode")] = "reroll",
+    monkey_to: Annotated[
+        str,
+        typer.Option(
+            "--monkey-to",
+            help="With --cherry monkey_dodge: the combatant the next attack on the attacker goes to "
+            "(default: nothing, the wall; C2-28).",
+        ),
+    ] = "",
+    reaction: Reactions = None,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Attack (C2-1): one target, or several with --strike; dice: attack, dodge, damage extras."""
+    """Attack (C2-1): one target, or several with --strike (C2-8).
+
+    Dice, in the order read (--dice, tens first): the attacker's roll (2 faces, the attacker's
+    player); if it hits a dodger, the dodger's roll (2, the dodger's player, C2-15); then damage
+    dice when a cherry or a matched success asks for them (More Hurt 1, New Damage 2, C2-30);
+    then each Mind roll (2) of a madness check the attack raises (M2-8), by that combatant's
+    player; for several strikes, the same again per strike. Faces beyond those are refused."""
     strikes = []
     for text in strike or ():
         who, _, share = text.partition(":")
@@ -148,10 +214,16 @@ def attack(
         flipped=flipped,
         passion=passion,
         passion_mode=passion_mode,
+        monkey_redirect=monkey_to,
+        reactions=parse_reactions(reaction),
         dice=parse_dice(dice),
     )
+    if monkey_to and cherry != "monkey_dodge":
+        raise InvalidInput(
+            "--monkey-to goes with --cherry monkey_dodge", where="--monkey-to", hint="add --cherry monkey_dodge"
+        )
     known = on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
-    act(db, name, command, amend=amend, json=json, command_id=command_id, check=known)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest, check=known)
 
 
 def on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Precheck:
@@ -179,13 +251,14 @@ def _simple(command_type: type[CommandBase], doc: str) -> Callable[..., None]:
         name: Name,
         actor: Actor,
         dice: Dice = None,
+        draw_rest: DrawRest = False,
         amend: Amend = None,
         command_id: CommandIdOpt = None,
         db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
         command = command_type(actor=actor, dice=parse_dice(dice))  # type: ignore[call-arg]
-        act(db, name, command, amend=amend, json=json, command_id=command_id)
+        act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
     command.__doc__ = doc
     command.__name__ = str(command_type.__struct_config__.tag)
@@ -221,13 +294,18 @@ def nothing(
         Literal["roll", "default"] | None,
         typer.Option("--reinit", help="roll or default: re-set initiative next round (I2-5)."),
     ] = None,
+    dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Spend the turn doing nothing."""
-    act(db, name, DoNothing(actor=actor, reinitiative=reinit), amend=amend, json=json, command_id=command_id)
+    """Spend the turn doing nothing (refused for a frenzied fighter, M2-7). Dice: none, unless
+    the turn ends the round and initiative is re-set by a roll (I2-5): that Speed roll (2 faces,
+    the re-rolling combatant's player), then any tie dice (I2-4)."""
+    command = DoNothing(actor=actor, reinitiative=reinit, dice=parse_dice(dice))
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def suppress(
@@ -236,6 +314,7 @@ def suppress(
     shots: Annotated[int, typer.Option("--shots", help="More than three (C2-18).")],
     field: Annotated[str, typer.Option("--field", help="Who is in the field of fire: A,B,…")],
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -244,7 +323,7 @@ def suppress(
     """Suppressive fire (C2-18)."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
     command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:

@@ -44,16 +44,18 @@ def amend_json(
 
 def state(
     name: Name,
-    at: Annotated[int | None, typer.Option("--at", help="As it was after event N.")] = None,
+    at: Annotated[str | None, typer.Option("--at", help="As it was after event N, or after command #N ('#9').")] = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """The encounter as the GM sees it: wounds, conditions, meters, order, whose turn."""
-    shown = service(db, name).state(name, at=at)
+    sessions = service(db, name)
+    position = None if at is None else sessions.position(name, at, where="--at")
+    shown = sessions.state(name, at=position)
     if json:
         emit_json(state_json(shown))
     else:
-        render_state(shown, title=f"{name}" + (f" after event {at}" if at else ""))
+        render_state(shown, title=f"{name}" + (f" after event {position}" if position else ""))
 
 
 def log(
@@ -61,11 +63,20 @@ def log(
     combatant: Annotated[str | None, typer.Option("--combatant", help="Only events about this combatant.")] = None,
     round_: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
     type_: Annotated[list[str] | None, typer.Option("--type", help="Only these event types.")] = None,
-    commands: Annotated[bool, typer.Option("--commands", help="Show the command records too.")] = False,
+    commands: Annotated[
+        bool,
+        typer.Option(
+            "--commands/--events-only",
+            help="Head each command's events with its number, actor, action and target (the number "
+            "--amend, undo and fork take).",
+        ),
+    ] = True,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Narrate the session event by event, with rule ids and exact odds; undone work struck out."""
+    """Narrate the session command by command: each command's number (#9, what --amend, undo
+    and `fork '#9'` take), actor, action and target, then its events (e27: event 27), with rule
+    ids and exact odds; undone work struck out."""
     lines = service(db, name).narrate(name, combatant=combatant, round_=round_, types=type_ or (), commands=commands)
     if json:
         emit_json({"session": name, "lines": lines_json(lines)})
@@ -75,7 +86,7 @@ def log(
 
 def fork(
     name: Name,
-    at: Annotated[int, typer.Argument(help="Start from the state after event N.")],
+    at: Annotated[str, typer.Argument(help="Start from the state after event N, or after command #N ('#9').")],
     simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
     workers: Annotated[int, typer.Option("--workers")] = 1,
@@ -96,10 +107,10 @@ def fork(
     from engine.simulate.batch import check_size
     from engine.simulate.whatif import fork_batch
 
-    state, loaded = service(db, name).fork_point(
-        name, at, scenario=scenario, check=lambda: check_size(simulate, workers)
-    )
+    sessions = service(db, name)
+    position = sessions.position(name, at, where="AT")
+    state, loaded = sessions.fork_point(name, position, scenario=scenario, check=lambda: check_size(simulate, workers))
     batch_seed = seed if seed is not None else 0
-    report = fork_batch(state, loaded, simulate, batch_seed, workers=workers, from_event=at, interruptible=True)
+    report = fork_batch(state, loaded, simulate, batch_seed, workers=workers, from_event=position, interruptible=True)
     stopped_early(report["fights"], simulate)
     emit_report(report, json=json, as_csv=False, text=render, table=to_csv)

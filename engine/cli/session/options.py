@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -33,6 +35,21 @@ CommandIdOpt = Annotated[
     ),
 ]
 Shifts = Annotated[list[str] | None, typer.Option("--shift", help="A shift, N or SOURCE=N (repeatable).")]
+DrawRest = Annotated[
+    bool,
+    typer.Option(
+        "--draw-rest",
+        help="With --dice: draw the rolls the faces do not cover from the seed (a terminal asks for them otherwise).",
+    ),
+]
+Reactions = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reaction",
+        help="WHO=flee|freeze|frenzy: the reaction if a madness check this raises fails for WHO (M2-4, M2-8); "
+        "default: the sheet's or scenario's (repeatable).",
+    ),
+]
 
 
 def open_store(db: Path) -> SqliteStore:
@@ -68,3 +85,43 @@ def parse_shifts(texts: list[str] | None) -> tuple[Shift, ...]:
     from engine.cli.checks import parse_shift
 
     return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))
+
+
+def ask_dice() -> Callable[[str], tuple[int, ...] | None] | None:
+    """In a terminal, a prompt for the faces of a roll the given dice miss ("Vic's dodge — the
+    dice, or Enter to roll"); elsewhere None (the command is then refused unless --draw-rest)."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+
+    def ask(what: str) -> tuple[int, ...] | None:
+        from engine.dice.source import parse_faces
+
+        while True:
+            typed = input(f"{what} — the dice (e.g. 4,7), or Enter to roll the rest: ").strip()
+            if not typed:
+                return None
+            try:
+                return parse_faces(typed)
+            except InvalidInput as exc:
+                sys.stderr.write(f"  {exc.message}; try again\n")
+
+    return ask
+
+
+def parse_reactions(texts: list[str] | None) -> Any:
+    """`WHO=REACTION` options as the attack's reaction choices (unset when none)."""
+    import msgspec
+
+    from engine.commands.combat import ReactionChoice
+
+    if not texts:
+        return msgspec.UNSET
+    out = []
+    for text in texts:
+        who, _, kind = text.partition("=")
+        if kind not in ("flee", "freeze", "frenzy") or not who:
+            raise InvalidInput(
+                f"bad --reaction {text!r}", where="--reaction", hint="WHO=flee, WHO=freeze or WHO=frenzy (M2-4)"
+            )
+        out.append(ReactionChoice(id=who, reaction=kind))  # type: ignore[arg-type]
+    return tuple(out)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.cli.common import console, emit_json
-from engine.cli.session.options import service
-from engine.cli.views import events_json, render_events
+from engine.cli.session.options import ask_dice, service
+from engine.cli.views import _safe, events_json, render_events
 from engine.commands.base import CommandBase
 from engine.events.commands import CommandRecorded
 from engine.session.service import Amended, Executed, Marked, Precheck
@@ -22,27 +23,58 @@ def act(
     json: bool = False,
     command_id: str | None = None,
     check: Precheck | None = None,
+    draw_rest: bool = False,
 ) -> Executed | Amended:
     """Run (or amend with) one command and show what it did. `check` looks at the session's
-    state first, to refuse an argument that makes no sense there."""
-    result = service(db, name).execute(name, command, amend=amend, command_id=command_id, check=check)
+    state first, to refuse an argument that makes no sense there. Faces given with --dice must
+    cover every roll: a terminal asks for the rest, elsewhere it is refused unless `draw_rest`."""
+    result = service(db, name).execute(
+        name, command, amend=amend, command_id=command_id, check=check, draw_rest=draw_rest, ask=ask_dice()
+    )
     show(result, json=json)
     return result
+
+
+def result_json(result: Executed) -> dict[str, Any]:
+    return {
+        "command": result.number,
+        "events": events_json(result.events, result.first),
+        "turn": result.turn,
+        "command_id": result.command_id,
+        "dice": [{"roll": what, "faces": list(faces)} for what, faces in result.faces],
+        "table_dice": result.table_dice,
+        "then": [result_json(t) for t in result.then],
+    }
+
+
+def render_result(result: Executed) -> None:
+    render_events(result.events, result.first)
+    if result.faces:
+        console.print(f"  [dim]dice[/dim] {_safe(describe_dice(result))}")
+    for then in result.then:
+        render_result(then)
+
+
+def describe_dice(result: Executed) -> str:
+    """`Rosa's attack 4,7 · Vic's dodge 2,2 (rolled) · damage 6 (drawn)`: which faces went where,
+    and which were rolled at the table and which drawn from the seed."""
+    out, read = [], 0
+    for what, faces in result.faces:
+        rolled = read + len(faces) <= result.table_dice
+        drawn = read >= result.table_dice
+        how = "" if not result.table_dice else (" (rolled)" if rolled else " (drawn)" if drawn else "")
+        out.append(f"{what} {','.join(map(str, faces))}{how}")
+        read += len(faces)
+    return " · ".join(out)
 
 
 def show(result: Executed | Amended, *, json: bool) -> None:
     if isinstance(result, Amended):
         show_amendment(result, json=json)
     elif json:
-        emit_json(
-            {
-                "events": events_json(result.events, result.first),
-                "turn": result.turn,
-                "command_id": result.command_id,
-            }
-        )
+        emit_json(result_json(result))
     else:
-        render_events(result.events, result.first)
+        render_result(result)
 
 
 def show_amendment(result: Amended, *, json: bool) -> None:

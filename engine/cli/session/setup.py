@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
+import msgspec
 import typer
 
 from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, warn
@@ -15,6 +16,7 @@ from engine.cli.session.options import (
     CommandIdOpt,
     Db,
     Dice,
+    DrawRest,
     Force,
     Name,
     open_session,
@@ -41,11 +43,19 @@ def new(
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            help="The combatants players run: Rosa,Marge (default: the scenario's players' side); "
+            "the others act by the scenario's tactics (ua session npc).",
+        ),
+    ] = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Start a session from a scenario (or from sheets and sides)."""
+    """Start a session from a scenario (or from sheets and sides). Reads no dice."""
     check_name(name, "the session name", where="NAME")
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
@@ -62,12 +72,19 @@ def new(
                 settings=loaded.settings,
                 scenario=str(scenario.resolve()),
                 scenario_document=scenario_document(loaded),
+                players=_players(players, [f.id for f in loaded.fighters]),
             )
         )
         commands += [f.joins() for f in loaded.fighters]
     else:
         from engine.scenario.sheets import load_sheet
 
+        if players is not None:
+            raise InvalidInput(
+                "--players goes with --scenario: sessions from sheets have no tactics, all are players",
+                where="--players",
+                hint="use a scenario, or add NPCs with ua session add … --tactics PRESET",
+            )
         commands.append(StartEncounter(title=title or name, seed=seed))
         for text in sheet or ():
             parts = text.split(":")
@@ -101,6 +118,27 @@ def new(
         render_state(started.state)
 
 
+def _players(text: str | None, ids: list[str]) -> Any:
+    """`--players A,B` as the ids it names (matched case-insensitively); unset when not given."""
+    if text is None:
+        return msgspec.UNSET
+    by_fold = {i.casefold(): i for i in ids}
+    out = []
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        if word.casefold() not in by_fold:
+            import difflib
+
+            near = difflib.get_close_matches(word.casefold(), list(by_fold), n=1)
+            meant = f"did you mean {by_fold[near[0]]!r}? " if near else ""
+            raise InvalidInput(
+                f"no combatant {word!r} in the scenario", where="--players", hint=f"{meant}combatants: {', '.join(ids)}"
+            )
+        out.append(by_fold[word.casefold()])
+    return tuple(out)
+
+
 def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
     """The sessions in a database."""
     sessions = service(db, create=True).sessions()
@@ -115,6 +153,7 @@ def begin(
     name: Name,
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
     dice: Dice = None,
+    draw_rest: DrawRest = False,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -128,7 +167,7 @@ def begin(
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
     command = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
 
 
 def export(

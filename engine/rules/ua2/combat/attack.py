@@ -126,6 +126,13 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     weapon = _weapon_for(t, attacker, command)
     if command.passion is not None:
         require_passion(t, attacker, command.passion)
+    if not isinstance(command.reactions, msgspec.UnsetType):
+        for choice in command.reactions:
+            if choice.id not in t.by_id:
+                raise Refused(
+                    f"no combatant {choice.id!r} to choose a reaction for (M2-4)",
+                    hint=f"combatants: {', '.join(r.id for r in t.rows)}",
+                )
     strikes = _strikes(command)
     count = len(strikes)
     if count > MAX_ATTACKS_PER_ROUND:
@@ -405,6 +412,9 @@ def strike(
         killed=killed,
         helpless=helpless,
         dice=dice,
+        reactions=None
+        if isinstance(command.reactions, msgspec.UnsetType)
+        else {r.id: r.reaction for r in command.reactions},
     )
 
 

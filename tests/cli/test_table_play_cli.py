@@ -1,0 +1,189 @@
+"""Issue 12, table play, through `ua session …` (typer's runner): NPC turns by tactics, passions
+after a missed attack, several players declaring, dice that go where the GM expects, reactions
+chosen and ended by the GM, one numbering, errors that help, the current session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_session_cli import SCENARIO, Ua, combatant, fight_one_round, of_type
+
+BAR = SCENARIO.parent / "bar-brawl.toml"
+
+
+@pytest.fixture
+def ua(tmp_path: Path) -> Ua:
+    return Ua(tmp_path)
+
+
+@pytest.fixture
+def duel(ua: Ua) -> Ua:
+    """The knife-vs-.22 duel begun and declared: Vic (the NPC; Rosa's side is the players') to act."""
+    ua.ok("session", "new", "duel", "--scenario", str(SCENARIO), "--seed", "5")
+    ua.ok("session", "begin", "duel")
+    assert ua.ok("session", "next", "duel")["turn"] == "Vic"
+    return ua
+
+
+@pytest.fixture
+def bar(ua: Ua) -> Ua:
+    """The bar brawl, regulars (Tommy, Dana, Otis) run by players, the crew by tactics; begun."""
+    ua.ok("session", "new", "bar", "--scenario", str(BAR), "--seed", "7")
+    begun = ua.ok("session", "begin", "bar")
+    assert begun["turn"] is None  # round 1's declarations are open
+    return ua
+
+
+def fighter(state: dict, id_: str) -> dict:  # type: ignore[type-arg]
+    return next(f for f in state["fight"]["fighters"] if f["id"] == id_)
+
+
+# -- NPCs act by their tactics ------------------------------------------------------------------
+
+
+def test_the_npc_whose_turn_it_is_acts_by_its_tactics_and_leaves_a_players_turn_alone_c2_1(duel: Ua) -> None:
+    done = duel.ok("session", "npc", "duel")
+    (turn,) = done["turns"]
+    (attack,) = of_type(turn, "attack_resolved")
+    assert (turn["npc"], attack["attacker"], attack["target"]) == ("Vic", "Vic", "Rosa")  # aggressive: attack
+    assert turn["dice"][0]["roll"] == "Vic's attack" and done["turn"] == "Rosa"
+    assert duel.fails("session", "npc", "duel", code=3).startswith("error: it is Rosa's turn, a player's")
+
+
+def test_npc_all_acts_for_every_npc_until_a_players_turn(ua: Ua) -> None:
+    ua.ok("session", "new", "bar", "--scenario", str(BAR), "--seed", "7", "--players", "otis")
+    ua.ok("session", "begin", "bar")
+    done = ua.ok("session", "npc", "bar", "--all")
+    npcs = [t["npc"] for t in done["turns"]]
+    assert npcs[:5] == ["Tommy", "Dana", "Moe", "Eddie", "Sal"] and "Otis" not in npcs
+    # Eddie's bat froze Otis (M2-8, the default reaction): the player never gets a turn, so the
+    # NPCs fight on to the end
+    assert done["turn"] is None
+    state = ua.ok("session", "state", "bar")
+    assert state["fight"]["phase"] == "ended" and combatant(state, "Otis")["reaction"]["kind"] == "freeze"
+
+
+def test_players_are_checked_at_session_new_with_a_hint(ua: Ua) -> None:
+    line = ua.fails("session", "new", "bar", "--scenario", str(BAR), "--players", "Tomy", code=2)
+    assert "no combatant 'Tomy'" in line and "did you mean 'Tommy'?" in line
+    assert ua.count("bar") == 0
+
+
+def test_a_session_from_sheets_has_no_npcs_and_says_so(duel: Ua) -> None:
+    duel.ok("session", "new", "s", "--scenario", str(SCENARIO), "--players", "Rosa,Vic")
+    duel.ok("session", "begin", "s")
+    assert "has no NPCs" in duel.fails("session", "npc", "s", code=2)
+
+
+# -- several players declare (C2-4, C2-5, C2-16) -------------------------------------------------
+
+
+def test_each_player_declares_on_its_own_and_may_replace_it_until_the_first_action_c2_4(bar: Ua) -> None:
+    bar.ok("session", "focus", "bar", "Tommy", "Eddie")
+    bar.ok("session", "focus", "bar", "dana", "moe", "--amount", "20")  # ids in any case
+    again = bar.ok("session", "focus", "bar", "Tommy", "Sal", "--amount", "30")
+    assert "declares instead" in again["events"][1]["explanation"]
+    state = bar.ok("session", "state", "bar")
+    assert state["fight"]["phase"] == "declare"  # still open for the others
+    assert fighter(state, "Tommy")["focus"] == {"target": "Sal", "amount": 30}
+    assert fighter(state, "Dana")["focus"] == {"target": "Moe", "amount": 20}
+    bar.ok("session", "attack", "bar", "Tommy", "Sal", "--dice", "4,7")  # the first action closes them
+    line = bar.fails("session", "focus", "bar", "Otis", "Sal", code=3)
+    assert "before anyone acts (C2-4)" in line and "hint:" in line
+
+
+def test_keep_dodging_needs_a_dodge_last_round_c2_16(bar: Ua) -> None:
+    line = bar.fails("session", "keep-dodging", "bar", "Tommy", code=3)
+    assert "was not dodging last round (C2-16)" in line and "ua session dodge" in line
+
+
+# -- passions after a miss (C-10) ----------------------------------------------------------------
+
+
+def test_a_passion_after_a_missed_attack_rerolls_it_and_re_resolves_what_followed_c_10(duel: Ua) -> None:
+    fight_one_round(duel)  # Rosa misses Vic with 5,9; her knife cuts 1 (C2-14)
+    amended = duel.ok("session", "passion", "duel", "Rosa", "rage", "--dice", "1,2")
+    assert amended["changes"] == ["Vic: wounds 54 → 49 (-5)"]  # the reroll 12 hits: 1+2+3 = 6 instead of 1
+    spent = [e["event"] for e in amended["new_events"] if e["type"] == "passion_spent"]
+    assert spent and spent[0]["after"]["roll"] == {"tens": 1, "ones": 2, "flipped": False}
+    line = duel.fails("session", "passion", "duel", "Rosa", "fear", code=3)
+    assert "was already changed by a passion" in line
+
+
+def test_a_passion_on_a_successful_attack_is_refused_with_the_true_reason_c_10(duel: Ua) -> None:
+    duel.ok("session", "attack", "duel", "Vic", "Rosa", "--dice", "5,8")
+    line = duel.fails("session", "passion", "duel", "Vic", "rage", code=3)
+    assert "Vic's last roll, an attack on Rosa (command 6), was a success, not a failure" in line
+
+
+# -- dice go where the GM expects -----------------------------------------------------------------
+
+
+def test_the_output_says_which_faces_went_where_and_extra_faces_are_refused(duel: Ua) -> None:
+    shot = duel.ok("session", "attack", "duel", "Vic", "Rosa", "--dice", "5,8")
+    assert shot["dice"] == [{"roll": "Vic's attack", "faces": [5, 8]}] and shot["table_dice"] == 2
+    duel.ok("session", "undo", "duel")
+    before = duel.count("duel")
+    line = duel.fails("session", "attack", "duel", "Vic", "Rosa", "--dice", "5,8,1,2,3", code=2)
+    assert line.startswith("error: --dice: this attack reads 2 dice (Vic's attack 5,8), but 5 were given")
+    assert duel.count("duel") == before  # nothing written
+
+
+def test_dice_that_run_out_are_refused_off_a_terminal_unless_draw_rest(bar: Ua) -> None:
+    bar.ok("session", "attack", "bar", "Tommy", "Eddie", "--dice", "4,7")
+    bar.ok("session", "attack", "bar", "Dana", "Moe", "--dice", "4,4")
+    bar.ok("session", "npc", "bar")  # Moe
+    line = bar.fails("session", "attack", "bar", "Eddie", "Dana", "--dice", "2,9", code=2)
+    assert "run out before Dana's Mind" in line and "--draw-rest" in line  # M2-8: a bat, the first time
+    drawn = bar.ok("session", "attack", "bar", "Eddie", "Dana", "--dice", "2,9", "--draw-rest")
+    assert [d["roll"] for d in drawn["dice"]] == ["Eddie's attack", "Dana's Mind"] and drawn["table_dice"] == 2
+
+
+# -- madness at the table (M2-4, M2-7) ----------------------------------------------------------
+
+
+def test_the_gm_chooses_the_reaction_to_a_check_an_attack_raises_and_calms_it_m2_4(bar: Ua) -> None:
+    bar.ok("session", "attack", "bar", "Tommy", "Eddie", "--dice", "4,7")
+    bar.ok("session", "attack", "bar", "Dana", "Moe", "--dice", "4,4")
+    bar.ok("session", "npc", "bar")
+    hit = bar.ok("session", "attack", "bar", "Eddie", "Dana", "--dice", "2,9,7,4", "--reaction", "dana=frenzy")
+    (reaction,) = of_type(hit, "reaction_taken")
+    assert (reaction["actor"], reaction["reaction"]) == ("Dana", "frenzy")  # not the default freeze
+    calmed = bar.ok("session", "calm", "bar", "Dana")
+    assert of_type(calmed, "reaction_ended")[0]["actor"] == "Dana"
+    assert combatant(bar.ok("session", "state", "bar"), "Dana")["reaction"] is None
+    assert "is not in the grip of a reaction" in bar.fails("session", "calm", "bar", "Dana", code=3)
+
+
+# -- one numbering -------------------------------------------------------------------------------
+
+
+def test_the_log_heads_each_command_with_its_number_which_state_and_fork_take(duel: Ua) -> None:
+    fight_one_round(duel)
+    lines = duel.ok("session", "log", "duel")["lines"]
+    heads = [line["explanation"] for line in lines if line["type"] == "command_recorded"]
+    assert "Command #6: Vic attack → Rosa, dice 5,8." in heads
+    at_command = duel.ok("session", "state", "duel", "--at", "#6")
+    assert at_command == duel.ok("session", "state", "duel", "--at", "17")  # command 6's last event
+    assert "command #99 is not one that counts now" in duel.fails("session", "state", "duel", "--at", "#99")
+
+
+# -- errors that help, less typing -----------------------------------------------------------------
+
+
+def test_ids_match_in_any_case_and_an_unknown_one_lists_the_combatants(duel: Ua) -> None:
+    shot = duel.ok("session", "attack", "duel", "vic", "ROSA", "--dice", "5,8")
+    assert of_type(shot, "attack_resolved")[0]["target"] == "Rosa"
+    line = duel.fails("session", "attack", "duel", "Rosa", "Vik", code=2)
+    assert "no combatant 'Vik'" in line and "did you mean 'Vic'?" in line and "combatants: Rosa, Vic" in line
+
+
+def test_use_sets_the_current_session_so_its_name_may_be_left_out(duel: Ua) -> None:
+    assert duel.ok("session", "use", "duel") == {"current": "duel"}
+    assert duel.ok("session", "state")["turn"] == "Vic"
+    shot = duel.ok("session", "attack", "Vic", "Rosa", "--dice", "5,8")
+    assert shot["turn"] == "Rosa"
+    assert duel.ok("session", "state", "duel")["turn"] == "Rosa"  # naming it still works
+    assert "no session 'nope'" in duel.fails("session", "use", "nope")
