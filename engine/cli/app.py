@@ -62,9 +62,24 @@ GROUPS: dict[str, tuple[str, str]] = {
 ROOT_OPTIONS = ("--log-json", "--verbose", "-v")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("ua-engine")
+        except PackageNotFoundError:  # run from a checkout that is not installed
+            found = "unknown"
+        sys.stdout.write(f"ua {found}\n")
+        raise typer.Exit(0)
+
+
 def _root(
     log_json: Annotated[bool, typer.Option("--log-json", help="Diagnostics on stderr as JSON lines.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show debug diagnostics on stderr.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     configure_logging(json=log_json, verbose=verbose)
 
@@ -79,7 +94,7 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
         help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
-        add_completion=False,
+        add_completion=True,  # ua --install-completion / --show-completion (bash, zsh, fish)
     )
     ua.callback()(_root)
     for name, (module, attr) in COMMANDS.items():

@@ -30,33 +30,51 @@ def state_json(state: Encounter) -> dict[str, Any]:
     """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
     data: dict[str, Any] = msgspec.to_builtins(state)
     data["turn"] = ruleset_of(state).acting_now(state)
+    from engine.session.service import SessionService
+
+    data["up_next"] = data["turn"] or SessionService.up_next(state)  # also while declarations are open
     for c, out in zip(state.combatants, data["combatants"], strict=True):
         out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
     return data
 
 
 def render_state(state: Encounter, *, title: str = "") -> None:
+    """An initiative tracker: combatants in initiative order with their values, ▶ at who acts now
+    (or first, while declarations are open), every shift in force, the dead and fled apart,
+    injuries as a table."""
+    from engine.session.service import SessionService
+
     fight = state.fight
     head = f"[bold]{_safe(title or state.title or 'encounter')}[/bold] — {fight.phase}"
     if fight.phase not in ("setup",):
         head += f", round {fight.round}"
     actor = ruleset_of(state).acting_now(state)
+    up = actor or SessionService.up_next(state)
     if actor:
         head += f", {_safe(actor)} to act"
+    elif up and fight.phase == "declare":
+        head += f", declarations open ({_safe(up)} acts first)"
     if fight.result is not None:
         winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
         head += f" — {_safe(winner)} ({_safe(fight.result.reason)})"
     console.print(head)
-    if fight.order:
-        console.print("order: " + _safe(", ".join(fight.order)))
+    rank = {fid: i for i, fid in enumerate(fight.order)}
+    standing = [c for c in state.combatants if c.status not in ("dead", "fled", "surrendered")]
+    gone = [c for c in state.combatants if c not in standing]
+    standing.sort(key=lambda c: rank.get(c.id, len(rank)))
     table = Table()
-    for column in ("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"):
+    for column in ("", "combatant", "init", "side", "wounds", "shifts", "status", "in hand", "conditions", "madness"):
         table.add_column(column)
-    for c in state.combatants:
+    for c in standing:
         f = state.fighter(c.id)
-        shift = wound_shift(c.wounds, c.max_wounds, state.settings)
+        shifts = []
+        wounds_shift = wound_shift(c.wounds, c.max_wounds, state.settings)
+        if wounds_shift:
+            shifts.append(f"{wounds_shift:+d} wounds")
+        live = [cond for cond in f.conditions if fight.round <= cond.until_round]
+        shifts += [f"{cond.shift:+d} {cond.name}" for cond in live if cond.shift]
         status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
-        notes = [cond.name for cond in f.conditions if fight.round <= cond.until_round]
+        notes = [f"{cond.name} to round {cond.until_round}" for cond in live]
         flags = {
             "dodging": f.dodging,
             "prone": f.prone,
@@ -72,23 +90,33 @@ def render_state(state: Encounter, *, title: str = "") -> None:
             for m in METERS
             if c.meters.of(m).hardened or c.meters.of(m).failed
         )
+        init = ""
+        if f.initiative is not None:
+            init = f"{f.initiative.value}" + ("" if f.initiative.success else " (failed)")
         table.add_row(
+            "▶" if c.id == up else "",
             _safe(c.id),
+            init,
             _safe(c.side),
             f"{c.wounds}/{c.max_wounds}",
-            f"{shift:+d}" if shift else "",
+            _safe(", ".join(shifts)),
             _safe(status),
             _safe(hand),
             _safe(", ".join(notes)),
             meters,
         )
     console.print(table)
+    if gone:
+        console.print("out of the fight: " + _safe(", ".join(f"{c.id} ({c.status})" for c in gone)))
     injuries = [(c.id, i) for c in state.combatants for i in c.injuries]
     if injuries:
-        console.print(
-            "injuries: "
-            + _safe("; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries))
-        )
+        hurt = Table(title="injuries")
+        for column in ("combatant", "#", "amount", "healed", "source", "round"):
+            hurt.add_column(column)
+        for who, i in injuries:
+            amount = f"{i.amount}" + (" permanent" if i.permanent else "")
+            hurt.add_row(_safe(who), str(i.id), amount, str(i.healed), _safe(i.source), str(i.round))
+        console.print(hurt)
 
 
 def render_lines(lines: Iterable[Line]) -> None:

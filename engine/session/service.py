@@ -647,12 +647,13 @@ class SessionService:
             return state
         return closed  # type: ignore[no-any-return]
 
-    def up_next(self, state: Encounter) -> str | None:
+    @staticmethod
+    def up_next(state: Encounter) -> str | None:
         """Who acts next: whose turn it is, or, while the round's declarations are open, who will
         act first once they close. None when the fight is not going on."""
         if state.fight.phase not in ("declare", "acting", "ambush"):
             return None
-        closed = self._closed(state)
+        closed = SessionService._closed(state)
         return ruleset_of(closed).acting_now(closed)
 
     def _npc_declarations(self, session: LiveEncounter, done: Executed, command_id: str) -> tuple[Executed, ...]:

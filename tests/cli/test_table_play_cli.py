@@ -187,3 +187,19 @@ def test_use_sets_the_current_session_so_its_name_may_be_left_out(duel: Ua) -> N
     assert shot["turn"] == "Rosa"
     assert duel.ok("session", "state", "duel")["turn"] == "Rosa"  # naming it still works
     assert "no session 'nope'" in duel.fails("session", "use", "nope")
+
+
+# -- state as an initiative tracker -----------------------------------------------------------------
+
+
+def test_the_state_marks_who_acts_first_while_declarations_are_open_i2_2(bar: Ua) -> None:
+    state = bar.ok("session", "state", "bar")
+    assert (state["turn"], state["up_next"]) == (None, "Tommy")  # initiative 30, the highest (I2-2)
+    shown = bar("session", "state", "bar")
+    assert shown.exit_code == 0 and "declarations open (Tommy acts first)" in shown.stdout
+    assert "▶" in shown.stdout
+
+
+def test_ua_version_prints_the_version(ua: Ua) -> None:
+    result = ua("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("ua ")
