@@ -123,18 +123,22 @@ def bench(
     chunk_size: ChunkSizeOpt = None,
 ) -> None:
     """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
-    With --log N: command append latency on SQLite, fold throughput, opening an N-event session.
+    With --log N: command append latency on SQLite, fold throughput, opening an N-event session,
+    and decoding a combat log of N events (the first scenario's kept fights) with and without
+    folding it.
     With --backend dask: the local pool against the cluster (fights/s, the cost of a task), and
     with --client-memory TASKS the client's memory over a batch of 10⁸ fights."""
     if log:
-        from engine.session.logbench import log_benchmark
+        from engine.session.logbench import log_benchmark, replay_benchmark
 
-        figures = log_benchmark(log)
+        combat = scenarios[0] if scenarios else SHIPPED / "knife-vs-22.toml"
+        figures = log_benchmark(log) | replay_benchmark(log, combat)
         if json:
             emit_json(figures)
         else:
             for key, value in figures.items():
-                console.print(f"{key.replace('_', ' ')}: {value:,}")
+                shown = f"{value:,}" if isinstance(value, int) else value
+                console.print(f"{key.replace('_', ' ')}: {shown}")
         return
     count = default_workers() if workers is None else workers
     check_size(n, count)

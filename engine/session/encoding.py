@@ -70,7 +70,10 @@ def stored_log(stream: str, events: Sequence[EventBase], *, seed: int, recorded_
 
 def decoded(stored: StoredEvent) -> Event:
     """The event a store holds, upcast when older; errors name the stream and position."""
-    where = f"{stored.stream} event {stored.position}"
-    if stored.schema_version == version_of(stored.type):
-        return decode(stored.data, where=where)
-    return decode(stored.data, schema_version=stored.schema_version, where=where)
+    try:
+        if stored.schema_version == version_of(stored.type):
+            return decode(stored.data)
+        return decode(stored.data, schema_version=stored.schema_version)
+    except EngineError as exc:  # named here, not before: a long log reads a million good events
+        exc.where = exc.where or f"{stored.stream} event {stored.position}"
+        raise

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from engine.collector import collection_paused
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
@@ -141,8 +142,9 @@ class LiveEncounter:
             self.state, self._count, self.next_id, self.dice_position = opened
             self._snapshot_at = self._count
         else:
-            self._records = list(stored_events(store, stream))
-            self.state = effective_fold(self._records)
+            with collection_paused():
+                self._records = list(stored_events(store, stream))
+                self.state = effective_fold(self._records)
             self._count = len(self._records)
             self.next_id, self.dice_position = cursors(self._records)
             self._snapshot_at = 0
@@ -152,7 +154,9 @@ class LiveEncounter:
         """Every (position, event) of the session, read from the store on first use."""
         records = self._records
         if records is None:
-            records = self._records = [(p, e) for p, e in stored_events(self.store, self.stream) if p <= self._count]
+            with collection_paused():
+                records = [(p, e) for p, e in stored_events(self.store, self.stream) if p <= self._count]
+            self._records = records
         return records
 
     @property

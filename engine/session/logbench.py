@@ -9,16 +9,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.collector import collection_paused
 from engine.commands import RollCheck, StartEncounter
 from engine.dice.checks import CheckSpec
-from engine.dice.source import SeededDice
+from engine.dice.source import SeededDice, derive_seed
+from engine.events import decode, encode
 from engine.events.base import EventBase
 from engine.reducers import fold
 from engine.rules.decide import decide_and_fold
+from engine.scenario.scenario import load_scenario
 from engine.session.encoding import to_new_events
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter
 from engine.session.snapshot import save_snapshot
+from engine.simulate.fight import prepare, run_fight
 from engine.state.encounter import Encounter
 from engine.store.sqlite import SqliteStore
 
@@ -38,6 +42,42 @@ def _long_log(n_events: int) -> list[EventBase]:
         made, state = decide_and_fold(state, RollCheck(spec=spec), dice)
         events.extend(made)
     return events[:n_events]
+
+
+def _combat_logs(n_events: int, scenario: Path) -> list[list[bytes]]:
+    """Kept fights of `scenario` (each its own log, every event JSON-encoded) until about
+    `n_events` events in all."""
+    prep = prepare(load_scenario(scenario))
+    logs: list[list[bytes]] = []
+    total = 0
+    while total < n_events:
+        run = run_fight(prep, derive_seed(1, len(logs)), keep_log=True)
+        logs.append([encode(e) for e in run.events])
+        total += len(run.events)
+    return logs
+
+
+def replay_benchmark(n_events: int, scenario: Path) -> dict[str, Any]:
+    """Decoding a combat log's bytes alone, against decoding and folding them fight by fight."""
+    logs = _combat_logs(n_events, scenario)
+    events = sum(len(log) for log in logs)
+    with collection_paused():
+        started = time.perf_counter()
+        for log in logs:
+            for line in log:
+                decode(line)
+        decode_only = time.perf_counter() - started
+        started = time.perf_counter()
+        for log in logs:
+            fold([decode(line) for line in log])
+        decode_and_fold = time.perf_counter() - started
+    return {
+        "combat_events": events,
+        "combat_scenario": scenario.name,
+        "decode_events_per_s": round(events / decode_only),
+        "decode_and_fold_events_per_s": round(events / decode_and_fold),
+        "decode_and_fold_vs_decode": round(decode_only / decode_and_fold, 2),
+    }
 
 
 def log_benchmark(n_events: int, appends: int = 200) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
+from engine.collector import collection_paused
 from engine.errors import CorruptLog, InvalidInput, NotFound, TornTail
 from engine.session.encoding import decoded
 from engine.session.history import Record
@@ -104,12 +105,13 @@ def read_replay(
     in_memory = log.size <= IN_MEMORY_BYTES
     counts: dict[str, int] = {}
     kept: dict[str, tuple[list[Record], list[str]]] = {}
-    for stored in log.events():
-        counts[stored.stream] = counts.get(stored.stream, 0) + 1
-        if in_memory:
-            records, command_ids = kept.setdefault(stored.stream, ([], []))
-            records.append((stored.position, decoded(stored)))
-            command_ids.append(stored.command_id)
+    with collection_paused():
+        for stored in log.events():
+            counts[stored.stream] = counts.get(stored.stream, 0) + 1
+            if in_memory:
+                records, command_ids = kept.setdefault(stored.stream, ([], []))
+                records.append((stored.position, decoded(stored)))
+                command_ids.append(stored.command_id)
     if log.torn is not None and not recover:
         raise TornTail(log.torn.message, where=log.torn.where, hint="--recover reads the whole commands before it")
     names = sorted(counts)

@@ -4,14 +4,13 @@ executor, for any number of workers and any chunk size."""
 
 from __future__ import annotations
 
-import gc
 import heapq
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
 
+from engine.collector import collection_paused
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
@@ -100,19 +99,6 @@ def run_chunk(fights: Fights, seed: int, start: int, stop: int, keep: int) -> Ch
             if keep:
                 picks.add(fight.score(side), i, seed)
     return ChunkResult(tally=tally, picks=picks)
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """No cyclic garbage collection while fights run: a fight's objects form no cycles (reference
-    counting frees them), so the collector would only walk them for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class BatchJob(msgspec.Struct, frozen=True, kw_only=True):

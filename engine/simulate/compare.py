@@ -17,9 +17,10 @@ from typing import Any
 
 import msgspec
 
+from engine.collector import collection_paused
 from engine.dice.source import derive_seed
 from engine.scenario.scenario import LoadedScenario
-from engine.simulate.batch import Fights, check_size, collection_paused
+from engine.simulate.batch import Fights, check_size
 from engine.simulate.executors import Executor, run_job
 from engine.simulate.fight import prepare
 from engine.simulate.identity import engine_identity

@@ -32,6 +32,19 @@ def test_bench_json_has_speeds_scaling_and_peak_rss_for_each_scenario() -> None:
     assert report["peak_rss_mib"]["main"] > 0
 
 
+def test_bench_log_times_appends_folds_opening_and_a_combat_log() -> None:
+    file = str(ROOT / "scenarios" / "bar-brawl.toml")
+    result = runner.invoke(app, ["bench", file, "--log", "3000", "--json"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["events"] == 3000 and report["open_from_sqlite_seconds"] > 0
+    assert report["command_append_ms_median"] <= report["command_append_ms_p99"]
+    assert report["combat_scenario"] == "bar-brawl.toml" and report["combat_events"] >= 3000
+    assert report["decode_events_per_s"] > 0 and report["decode_and_fold_events_per_s"] > 0
+    ratio = report["decode_and_fold_events_per_s"] / report["decode_events_per_s"]
+    assert report["decode_and_fold_vs_decode"] == pytest.approx(ratio, abs=0.01)
+
+
 def test_bench_reference_times_batches_that_build_every_event() -> None:
     file = str(ROOT / "scenarios" / "knife-vs-22.toml")
     result = runner.invoke(app, ["bench", file, "-n", "20", "--workers", "1", "--reference", "--json"])
