@@ -317,6 +317,13 @@ class SessionService:
             events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
         except ConcurrencyConflict:
             raise changed(name) from None
+        except Refused as exc:
+            if exc.hint:
+                raise
+            hint = f"ua session state {name} shows who can act now"
+            if amend is not None:
+                hint = f"ua session log {name} shows each command, its number and what it did"
+            raise Refused(exc.message, where=exc.where, hint=hint) from None
         done = self._executed(session, command_id, events)
         then = self._npc_declarations(session, done, command_id)
         return done if not then else replace(done, then=then)

@@ -233,7 +233,10 @@ def test_an_amend_that_no_longer_makes_sense_is_refused_and_writes_nothing(duel:
     fight_one_round(duel)
     line = duel.fails("session", "attack", "duel", "Vic", "Rosa", "--dice", "0,1", "--amend", "6", code=3)
     # a crit kills Rosa: her attack after it cannot be
-    assert line == "error: the amend no longer makes sense: command #7 after it is refused: the fight is over"
+    assert line == (
+        "error: the amend no longer makes sense: command #7 after it is refused: the fight is over "
+        "(hint: ua session log duel shows each command, its number and what it did)"
+    )
     line = duel.fails("session", "amend", "duel", "6", "--command", '{"command": "dodge", "actor": "Rosa"}', code=3)
     assert line.startswith("error: the amend no longer makes sense: the amended command is refused: ")
     assert "not one that counts" in duel.fails("session", "attack", "duel", "Vic", "Rosa", "--amend", "99")

@@ -203,3 +203,27 @@ def test_the_state_marks_who_acts_first_while_declarations_are_open_i2_2(bar: Ua
 def test_ua_version_prints_the_version(ua: Ua) -> None:
     result = ua("--version")
     assert result.exit_code == 0 and result.stdout.startswith("ua ")
+
+
+def test_an_amend_leads_with_what_changed_and_full_shows_every_event(duel: Ua) -> None:
+    fight_one_round(duel)
+    short = duel("session", "passion", "duel", "Rosa", "rage", "--dice", "1,2")
+    assert short.exit_code == 0, short.stderr
+    lines = short.stdout.splitlines()
+    assert lines[0].startswith("amended command #7 (now #8") and lines[1].strip() == "Vic: wounds 54 → 49 (-5)"
+    assert "before:" not in short.stdout
+    duel.ok("session", "undo", "duel")
+    full = duel("session", "attack", "duel", "Rosa", "Vic", "--dice", "1,2", "--amend", "7", "--full")
+    assert full.exit_code == 0 and "before:" in full.stdout and "after:" in full.stdout
+
+
+def test_amend_with_a_command_that_is_not_one_lists_the_command_names(duel: Ua) -> None:
+    line = duel.fails("session", "amend", "duel", "6", "--command", '{"command": "stab"}', code=2)
+    assert "attack" in line and "do_nothing" in line and "spend_passion" in line
+
+
+def test_import_takes_the_name_first_as_export_does(duel: Ua) -> None:
+    file = duel.dir / "duel.jsonl"
+    assert duel("session", "export", "duel", str(file)).exit_code == 0
+    assert duel("session", "import", "copy", str(file)).exit_code == 0
+    assert duel.count("copy") == duel.count("duel")

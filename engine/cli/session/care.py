@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption
-from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, DrawRest, Name, parse_dice
+from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, DrawRest, Full, Name, parse_dice
 from engine.cli.session.run import act
 from engine.commands import Convalesce, FirstAid, MedicalCare, Ruling
 from engine.commands.base import CommandBase
@@ -25,6 +25,7 @@ def heal(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -37,7 +38,7 @@ def heal(
         )
     else:
         command = FirstAid(healer=healer, patient=patient, injury=injury, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def rest(

@@ -17,6 +17,7 @@ from engine.cli.session.options import (
     Db,
     Dice,
     DrawRest,
+    Full,
     Name,
     Shifts,
     ask_dice,
@@ -47,6 +48,7 @@ def check(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -64,7 +66,7 @@ def check(
         dice=parse_dice(dice),
     )
     known = on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest, check=known)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest, check=known)
 
 
 def roll(
@@ -75,13 +77,14 @@ def roll(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """A plain check by rating, recorded in the session."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=parse_shifts(shift)), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def madness(
@@ -101,6 +104,7 @@ def madness(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -117,7 +121,7 @@ def madness(
         shifts=parse_shifts(shift),
         dice=parse_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def therapy(
@@ -160,6 +164,7 @@ def passion(
     ] = None,
     dice: Dice = None,
     draw_rest: DrawRest = False,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -183,4 +188,4 @@ def passion(
         draw_rest=draw_rest,
         ask=ask_dice(),
     )
-    show(result, json=json)
+    show(result, json=json, full=full)

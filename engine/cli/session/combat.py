@@ -18,6 +18,7 @@ from engine.cli.session.options import (
     Db,
     Dice,
     DrawRest,
+    Full,
     Name,
     Reactions,
     Shifts,
@@ -64,6 +65,7 @@ def declare(
         bool, typer.Option("--open", help="Leave declarations open for other players (the first action closes them).")
     ] = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -84,7 +86,7 @@ def declare(
         by_id.setdefault(who, {})["continue_suppression"] = True
     declarations = tuple(Declaration(id=who, **fields) for who, fields in by_id.items())
     command = Declare(declarations=declarations, open=True if open_ else msgspec.UNSET)
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id)
 
 
 def focus(
@@ -93,6 +95,7 @@ def focus(
     target: Annotated[str, typer.Argument(help="The focus target.")],
     amount: Annotated[int, typer.Option("--amount", help="+10, +20 or +30.")] = 10,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -103,7 +106,15 @@ def focus(
     if amount not in (10, 20, 30):
         raise InvalidInput(f"a focus shift is +10, +20 or +30, not {amount}", where="--amount", hint="--amount 10")
     declaration = Declaration(id=actor, focus_target=target, focus=cast(Literal[10, 20, 30], amount))
-    act(db, name, Declare(declarations=(declaration,), open=True), amend=amend, json=json, command_id=command_id)
+    act(
+        db,
+        name,
+        Declare(declarations=(declaration,), open=True),
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+    )
 
 
 def _declaring(field: str, doc: str) -> Callable[..., None]:
@@ -113,12 +124,21 @@ def _declaring(field: str, doc: str) -> Callable[..., None]:
         name: Name,
         actor: Actor,
         amend: Amend = None,
+        full: Full = False,
         command_id: CommandIdOpt = None,
         db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
         declaration = Declaration(id=actor, **{field: True})  # type: ignore[arg-type]
-        act(db, name, Declare(declarations=(declaration,), open=True), amend=amend, json=json, command_id=command_id)
+        act(
+            db,
+            name,
+            Declare(declarations=(declaration,), open=True),
+            amend=amend,
+            json=json,
+            full=full,
+            command_id=command_id,
+        )
 
     command.__doc__ = doc
     return command
@@ -181,6 +201,7 @@ def attack(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -223,7 +244,7 @@ def attack(
             "--monkey-to goes with --cherry monkey_dodge", where="--monkey-to", hint="add --cherry monkey_dodge"
         )
     known = on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest, check=known)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest, check=known)
 
 
 def on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Precheck:
@@ -253,12 +274,13 @@ def _simple(command_type: type[CommandBase], doc: str) -> Callable[..., None]:
         dice: Dice = None,
         draw_rest: DrawRest = False,
         amend: Amend = None,
+        full: Full = False,
         command_id: CommandIdOpt = None,
         db: Db = Path(DEFAULT_DB),
         json: JsonOption = False,
     ) -> None:
         command = command_type(actor=actor, dice=parse_dice(dice))  # type: ignore[call-arg]
-        act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+        act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
     command.__doc__ = doc
     command.__name__ = str(command_type.__struct_config__.tag)
@@ -279,12 +301,13 @@ def draw(
     actor: Actor,
     weapon: Annotated[str, typer.Argument(help="The weapon to draw.")],
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Draw or ready a weapon (C2-3): usable from next round."""
-    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, command_id=command_id)
+    act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, full=full, command_id=command_id)
 
 
 def nothing(
@@ -297,6 +320,7 @@ def nothing(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -305,7 +329,7 @@ def nothing(
     the turn ends the round and initiative is re-set by a roll (I2-5): that Speed roll (2 faces,
     the re-rolling combatant's player), then any tie dice (I2-4)."""
     command = DoNothing(actor=actor, reinitiative=reinit, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def suppress(
@@ -316,6 +340,7 @@ def suppress(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -323,7 +348,7 @@ def suppress(
     """Suppressive fire (C2-18)."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
     command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption, emit_json
-from engine.cli.session.options import DEFAULT_DB, CommandIdOpt, Db, Name, service
+from engine.cli.session.options import DEFAULT_DB, CommandIdOpt, Db, Full, Name, service
 from engine.cli.session.run import act, show_marker
 from engine.cli.views import lines_json, render_lines, render_state, state_json
 from engine.errors import InvalidInput
@@ -28,18 +28,24 @@ def amend_json(
     name: Name,
     number: Annotated[int, typer.Argument(help="The command to replace.")],
     command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
     """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
-    from engine.commands import command_decoder
+    from engine.commands import COMMAND_TYPES, command_decoder
 
     try:
         corrected = command_decoder.decode(command)
     except Exception as exc:  # msgspec's errors carry the $.path
-        raise InvalidInput(f"not a command: {exc}", where="--command", hint="see `ua session log --json`") from None
-    act(db, name, corrected, amend=number, json=json, command_id=command_id)
+        names = ", ".join(str(t.__struct_config__.tag) for t in COMMAND_TYPES)
+        raise InvalidInput(
+            f"not a command: {exc}",
+            where="--command",
+            hint=f'{{"command": NAME, …}} with NAME one of: {names} (see `ua session log --json`)',
+        ) from None
+    act(db, name, corrected, amend=number, json=json, full=full, command_id=command_id)
 
 
 def state(

@@ -23,6 +23,9 @@ Dice = Annotated[
     str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
 ]
 Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
+Full = Annotated[
+    bool, typer.Option("--full", help="With --amend: every event before and after, not only what changed.")
+]
 Force = Annotated[
     bool, typer.Option("--force", help="Replace an existing file (never a database, a folder or a device).")
 ]

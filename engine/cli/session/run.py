@@ -24,6 +24,7 @@ def act(
     command_id: str | None = None,
     check: Precheck | None = None,
     draw_rest: bool = False,
+    full: bool = False,
 ) -> Executed | Amended:
     """Run (or amend with) one command and show what it did. `check` looks at the session's
     state first, to refuse an argument that makes no sense there. Faces given with --dice must
@@ -31,7 +32,7 @@ def act(
     result = service(db, name).execute(
         name, command, amend=amend, command_id=command_id, check=check, draw_rest=draw_rest, ask=ask_dice()
     )
-    show(result, json=json)
+    show(result, json=json, full=full)
     return result
 
 
@@ -68,16 +69,17 @@ def describe_dice(result: Executed) -> str:
     return " · ".join(out)
 
 
-def show(result: Executed | Amended, *, json: bool) -> None:
+def show(result: Executed | Amended, *, json: bool, full: bool = False) -> None:
     if isinstance(result, Amended):
-        show_amendment(result, json=json)
+        show_amendment(result, json=json, full=full)
     elif json:
         emit_json(result_json(result))
     else:
         render_result(result)
 
 
-def show_amendment(result: Amended, *, json: bool) -> None:
+def show_amendment(result: Amended, *, json: bool, full: bool = False) -> None:
+    """What changed per combatant first; with `full`, every event before and after."""
     if json:
         emit_json(
             {
@@ -88,9 +90,15 @@ def show_amendment(result: Amended, *, json: bool) -> None:
             }
         )
         return
-    console.print("[bold]amended[/bold] — what changed:")
+    records = [e for e in result.new_events if isinstance(e, CommandRecorded)]
+    numbers = ", ".join(f"#{r.id}" for r in records)
+    now = numbers or "nothing"
+    console.print(f"[bold]amended command #{result.number}[/bold] (now {now}; at event {result.first}) — what changed:")
     for line in result.changes or ["nothing in the state"]:
         console.print(f"  {shown(line)}", markup=False)
+    if not full:
+        console.print(f"  [dim]({len(result.old_events)} events before, {len(result.new_events)} after: --full)[/dim]")
+        return
     console.print("[bold]before[/bold]:")
     for e in result.old_events:
         if not isinstance(e, CommandRecorded):

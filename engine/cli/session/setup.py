@@ -18,6 +18,7 @@ from engine.cli.session.options import (
     Dice,
     DrawRest,
     Force,
+    Full,
     Name,
     open_session,
     parse_dice,
@@ -155,6 +156,7 @@ def begin(
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
+    full: Full = False,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
@@ -167,7 +169,7 @@ def begin(
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
     command = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, command_id=command_id, draw_rest=draw_rest)
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def export(
@@ -187,15 +189,22 @@ def export(
 
 
 def import_(
+    name: Annotated[str, typer.Argument(help="The new session's name (as `export NAME FILE`).", show_default=False)],
     file: Annotated[Path, typer.Argument(help="A JSONL replay file.")],
-    name: Name,
     stream: Annotated[str | None, typer.Option("--stream", help="Which stream, if the file holds several.")] = None,
     recover: RecoverOpt = False,
     unchecked: UncheckedOpt = False,
     db: Db = Path(DEFAULT_DB),
 ) -> None:
     """Read a JSONL log into a new session: every line checked, and every command re-decided with
-    its dice (as `ua replay --verify`) before anything is stored."""
+    its dice (as `ua replay --verify`) before anything is stored. NAME comes first, as in
+    `export NAME FILE` (the older order FILE NAME is still understood)."""
+
+    def looks_like_a_file(text: str) -> bool:
+        return Path(text).is_file() or text.endswith(".jsonl") or os.sep in text
+
+    if looks_like_a_file(name) and not looks_like_a_file(str(file)):  # the older order: FILE NAME
+        name, file = str(file), Path(name)
     check_name(name, "the session name", where="NAME")
     from engine.cli.replay import read_log
     from engine.session.verify import verify
