@@ -212,8 +212,7 @@ def test_an_amend_leads_with_what_changed_and_full_shows_every_event(duel: Ua) -
     lines = short.stdout.splitlines()
     assert lines[0].startswith("amended command #7 (now #8") and lines[1].strip() == "Vic: wounds 54 → 49 (-5)"
     assert "before:" not in short.stdout
-    duel.ok("session", "undo", "duel")
-    full = duel("session", "attack", "duel", "Rosa", "Vic", "--dice", "1,2", "--amend", "7", "--full")
+    full = duel("session", "attack", "duel", "Rosa", "Vic", "--dice", "1,3", "--amend", "8", "--full")
     assert full.exit_code == 0 and "before:" in full.stdout and "after:" in full.stdout
 
 
