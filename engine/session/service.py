@@ -535,6 +535,54 @@ class SessionService:
             source = source or kept.source
         return self.execute(name, SourceGone(source=source, actor=who or ""), command_id=command_id)
 
+    # -- beginning the fight ------------------------------------------------------------------------
+
+    def triggers(self, name: str) -> list[CommandBase]:
+        """The scenario's madness triggers (M2-8: e.g. unnatural 4 at the first sight of a monster)
+        not yet made in this session, in order, as the commands that make them."""
+        from engine.commands import MadnessCheck
+
+        session = self.open(name)
+        roster = roster_of(session.records, where=f"session {name}")
+        if roster.scenario is None:
+            return []
+        made = [
+            msgspec.structs.replace(e.record.issued, dice=())
+            for e in command_entries(session.records)
+            if e.status == "effective" and isinstance(e.record.issued, MadnessCheck)
+        ]
+        opening = ruleset_of(session.state).script.opening(roster.scenario)
+        return [t for t in opening if msgspec.structs.replace(t, dice=()) not in made]
+
+    def begin(
+        self,
+        name: str,
+        command: CommandBase,
+        *,
+        triggers: bool = True,
+        trigger_dice: Callable[[CommandBase], tuple[int, ...] | None] | None = None,
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> list[Executed | Amended]:
+        """Begin the fight with `command` (initiative), after the scenario's triggers not yet made
+        (unless `triggers` is False): each rolled from the seed, or with the faces
+        `trigger_dice(trigger)` gives (None: drawn). A trigger the rules refuse (its combatant
+        is out already) is left out, as in a batch. Trigger N is `ID.tN` with `command_id`."""
+        done: list[Executed | Amended] = []
+        if triggers and self.state(name).fight.phase == "setup":
+            for k, trigger in enumerate(self.triggers(name), start=1):
+                faces = trigger_dice(trigger) if trigger_dice is not None else None
+                if faces:
+                    trigger = msgspec.structs.replace(trigger, dice=faces)
+                cid = f"{command_id}.t{k}" if command_id else None
+                try:
+                    done.append(self.execute(name, trigger, command_id=cid))
+                except Refused:
+                    continue
+        done.append(self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask))
+        return done
+
     # -- NPCs -------------------------------------------------------------------------------------
 
     def roster(self, name: str) -> Roster:

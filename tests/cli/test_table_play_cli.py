@@ -226,3 +226,28 @@ def test_import_takes_the_name_first_as_export_does(duel: Ua) -> None:
     assert duel("session", "export", "duel", str(file)).exit_code == 0
     assert duel("session", "import", "copy", str(file)).exit_code == 0
     assert duel.count("copy") == duel.count("duel")
+
+
+# -- scenario triggers at begin (M2-8) --------------------------------------------------------------
+
+CELLAR = SCENARIO.parent / "the-thing-in-the-cellar.toml"
+
+
+def test_begin_makes_the_scenarios_madness_triggers_first_m2_8(ua: Ua) -> None:
+    ua.ok("session", "new", "cellar", "--scenario", str(CELLAR), "--seed", "3")
+    begun = ua.ok("session", "begin", "cellar")
+    checked = [of_type(t, "madness_check_resolved")[0] for t in begun["triggers"]]
+    assert [(c["actor"], c["meter"], c["rank"]) for c in checked] == [
+        ("Dana", "unnatural", 4),
+        ("Crane", "unnatural", 4),
+    ]
+    assert of_type(begun, "round_started") or of_type(begun, "ambush_started")
+    assert ua.fails("session", "begin", "cellar", code=3)  # begun already; the triggers are not made twice
+    log = ua.ok("session", "log", "cellar", "--type", "madness_check_resolved")["lines"]
+    assert len(log) == 2
+
+
+def test_begin_without_triggers_leaves_them_to_the_gm(ua: Ua) -> None:
+    ua.ok("session", "new", "cellar", "--scenario", str(CELLAR), "--seed", "3")
+    begun = ua.ok("session", "begin", "cellar", "--no-triggers")
+    assert begun["triggers"] == [] and not of_type(begun, "madness_check_resolved")

@@ -20,17 +20,18 @@ from engine.cli.session.options import (
     Force,
     Full,
     Name,
+    ask_dice,
     open_session,
     parse_dice,
     service,
 )
-from engine.cli.session.run import act
+from engine.cli.session.run import act, show
 from engine.cli.views import events_json, render_state
 from engine.commands import AddCombatant, BeginFight, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import InitiativeChoice
 from engine.errors import CorruptLog, InvalidInput
-from engine.session.service import SessionService
+from engine.session.service import Executed, SessionService
 from engine.state.fight import InitiativeMethod
 from engine.text import check_name, shown
 
@@ -153,6 +154,14 @@ def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
 def begin(
     name: Name,
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
+    triggers: Annotated[
+        bool,
+        typer.Option(
+            "--triggers/--no-triggers",
+            help="Make the scenario's madness triggers first (M2-8), each rolled from the seed "
+            "(a terminal asks for each one's dice).",
+        ),
+    ] = True,
     dice: Dice = None,
     draw_rest: DrawRest = False,
     amend: Amend = None,
@@ -161,7 +170,12 @@ def begin(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Set initiative and begin the fight (I2-1…I2-4); unnamed combatants choose automatically."""
+    """Begin the fight: the scenario's madness triggers not yet made (M2-8), then initiative
+    (I2-1…I2-4); unnamed combatants choose automatically.
+
+    Dice (--dice, initiative only), in the order read: each combatant that rolls initiative, in
+    the order they joined, its Speed roll (2 faces, that combatant's player); then a die for each
+    combatant in a tie (I2-4). A trigger's Mind roll comes from the seed, or a terminal asks."""
     choices = []
     for text in init or ():
         who, _, method = text.partition("=")
@@ -169,7 +183,38 @@ def begin(
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
     command = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    if amend is not None:
+        act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+        return
+    asked = ask_dice()
+
+    def trigger_dice(trigger: CommandBase) -> tuple[int, ...] | None:
+        if asked is None:
+            return None
+        who = getattr(trigger, "actor", "")
+        what = f"{who}'s {getattr(trigger, 'meter', '')} {getattr(trigger, 'rank', '')} check (Mind)"
+        return asked(what)
+
+    results = service(db, name).begin(
+        name,
+        command,
+        triggers=triggers,
+        trigger_dice=trigger_dice,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        ask=asked,
+    )
+    if json:
+        from engine.cli.session.run import result_json
+
+        last = results[-1]
+        assert isinstance(last, Executed)
+        out = result_json(last)
+        out["triggers"] = [result_json(r) for r in results[:-1] if isinstance(r, Executed)]
+        emit_json(out)
+        return
+    for result in results:
+        show(result, json=False)
 
 
 def export(
