@@ -192,6 +192,45 @@ NPC_STEPS = 10_000
 AI_CHOICES_PER_COMMAND = 1000
 
 
+def options_apply(command: CommandBase, events: Sequence[EventBase]) -> None:
+    """`InvalidInput` when a person's option has nothing to act on in what `command` decided
+    (`events`, its preview): --flipped/--as-rolled on rolls that may not be flip-flopped (C-9), a
+    --cherry where the attack earns none (C2-22)."""
+    from engine.events.checks import CheckRolled
+    from engine.events.combat import AttackResolved, CherryTaken
+
+    actor = str(getattr(command, "actor", "") or "")
+    flipped = getattr(command, "flipped", None)
+    if flipped is not None:
+        specs = [
+            e.result.spec
+            for e in events
+            if (isinstance(e, AttackResolved) and e.attacker == actor)
+            or (isinstance(e, CheckRolled) and e.actor == actor and e.result.roll is not None)
+        ]
+        if specs and not any(spec.flip for spec in specs):
+            label = specs[0].label or specs[0].kind
+            raise InvalidInput(
+                f"{actor}'s {label} roll may not be flip-flopped: it is not the obsession skill (C-9)",
+                where="--flipped" if flipped else "--as-rolled",
+                hint="leave the orientation out; nothing was written",
+            )
+    cherry = getattr(command, "cherry", None)
+    if cherry is not None and not any(isinstance(e, CherryTaken) for e in events):
+        attacks = [e for e in events if isinstance(e, AttackResolved) and e.attacker == actor]
+        matched = [a for a in attacks if a.result.outcome == "matched_success"]
+        why = (
+            f"{actor}'s roll is not a matched success"
+            if not matched
+            else f"{actor}'s {matched[0].result.spec.label or 'attack'} is not the obsession hand-to-hand skill"
+        )
+        raise InvalidInput(
+            f"--cherry {cherry}: {why}, so there is no cherry (C2-22); nothing was written",
+            where="--cherry",
+            hint="run it again without --cherry (the dice stay the same)",
+        )
+
+
 #: Fields (of commands and the structs inside them) that name a combatant.
 ID_FIELDS = frozenset({"actor", "target", "healer", "patient", "monkey_redirect", "focus_target", "id", "field"})
 
@@ -296,10 +335,14 @@ class SessionService:
         check: Precheck | None = None,
         draw_rest: bool = True,
         ask: AskDice | None = None,
+        strict: bool = False,
     ) -> Executed | Amended:
         """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
-        followed). `command_id` names it (fresh by default): sent again, it is a retry and writes
-        nothing. `check` looks at the state first. A race with another writer writes nothing.
+        followed). With `strict` (a person's command), an option that does not apply is refused
+        rather than dropped (`options_apply`: a stated orientation on a roll that may not flip,
+        a cherry where the roll earns none). `command_id` names it (fresh by default): sent
+        again, it is a retry and writes nothing. `check` looks at the state first. A race with
+        another writer writes nothing.
 
         Dice: the command's own faces, in the order it reads them; faces beyond its rolls are
         refused (`ExtraFaces`). A roll the given faces do not cover is drawn from the seed when
@@ -314,6 +357,8 @@ class SessionService:
         try:
             if amend is not None:
                 return self._amended(session, amend, command, command_id)
+            if strict and session.issued(command_id) is None:  # a retry answers what it did then
+                options_apply(command, session.preview(command))
             events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
         except ConcurrencyConflict:
             raise changed(name) from None

@@ -251,3 +251,25 @@ def test_begin_without_triggers_leaves_them_to_the_gm(ua: Ua) -> None:
     ua.ok("session", "new", "cellar", "--scenario", str(CELLAR), "--seed", "3")
     begun = ua.ok("session", "begin", "cellar", "--no-triggers")
     assert begun["triggers"] == [] and not of_type(begun, "madness_check_resolved")
+
+
+# -- options that do not apply are refused, not dropped (C-9, C2-22) --------------------------------
+
+
+def test_flipped_on_a_roll_that_may_not_flip_is_refused_c_9(bar: Ua) -> None:
+    shot = bar.ok("session", "attack", "bar", "Tommy", "Eddie", "--dice", "4,7", "--flipped")  # Kung Fu: obsession
+    assert of_type(shot, "attack_resolved")[0]["result"]["roll"]["flipped"] is True
+    before = bar.count("bar")
+    line = bar.fails("session", "attack", "bar", "Dana", "Moe", "--dice", "4,7", "--flipped", code=2)
+    assert "Dana's Fighting (Body) roll may not be flip-flopped: it is not the obsession skill (C-9)" in line
+    assert bar.count("bar") == before
+
+
+def test_a_cherry_where_the_attack_earns_none_is_refused_c2_22(duel: Ua) -> None:
+    duel.ok("session", "attack", "duel", "Vic", "Rosa", "--dice", "5,8")
+    before = duel.count("duel")
+    line = duel.fails("session", "attack", "duel", "Rosa", "Vic", "--dice", "4,7", "--cherry", "dazed", code=2)
+    assert "--cherry dazed: Rosa's roll is not a matched success" in line and "without --cherry" in line
+    assert duel.count("duel") == before
+    took = duel.ok("session", "attack", "duel", "Rosa", "Vic", "--dice", "4,4", "--cherry", "dazed")
+    assert of_type(took, "cherry_taken")[0]["cherry"] == "dazed"  # Fighting is Rosa's obsession

@@ -30,7 +30,14 @@ def act(
     state first, to refuse an argument that makes no sense there. Faces given with --dice must
     cover every roll: a terminal asks for the rest, elsewhere it is refused unless `draw_rest`."""
     result = service(db, name).execute(
-        name, command, amend=amend, command_id=command_id, check=check, draw_rest=draw_rest, ask=ask_dice()
+        name,
+        command,
+        amend=amend,
+        command_id=command_id,
+        check=check,
+        draw_rest=draw_rest,
+        ask=ask_dice(),
+        strict=True,
     )
     show(result, json=json, full=full)
     return result
