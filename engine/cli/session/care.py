@@ -30,7 +30,8 @@ def heal(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """First aid on a minor injury (H2-2), or --medical care on a major one (H2-3)."""
+    """First aid on a minor injury (H2-2), or --medical care on a major one (H2-3). Dice: the
+    healer's First Aid or Medicine roll (2 faces, the healer's player); the healing is read off it."""
     command: CommandBase
     if medical:
         command = MedicalCare(

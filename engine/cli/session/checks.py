@@ -53,7 +53,8 @@ def check(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality (C-3)."""
+    """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality
+    (C-3). Dice: the roll (2 faces, tens first, ACTOR's player)."""
     command = SkillCheck(
         actor=actor,
         skill=skill,
@@ -82,7 +83,7 @@ def roll(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A plain check by rating, recorded in the session."""
+    """A plain check by rating, recorded in the session. Dice: the roll (2 faces, tens first)."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=parse_shifts(shift)), dice=parse_dice(dice))
     act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
@@ -109,7 +110,9 @@ def madness(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A madness check (M2-2…M2-5)."""
+    """A madness check (M2-2…M2-5). Dice: the Mind roll (2 faces, ACTOR's player) when one is
+    made (not with enough hardened notches, M2-2, nor on an automatic failure, M2-3); then, with
+    --passion, its reroll (2)."""
     command = MadnessCheck(
         actor=actor,
         meter=meter,

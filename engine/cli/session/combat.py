@@ -287,13 +287,45 @@ def _simple(command_type: type[CommandBase], doc: str) -> Callable[..., None]:
     return command
 
 
-dodge = _simple(Dodge, "Dodge as this turn's action (C2-15).")
-clear_jam = _simple(ClearJam, "Clear a jammed gun (C2-3).")
-stand = _simple(StandUp, "Stand up after a knock-down (C2-29).")
-break_free = _simple(BreakFree, "Try to break a Kung Fu Grip (C2-27).")
-squeeze = _simple(Squeeze, "Hold on: the grip's automatic damage (C2-27).")
-flee = _simple(Flee, "Leave the fight.")
-surrender = _simple(Surrender, "Give up the fight.")
+dodge = _simple(
+    Dodge,
+    "Dodge as this turn's action (C2-15). Reads no dice now: the dodger's roll comes with each "
+    "attack on it later this round (the `attack` that it dodges reads it, by the dodger's player).",
+)
+clear_jam = _simple(ClearJam, "Clear a jammed gun (C2-3). Reads no dice.")
+stand = _simple(StandUp, "Stand up after a knock-down (C2-29). Reads no dice.")
+break_free = _simple(
+    BreakFree,
+    "Try to break a Kung Fu Grip (C2-27). Dice: the held fighter's hand-to-hand roll (2 faces, its player).",
+)
+flee = _simple(Flee, "Leave the fight (counts as fled, C2-33). Reads no dice.")
+surrender = _simple(Surrender, "Give up the fight (C2-33). Reads no dice.")
+
+
+def squeeze(
+    name: Name,
+    actor: Actor,
+    gimme: Annotated[
+        bool, typer.Option("--gimme", help="Roll for a Gimme instead of the automatic damage (C2-26, C2-27).")
+    ] = False,
+    drop: Annotated[
+        bool, typer.Option("--drop", help="With --gimme: the weapon drops instead of being taken.")
+    ] = False,
+    dice: Dice = None,
+    draw_rest: DrawRest = False,
+    amend: Amend = None,
+    full: Full = False,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """The holder's turn (C2-27): the grip's automatic damage (5, or 8 with a readied hand-to-hand
+    weapon; reads no dice), or with --gimme a hand-to-hand roll (2 faces, the holder's player) to
+    take the held fighter's weapon (C2-26)."""
+    if drop and not gimme:
+        raise InvalidInput("--drop goes with --gimme", where="--drop", hint="add --gimme")
+    command = Squeeze(actor=actor, gimme=gimme, take_weapon=not drop, dice=parse_dice(dice))
+    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def draw(
@@ -306,7 +338,7 @@ def draw(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Draw or ready a weapon (C2-3): usable from next round."""
+    """Draw or ready a weapon (C2-3): usable from next round. Reads no dice."""
     act(db, name, Draw(actor=actor, weapon=weapon), amend=amend, json=json, full=full, command_id=command_id)
 
 
@@ -345,14 +377,17 @@ def suppress(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Suppressive fire (C2-18)."""
+    """Suppressive fire (C2-18): more than three shots at a field of fire; hits only on a crit.
+    Dice: the shooter's Firearms roll (2 faces, its player); on a crit, the damage it reads.
+    Next round, `keep-suppressing` continues it from the round's start."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
     command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=parse_dice(dice))
     act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
 
 
 def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
-    """Move on: close the round's declarations, or the current combatant does nothing."""
+    """Move on: close the round's declarations, or the current combatant does nothing. Reads no
+    dice (a new round's re-set initiative draws from the seed)."""
     show(service(db, name).move_on(name, command_id=command_id), json=json)
 
 

@@ -184,6 +184,23 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     return Plan(attacker, weapon, mode, spec, strikes, single, pool)
 
 
+def frenzy_attack(t: Table, row: Row) -> Attack | None:
+    """M2-7: the attack a frenzied fighter makes on its source, if it can make one now (the
+    source stands and the attack passes every check `plan_attack` makes); else None."""
+    reaction = row.reaction
+    if reaction is None or reaction.kind != "frenzy":
+        return None
+    source = t.by_id.get(reaction.source)
+    if source is None or source.id == row.id or source.status != "active":
+        return None
+    command = Attack(actor=row.id, target=source.id)
+    try:
+        plan_attack(t, command)
+    except Refused:
+        return None
+    return command
+
+
 def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
     """Shifts an attack gets from its target: it is focusing (C2-5), it is held (C2-27)."""
     out = []
