@@ -4,6 +4,7 @@ chosen and ended by the GM, one numbering, errors that help, the current session
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,16 @@ def test_a_cherry_where_the_attack_earns_none_is_refused_c2_22(duel: Ua) -> None
     assert duel.count("duel") == before
     took = duel.ok("session", "attack", "duel", "Rosa", "Vic", "--dice", "4,4", "--cherry", "dazed")
     assert of_type(took, "cherry_taken")[0]["cherry"] == "dazed"  # Fighting is Rosa's obsession
+
+
+def test_a_scenarios_schema_errors_are_all_listed_and_enums_name_their_values(ua: Ua) -> None:
+    text = SCENARIO.read_text(encoding="utf-8")
+    text = text.replace('tactics = "aggressive"\ncherry = "more_hurt"', 'tactics = "aggressive"\ncherry = "more"')
+    text = text.replace('in_hand = ".22 pistol"', 'in_hand = ".22 pistol"\nreaction = "panic"')
+    shutil.copytree(SCENARIO.parent / "characters", ua.dir / "characters")
+    bad = ua.dir / "bad.toml"
+    bad.write_text(text, encoding="utf-8")
+    line = ua.fails("scenario", "check", str(bad), code=1)
+    assert "Invalid enum value 'more' (valid: big_hurt, blind, dazed" in line and "at $.combatants[0].cherry" in line
+    assert "2 problems; also: Invalid enum value 'panic' (valid: flee, freeze, frenzy) at $.combatants[1].reaction" in line
+
