@@ -60,3 +60,28 @@ def test_an_open_declaration_and_a_command_number_position() -> None:
     )
     assert isinstance(done, Executed) and done.state.fight.phase == "declare"
     assert service.position("duel", f"#{done.number}") == done.first + len(done.events) - 1
+
+
+def test_the_gm_is_asked_the_reaction_to_a_failed_check_an_attack_raises_m2_4() -> None:
+    from tests.cli.test_table_play_cli import BAR
+
+    loaded = load_scenario(BAR)
+    from engine.commands import StartEncounter
+
+    start = StartEncounter(title="bar", seed=7, settings=loaded.settings, scenario_document=scenario_document(loaded))
+    service = SessionService(MemoryStore())
+    service.start("bar", SessionService.rehearse("bar", [start, *(f.joins() for f in loaded.fighters)]))
+    service.execute("bar", BeginFight())
+    service.execute("bar", Attack(actor="Tommy", target="Eddie", dice=(4, 7)))
+    service.execute("bar", Attack(actor="Dana", target="Moe", dice=(4, 4)))
+    service.npc("bar")  # Moe
+    asked: list[tuple[str, str, str]] = []
+
+    def gm(who: str, check: str, default: str) -> str:
+        asked.append((who, check, default))
+        return "frenzy"
+
+    done = service.execute("bar", Attack(actor="Eddie", target="Dana", dice=(2, 9, 7, 4)), strict=True, ask_reaction=gm)
+    assert asked == [("Dana", "violence 1", "freeze")]  # the bat, the first time (M2-8); freeze by default
+    dana = done.state.combatant("Dana")
+    assert dana is not None and dana.reaction is not None and dana.reaction.kind == "frenzy"

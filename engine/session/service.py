@@ -45,6 +45,11 @@ Precheck = Callable[[Encounter], None]
 #: dodge"); the answer is its faces, or None to draw that roll and every later one from the seed.
 AskDice = Callable[[str], "tuple[int, ...] | None"]
 
+#: Asked the reaction of a combatant whose madness check (M2-8) an attack raises fails: `who`,
+#: what the check was, and the reaction it would take by default; the answer is flee, freeze or
+#: frenzy, or None for that default.
+AskReaction = Callable[[str, str, str], "str | None"]
+
 #: (what the faces were read for, the faces), in the order a command read them.
 FacesWent = list[tuple[str, tuple[int, ...]]]
 
@@ -192,6 +197,28 @@ NPC_STEPS = 10_000
 AI_CHOICES_PER_COMMAND = 1000
 
 
+def _with_reactions(command: CommandBase, preview: Sequence[EventBase], ask: AskReaction) -> CommandBase:
+    """An attack with the reaction `ask` chooses for each combatant its preview shows failing a
+    madness check with a reaction no one stated (M2-4); any other command as it is."""
+    from engine.commands import Attack
+    from engine.commands.combat import ReactionChoice
+    from engine.events.madness import MadnessCheckResolved, ReactionTaken
+
+    if not isinstance(command, Attack):
+        return command
+    stated = {} if isinstance(command.reactions, msgspec.UnsetType) else {r.id: r for r in command.reactions}
+    checks = {e.actor: f"{e.meter} {e.rank}" for e in preview if isinstance(e, MadnessCheckResolved)}
+    chosen = dict(stated)
+    for e in preview:
+        if isinstance(e, ReactionTaken) and e.chosen_by != "stated" and e.actor not in stated:
+            answer = ask(e.actor, checks.get(e.actor, str(e.meter)), str(e.reaction))
+            if answer in ("flee", "freeze", "frenzy"):
+                chosen[e.actor] = ReactionChoice(id=e.actor, reaction=answer)  # type: ignore[arg-type]
+    if chosen == stated:
+        return command
+    return msgspec.structs.replace(command, reactions=tuple(chosen.values()))
+
+
 def options_apply(command: CommandBase, events: Sequence[EventBase]) -> None:
     """`InvalidInput` when a person's option has nothing to act on in what `command` decided
     (`events`, its preview): --flipped/--as-rolled on rolls that may not be flip-flopped (C-9), a
@@ -336,11 +363,14 @@ class SessionService:
         draw_rest: bool = True,
         ask: AskDice | None = None,
         strict: bool = False,
+        ask_reaction: AskReaction | None = None,
     ) -> Executed | Amended:
         """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
         followed). With `strict` (a person's command), an option that does not apply is refused
         rather than dropped (`options_apply`: a stated orientation on a roll that may not flip,
-        a cherry where the roll earns none). `command_id` names it (fresh by default): sent
+        a cherry where the roll earns none); and `ask_reaction` is asked the reaction of each
+        combatant whose madness check the attack raises fails (M2-4), unless the command names
+        it. `command_id` names it (fresh by default): sent
         again, it is a retry and writes nothing. `check` looks at the state first. A race with
         another writer writes nothing.
 
@@ -358,7 +388,10 @@ class SessionService:
             if amend is not None:
                 return self._amended(session, amend, command, command_id)
             if strict and session.issued(command_id) is None:  # a retry answers what it did then
-                options_apply(command, session.preview(command))
+                preview = session.preview(command)
+                options_apply(command, preview)
+                if ask_reaction is not None:
+                    command = _with_reactions(command, preview, ask_reaction)
             events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
         except ConcurrencyConflict:
             raise changed(name) from None

@@ -128,3 +128,23 @@ def parse_reactions(texts: list[str] | None) -> Any:
             )
         out.append(ReactionChoice(id=who, reaction=kind))  # type: ignore[arg-type]
     return tuple(out)
+
+
+def ask_reaction() -> Callable[[str, str, str], str | None] | None:
+    """In a terminal, a prompt for the reaction of a combatant whose madness check an attack
+    raises fails ("Dana fails violence 1: flee, freeze or frenzy? (Enter: freeze)"); elsewhere
+    None (the sheet's, scenario's or setting's reaction, unless --reaction names one)."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+
+    def ask(who: str, check: str, default: str) -> str | None:
+        while True:
+            typed = input(f"{who} fails the {check} madness check: flee, freeze or frenzy? (Enter: {default}) ")
+            typed = typed.strip().casefold()
+            if not typed:
+                return None
+            if typed in ("flee", "freeze", "frenzy"):
+                return typed
+            sys.stderr.write("  flee, freeze or frenzy (M2-4); try again\n")
+
+    return ask

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli.common import console, emit_json
-from engine.cli.session.options import ask_dice, service
+from engine.cli.session.options import ask_dice, ask_reaction, service
 from engine.cli.views import _safe, events_json, render_events
 from engine.commands.base import CommandBase
 from engine.events.commands import CommandRecorded
@@ -38,6 +38,7 @@ def act(
         draw_rest=draw_rest,
         ask=ask_dice(),
         strict=True,
+        ask_reaction=ask_reaction(),
     )
     show(result, json=json, full=full)
     return result
