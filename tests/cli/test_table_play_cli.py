@@ -288,3 +288,12 @@ def test_a_scenarios_schema_errors_are_all_listed_and_enums_name_their_values(ua
     also = "2 problems; also: Invalid enum value 'panic' (valid: flee, freeze, frenzy) at $.combatants[1].reaction"
     assert also in line
 
+
+def test_a_combatant_added_mid_fight_with_tactics_is_an_npc_from_the_next_round_i2_5(bar: Ua) -> None:
+    sheet = SCENARIO.parent / "characters" / "gunman.toml"
+    joined = bar.ok("session", "add", "bar", "Newt", "--side", "crew", "--sheet", str(sheet), "--tactics", "aggressive")
+    assert of_type(joined, "did_nothing")[0]["reinitiative"] in ("default", "roll")
+    assert "Newt" not in bar.ok("session", "state", "bar")["fight"]["order"]
+    assert "no tactics preset 'brave'" in bar.fails(
+        "session", "add", "bar", "Nora", "--side", "crew", "--sheet", str(sheet), "--tactics", "brave"
+    )

@@ -134,3 +134,17 @@ def test_no_declaration_once_the_round_has_begun_says_why_c2_4() -> None:
     with pytest.raises(Refused, match=r"C2-4") as refused:
         t.do(Declare(declarations=(Declaration(id="cy", focus_target="bob", focus=10),), open=True))
     assert "next round" in refused.value.hint
+
+
+def test_a_combatant_joining_mid_fight_takes_initiative_at_the_next_round_i2_5() -> None:
+    from engine.commands import AddCombatant
+
+    t = three()
+    joined = t.do(AddCombatant(id="dee", side="b", sheet=fighter("Dee", init=35, fighting=40)))
+    assert one(joined, ev.DidNothing).reinitiative == "default"  # no turn this round
+    assert "dee" not in t.state.fight.order
+    t.do(DoNothing(actor="ann"))
+    t.do(DoNothing(actor="bob"))
+    round_2 = t.do(DoNothing(actor="cy"))
+    assert one(round_2, ev.InitiativeSet).id == "dee"  # default initiative 35 (I2-1, I2-5)
+    assert t.state.fight.order == ("ann", "dee", "bob", "cy")

@@ -107,8 +107,8 @@ def add(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """A combatant joins mid-fight (it rolls initiative at the next re-ranking, or acts last).
-    Reads no dice."""
+    """A combatant joins mid-fight: no turn this round; its initiative is set at the next round's
+    start (I2-5: default with an Initiative skill, else a Speed roll drawn then). Reads no dice."""
     import msgspec
 
     from engine.commands import AddCombatant
