@@ -52,6 +52,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("engine.cli.bench", "bench"),
     "replay": ("engine.cli.replay", "replay"),
     "audit": ("engine.cli.replay", "audit"),
+    "serve": ("engine.cli.serve", "serve"),
+    "serve-bench": ("engine.cli.serve", "serve_bench"),
 }
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {

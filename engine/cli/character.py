@@ -11,7 +11,6 @@ tier to check against).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -20,7 +19,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from engine.catalog import weapon_catalog
 from engine.cli.common import JsonOption, console, emit_json
 from engine.errors import InvalidInput
 from engine.rules.ua2.creation import (
@@ -28,13 +26,11 @@ from engine.rules.ua2.creation import (
     Finding,
     Spending,
     Tier,
-    check_sheet,
-    check_weapons,
     spending,
 )
+from engine.scenario.checks import creation_findings
 from engine.scenario.sheets import load_sheet
 from engine.state.sheet import METERS, Meter, Sheet
-from engine.state.weapons import Weapon
 from engine.text import one_line
 
 app = typer.Typer(
@@ -89,12 +85,6 @@ def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False
         _render_check(path, sheet, account, findings, errors, warnings)
     if errors:
         raise typer.Exit(INVALID)
-
-
-def creation_findings(sheet: Sheet, tier: Tier, catalog: Mapping[str, Weapon] | None = None) -> list[Finding]:
-    """Every creation finding of a sheet as a new character of `tier` (S2-1…S2-6), and its
-    weapons against `catalog` (default: the seeds' catalog)."""
-    return check_sheet(sheet, tier) + check_weapons(sheet, weapon_catalog() if catalog is None else catalog)
 
 
 def spending_json(account: Spending) -> dict[str, Any]:

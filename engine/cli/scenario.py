@@ -14,77 +14,20 @@ import msgspec
 import typer
 from rich.text import Text
 
-from engine.cli.character import INVALID, TierOption, creation_findings
+from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.simulate import ScenarioArg, SetOpt
-from engine.rules.ua2.creation import TIERS, Finding, Tier
-from engine.scenario.scenario import LoadedScenario, Scenario, scenario_catalog
+from engine.scenario.checks import SheetCheck, check_sheets
+from engine.scenario.scenario import LoadedScenario, Scenario
 from engine.simulate.batch import run_batch
 from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import TOP_REASONS, summary
-from engine.state.sheet import Sheet
-from engine.state.weapons import Weapon
 
 app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
 
 #: The trial batch `check` fights: a few fights, always the same ones.
 TRIAL_FIGHTS = 20
 TRIAL_SEED = 1
-
-
-class SheetCheck(msgspec.Struct, kw_only=True):
-    """One combatant's sheet against the creation rules, at `tier`. `tier_from`: "sheet",
-    "--tier", "fits" (the sheet names no tier: the smallest tier it fits) or "none fits" (it
-    breaks the rules at every tier: checked as the most generous)."""
-
-    combatant: str
-    file: str | None
-    where: str
-    tier: str
-    tier_from: str
-    errors: int
-    warnings: int
-    findings: list[Finding]
-
-
-def _tier_of(sheet: Sheet, tier: Tier | None, catalog: dict[str, Weapon]) -> tuple[Tier, str, list[Finding]]:
-    """(tier, where it comes from, findings): `--tier`, else the sheet's own, else the smallest
-    tier whose rules it keeps, else the most generous (whose errors it then has)."""
-    chosen = tier if tier is not None else sheet.tier
-    if chosen is not None:
-        return chosen, "--tier" if tier else "sheet", creation_findings(sheet, chosen, catalog)
-    for candidate in TIERS:
-        findings = creation_findings(sheet, candidate, catalog)
-        if not any(f.severity == "error" for f in findings):
-            return candidate, "fits", findings
-    return TIERS[-1], "none fits", findings
-
-
-def check_sheets(loaded: LoadedScenario, tier: Tier | None) -> list[SheetCheck]:
-    """Each combatant's sheet (a file or inline) as `ua character check` checks it: at `--tier`,
-    else at its own tier; a sheet that names none (a GM's extra, a monster) at the smallest tier
-    whose rules it keeps — or, keeping none, at the most generous, errors and all."""
-    catalog = scenario_catalog(loaded.scenario)
-    out = []
-    for i, (spec, fighter) in enumerate(zip(loaded.scenario.combatants, loaded.fighters, strict=True)):
-        where = f"$.combatants[{i}].sheet" if spec.sheet is not None else f"$.combatants[{i}].character"
-        chosen, tier_from, findings = _tier_of(fighter.sheet, tier, catalog)
-        if spec.sheet is None:  # inline: paths inside the scenario file
-            findings = [msgspec.structs.replace(f, path=where + f.path[1:]) for f in findings]
-        errors = sum(f.severity == "error" for f in findings)
-        out.append(
-            SheetCheck(
-                combatant=fighter.id,
-                file=spec.sheet,
-                where=where,
-                tier=chosen,
-                tier_from=tier_from,
-                errors=errors,
-                warnings=len(findings) - errors,
-                findings=findings,
-            )
-        )
-    return out
 
 
 def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:

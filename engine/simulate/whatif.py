@@ -3,6 +3,7 @@ the scenario the session was set up from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import InvalidInput
@@ -21,14 +22,17 @@ def fork_batch(
     workers: int = 1,
     from_event: int | None = None,
     interruptible: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Fight on from `state` `n` times, each combatant on its tactics in `loaded`; the batch
-    report as `ua simulate` gives it."""
+    report as `ua simulate` gives it. `progress` is told the fights done after each chunk."""
     scripted = {f.id for f in loaded.fighters}
     missing = [c.id for c in state.combatants if c.id not in scripted]
     if missing:
         raise InvalidInput(f"no tactics for {', '.join(missing)} in the scenario {loaded.path}")
     if state.fight.phase == "ended":
         raise InvalidInput("the fight is already over at that point", hint="fork from an earlier event")
-    prep, tally, _ = run_batch(loaded, n, seed, workers=workers, start=state, interruptible=interruptible)
+    prep, tally, _ = run_batch(
+        loaded, n, seed, workers=workers, start=state, interruptible=interruptible, progress=progress
+    )
     return summary(prep, tally, seed=seed, requested=n, from_event=from_event)

@@ -60,5 +60,12 @@ class MemoryStore:
         with self._lock:
             return sorted(name for name, log in self._streams.items() if log)
 
+    def delete(self, stream: str) -> int:
+        """Remove a whole stream; the number of events it had."""
+        with self._lock:
+            log = self._streams.pop(stream, [])
+            self._ids.difference_update(e.event_id for e in log)
+        return len(log)
+
     def close(self) -> None:
         return None

@@ -193,6 +193,25 @@ class SqliteStore(ClosesOnExit):
             row = conn.execute("SELECT position, data FROM snapshots WHERE stream = ?", (stream,)).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
+    def delete(self, stream: str) -> int:
+        """Remove a whole stream (a session a person deletes) and its snapshot, in one
+        transaction; the number of events it had (0: there was no such stream)."""
+        conn = self._connection()
+        with self._translated(), self._transaction(conn):
+            count = _version(conn, stream)
+            conn.execute("DELETE FROM events WHERE stream = ?", (stream,))
+            if "snapshots" in _tables(conn):
+                conn.execute("DELETE FROM snapshots WHERE stream = ?", (stream,))
+        return count
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another thread of this store, or
+        another process) commits to the file: a cheap way to notice new events."""
+        conn = self._connection()
+        with self._translated():
+            (value,) = conn.execute("PRAGMA data_version").fetchone()
+        return int(value)
+
     def close(self) -> None:
         """Close every connection this store opened (in any thread). Idempotent."""
         with self._registry:

@@ -1,0 +1,244 @@
+"""`ua serve-bench`: the service's figures on a real server (uvicorn in this process, on a free
+loopback port, over a temporary database). Every loop is bounded; all traffic is to 127.0.0.1.
+
+1. A session command over HTTP on a warm server: the median and 95th percentile latency; beside
+   it, in the same run, the same command as a CLI process (`ua session roll … --db`) on the same
+   database, each a new process as a GM's terminal runs it.
+2. Concurrent clients on one session, each command sent with the version it read and a command
+   id, resent with the same id after a 409 or a lost answer: every acknowledged command must be
+   in the log exactly once, and no answer may be a 5xx.
+3. SSE followers at once: each must receive every event, in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import uvicorn
+
+from engine.service.app import ServiceConfig, create_app
+
+SCENARIO = "knife-vs-22"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(db: Path, token: str | None = None) -> Iterator[str]:
+    """A uvicorn server in a thread of this process; yields its base URL."""
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(ServiceConfig(db=db, token=token)), host="127.0.0.1", port=port, log_level="error"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def _ruling(note: str) -> dict[str, Any]:
+    return {"command": {"command": "ruling", "note": note}}
+
+
+def _new(client: httpx.Client, name: str) -> int:
+    r = client.post("/sessions", json={"name": name, "scenario": {"name": SCENARIO}, "seed": 7})
+    r.raise_for_status()
+    return int(r.json()["version"])
+
+
+def latency(client: httpx.Client, commands: int) -> dict[str, Any]:
+    _new(client, "latency")
+    times = []
+    for i in range(commands + 20):
+        body = {"command": {"command": "check", "spec": {"kind": "major", "rating": 45}}}
+        started = time.perf_counter()
+        r = client.post("/sessions/latency/commands", json=body, headers={"Command-Id": f"lat-{i}"})
+        elapsed = time.perf_counter() - started
+        r.raise_for_status()
+        if i >= 20:  # the first ones warm the server up
+            times.append(elapsed * 1000)
+    times.sort()
+    return {
+        "commands": commands,
+        "median_ms": round(statistics.median(times), 2),
+        "p95_ms": round(times[int(len(times) * 0.95) - 1], 2),
+    }
+
+
+def _ua() -> list[str]:
+    """How to run the CLI: the `ua` script beside this Python, else the module."""
+    script = Path(sys.executable).with_name("ua")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [sys.executable, "-c", "from engine.cli.app import main; main()"]
+
+
+def cli_latency(db: Path, commands: int) -> dict[str, Any]:
+    """The same command as `latency` times, each run as a new `ua session roll` process on the
+    server's database (the session `latency` made), as a GM's terminal runs it."""
+    ua = _ua()
+    times = []
+    for i in range(commands + 1):
+        args = [*ua, "session", "roll", "latency", "--kind", "major", "--rating", "45"]
+        args += ["--command-id", f"cli-{i}", "--db", str(db)]
+        started = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+        elapsed = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError(f"ua session roll failed: {done.stderr.strip()[:500]}")
+        if i >= 1:  # the first one warms the file cache
+            times.append(elapsed * 1000)
+    return {"commands": commands, "median_ms": round(statistics.median(times), 1)}
+
+
+def concurrent(base: str, clients: int, each: int) -> dict[str, Any]:
+    with httpx.Client(base_url=base, timeout=30) as setup:
+        _new(setup, "crowd")
+    acknowledged: list[str] = []
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def client_loop(number: int) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            for i in range(each):
+                note = f"client {number} command {i}"
+                command_id = str(uuid.uuid4())
+                for _ in range(1000):  # bounded: give up on a command after that many conflicts
+                    version = client.get("/sessions/crowd").json()["version"]
+                    body = {**_ruling(note), "expected_version": version}
+                    r = client.post("/sessions/crowd/commands", json=body, headers={"Command-Id": command_id})
+                    with lock:
+                        statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+                    if r.status_code == 200:
+                        with lock:
+                            acknowledged.append(note)
+                        break
+                    if r.status_code != 409:
+                        break
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client_loop, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    with httpx.Client(base_url=base, timeout=30) as client:
+        lines = client.get("/sessions/crowd/log").json()["lines"]
+    notes = [line["explanation"] for line in lines if line["type"] == "gm_ruling"]
+    counts = {note: sum(text.endswith(": " + note) for text in notes) for note in acknowledged}
+    once = all(c == 1 for c in counts.values()) and len(notes) == len(acknowledged)
+    return {
+        "clients": clients,
+        "each": each,
+        "acknowledged": len(acknowledged),
+        "in_log": len(notes),
+        "exactly_once": once,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+        "server_errors": sum(v for k, v in statuses.items() if k >= 500),
+        "seconds": round(elapsed, 2),
+    }
+
+
+def followers(base: str, count: int, commands: int = 100) -> dict[str, Any]:
+    with httpx.Client(base_url=base, timeout=30) as setup:
+        _new(setup, "followed")
+    received: list[list[int]] = [[] for _ in range(count)]
+    ready = threading.Barrier(count + 1)
+    final = threading.Event()
+    expected_last = [0]
+
+    def follow(index: int) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client, client.stream("GET", "/sessions/followed/events") as r:
+            ready.wait()
+            for line in r.iter_lines():
+                if line.startswith("id:"):
+                    received[index].append(int(line[3:].strip()))
+                    if final.is_set() and received[index][-1] >= expected_last[0]:
+                        return
+
+    threads = [threading.Thread(target=follow, args=(i,), daemon=True) for i in range(count)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    with httpx.Client(base_url=base, timeout=30) as client:
+        for i in range(commands):
+            client.post("/sessions/followed/commands", json=_ruling(f"note {i}")).raise_for_status()
+        expected_last[0] = int(client.get("/sessions/followed").json()["version"])
+    final.set()
+    deadline = time.monotonic() + 30
+    for t in threads:
+        t.join(timeout=max(0.1, deadline - time.monotonic()))
+    wanted = list(range(1, expected_last[0] + 1))
+    complete = sum(r == wanted for r in received)
+    return {"followers": count, "events": expected_last[0], "complete_and_in_order": complete}
+
+
+def run_bench(*, commands: int, clients: int, each: int, followers: int, cli_commands: int = 20) -> dict[str, Any]:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
+    follower_count = followers
+    with (
+        tempfile.TemporaryDirectory(prefix="ua-serve-bench-") as folder,
+        running_server(Path(folder) / "b.sqlite") as base,
+    ):
+        with httpx.Client(base_url=base, timeout=30) as client:
+            one = latency(client, commands)
+        cli = cli_latency(Path(folder) / "b.sqlite", cli_commands) if cli_commands else None
+        with httpx.Client(base_url=base, timeout=30) as client:  # the server saw the CLI's commands
+            version = int(client.get("/sessions/latency").json()["version"])
+        one["version_after_cli"] = version
+        many = concurrent(base, clients, each)
+        streams = globals()["followers"](base, follower_count)
+    ok = (
+        one["median_ms"] <= 15
+        and many["exactly_once"]
+        and many["server_errors"] == 0
+        and streams["complete_and_in_order"] == follower_count
+    )
+    lines = [
+        f"one command over HTTP, warm server: median {one['median_ms']} ms, p95 {one['p95_ms']} ms"
+        f" ({one['commands']} commands; target ≤ 15 ms median)",
+        *(
+            [
+                f"the same command as a CLI process (ua session roll, same database): median {cli['median_ms']} ms"
+                f" ({cli['commands']} commands) — {cli['median_ms'] / max(one['median_ms'], 0.01):.0f}× the HTTP median"
+            ]
+            if cli
+            else []
+        ),
+        f"{many['clients']} clients × {many['each']} commands on one session: {many['acknowledged']} acknowledged,"
+        f" {many['in_log']} in the log, exactly once: {'yes' if many['exactly_once'] else 'NO'};"
+        f" 5xx answers: {many['server_errors']}; statuses {msgspec.json.encode(many['statuses']).decode()};"
+        f" {many['seconds']} s",
+        f"SSE: {streams['complete_and_in_order']} of {streams['followers']} followers got all"
+        f" {streams['events']} events in order",
+    ]
+    return {"ok": ok, "latency": one, "cli": cli, "concurrent": many, "sse": streams, "lines": lines}

@@ -1,0 +1,185 @@
+// The encounter viewer: open a live session or a dropped JSON-lines log; scrub a timeline whose
+// states come from the server (state at event N), never from reducers written again here.
+// All text from the server goes into the page as text (textContent), never as markup.
+import { follow, getJson, postJson, setToken, token } from "./api.js";
+import { drawCharts } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+const view = { base: null, name: null, version: 0, at: 0, lines: [], timeline: null, stop: null, stateSeq: 0 };
+
+function status(text) { $("status").textContent = text; }
+
+function node(tag, text, cls) {
+  const n = document.createElement(tag);
+  if (text !== undefined) n.textContent = text;
+  if (cls) n.className = cls;
+  return n;
+}
+
+async function loadSessions() {
+  const select = $("session-select");
+  try {
+    const list = await getJson("/sessions");
+    select.replaceChildren(...list.sessions.map((s) => { const o = node("option", `${s.name} (${s.version} events)`); o.value = s.name; return o; }));
+  } catch (e) { status(String(e.message || e)); }
+}
+
+function setVersion(version) {
+  view.version = version;
+  $("slider").max = String(version);
+  $("version").textContent = String(version);
+}
+
+async function open(base, name, live) {
+  if (view.stop) { view.stop(); view.stop = null; }
+  view.base = base;
+  view.name = name;
+  view.lines = [];
+  view.timeline = null;
+  $("title").textContent = name;
+  const state = await getJson(`${base}/state`);
+  setVersion(state.version);
+  await refresh();
+  await show(state.version);
+  if (live) {
+    view.stop = follow(`${base}/events`, state.version, onEvent);
+    status(`following session ${name} live`);
+  } else {
+    status(`replay ${name}: ${state.version} events`);
+  }
+}
+
+let refreshing = null;
+function onEvent(id) {
+  if (id <= view.version) return;
+  if (!refreshing) view.wasAtEnd = view.at === view.version;
+  const wasAtEnd = view.wasAtEnd;
+  setVersion(id);
+  if (refreshing) clearTimeout(refreshing);
+  refreshing = setTimeout(async () => {
+    refreshing = null;
+    await refresh();
+    if (wasAtEnd && $("follow").checked) await show(view.version);
+    else renderLog();
+  }, 150);
+}
+
+async function refresh() {
+  const [log, timeline] = await Promise.all([getJson(`${view.base}/log`), getJson(`${view.base}/timeline`)]);
+  view.lines = log.lines;
+  view.timeline = timeline;
+  if (log.version > view.version) setVersion(log.version);
+}
+
+async function show(at) {
+  const seq = ++view.stateSeq;
+  view.at = at;
+  $("slider").value = String(at);
+  $("position").textContent = String(at);
+  const state = await getJson(`${view.base}/state?at=${at}`);
+  if (seq !== view.stateSeq) return; // a later scrub won
+  renderState(state);
+  renderLog();
+  drawCharts($("chart"), view.timeline, at);
+}
+
+function renderState(view_) {
+  const s = view_.state;
+  const fight = s.fight || {};
+  const parts = [s.title || "", `${view_.ruleset}`, fight.phase || ""];
+  if (fight.round) parts.push(`round ${fight.round}`);
+  if (fight.result) parts.push(fight.result.winner ? `side ${fight.result.winner} wins` : "draw");
+  $("fight").textContent = parts.filter(Boolean).join(" · ");
+  const combatants = s.combatants || [];
+  const byId = Object.fromEntries(combatants.map((c) => [c.id, c]));
+  const order = (fight.order && fight.order.length ? fight.order : combatants.map((c) => c.id));
+  const fighters = Object.fromEntries((fight.fighters || []).map((f) => [f.id, f]));
+  $("tracker").replaceChildren(...order.map((id) => {
+    const c = byId[id] || {};
+    const initiative = (fighters[id] || {}).initiative;
+    const init = initiative && initiative.value !== undefined ? ` (${initiative.value})` : "";
+    const li = node("li", `${id}${init}`);
+    li.dataset.id = id;
+    if (id === view_.turn) li.classList.add("now");
+    if (c.status && c.status !== "active") li.classList.add("out");
+    return li;
+  }));
+  const rows = combatants.map((c) => {
+    const tr = document.createElement("tr");
+    tr.dataset.id = c.id;
+    const gauges = [];
+    for (const key of ["meters", "shock", "gauges"]) {
+      const g = c[key];
+      if (g && typeof g === "object") for (const [name, v] of Object.entries(g)) {
+        if (v && typeof v === "object") { const nums = Object.entries(v).filter(([, x]) => typeof x === "number" && x); if (nums.length) gauges.push(`${name} ${nums.map(([k, x]) => `${k} ${x}`).join("/")}`); }
+        else if (typeof v === "number" && v) gauges.push(`${name} ${v}`);
+      }
+    }
+    const cells = [c.id, c.side, `${c.wounds ?? ""}/${c.max_wounds ?? ""}`, c.status + (c.reaction ? `, ${c.reaction.kind}` : ""), gauges.join("; ")];
+    tr.append(...cells.map((t) => node("td", String(t ?? ""))));
+    tr.children[2].className = "wounds";
+    return tr;
+  });
+  $("combatants").tBodies[0].replaceChildren(...rows);
+}
+
+function renderLog() {
+  const items = view.lines.filter((l) => l.type !== "command_recorded").map((l) => {
+    const li = node("li");
+    li.value = l.position;
+    li.dataset.position = String(l.position);
+    li.append(node("span", l.explanation, "text"));
+    if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
+    if (l.struck) { li.classList.add("struck"); li.append(node("span", `(${l.note})`, "note")); }
+    if (l.position > view.at) li.classList.add("future");
+    li.addEventListener("click", () => show(l.position));
+    return li;
+  });
+  $("log").replaceChildren(...items);
+  const current = [...$("log").children].filter((li) => Number(li.dataset.position) <= view.at).pop();
+  if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+}
+
+async function openFile(file) {
+  try {
+    const text = await file.text();
+    const made = await postJson("/replays", { log: text });
+    await open(`/replays/${encodeURIComponent(made.session)}`, file.name, false);
+  } catch (e) { status(`could not open ${file.name}: ${e.message || e}`); }
+}
+
+let scrubbing = null;
+function wire() {
+  $("open-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("session-select").value;
+    if (name) open(`/sessions/${encodeURIComponent(name)}`, name, true).catch((err) => status(String(err.message || err)));
+  });
+  $("slider").addEventListener("input", () => {
+    const at = Number($("slider").value);
+    $("position").textContent = String(at);
+    if (scrubbing) clearTimeout(scrubbing);
+    scrubbing = setTimeout(() => show(at), 60);
+  });
+  $("file-input").addEventListener("change", () => { const f = $("file-input").files[0]; if (f) openFile(f); });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); const f = e.dataTransfer.files[0]; if (f) openFile(f); });
+  $("token").addEventListener("change", () => { setToken($("token").value); loadSessions(); });
+}
+
+async function start() {
+  wire();
+  const health = await (await fetch("/health", { headers: token() ? { Authorization: `Bearer ${token()}` } : {} })).json().catch(() => ({}));
+  if (health.auth || health.error === "unauthorized") $("token-label").hidden = false;
+  await loadSessions();
+  const wanted = new URLSearchParams(location.search).get("session");
+  if (wanted) {
+    $("session-select").value = wanted;
+    await open(`/sessions/${encodeURIComponent(wanted)}`, wanted, true).catch((err) => status(String(err.message || err)));
+  }
+  document.body.dataset.ready = "1";
+}
+
+start();
