@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from glob import glob
 
 from setuptools import setup
@@ -22,6 +23,7 @@ HOT = sorted(
     {
         *glob("engine/rules/ua2/*.py"),
         *glob("engine/rules/ua2/combat/*.py"),
+        *glob("engine/rules/ua3/*.py"),
         "engine/rules/sink.py",
         "engine/rules/ruleset.py",
         "engine/rules/common.py",
@@ -37,7 +39,14 @@ HOT = sorted(
         "engine/dice/splitmix.py",
         "engine/dice/rolls.py",
     }
-    - {"engine/rules/ua2/__init__.py", "engine/rules/ua2/combat/__init__.py", "engine/rules/ua2/creation.py"}
+    - {
+        "engine/rules/ua2/__init__.py",
+        "engine/rules/ua2/combat/__init__.py",
+        "engine/rules/ua2/creation.py",
+        "engine/rules/ua2/view.py",
+        "engine/rules/ua3/__init__.py",
+        "engine/rules/ua3/samples.py",  # msgspec decodes its structs: it needs their annotations
+    }
 )
 
 
@@ -58,17 +67,33 @@ class OptionalBuildExt(build_ext):
 
     def _skip(self, exc: Exception) -> None:
         print(f"warning: the compiled build failed ({exc}); the engine runs as pure Python", file=sys.stderr)
+        remove_stale_builds()
+
+
+def remove_stale_builds(keep: Sequence[str] = ()) -> None:
+    """Delete compiled modules an earlier install left beside the sources, except those of the
+    `keep` sources: a module no longer compiled would otherwise be imported in place of its newer
+    .py file."""
+    for path in glob("engine/**/*.cpython-*.so", recursive=True):
+        if path.split(".cpython-")[0] + ".py" not in keep:
+            os.remove(path)
+    if not keep:
+        for path in glob("*__mypyc.cpython-*.so"):
+            os.remove(path)
 
 
 def compiled_modules() -> list[object]:
     if os.environ.get("UA_PURE_PYTHON"):
+        remove_stale_builds()
         return []
     try:
         from mypyc.build import mypycify
 
+        remove_stale_builds(keep=HOT)
         return list(mypycify(HOT, opt_level="3", debug_level="0"))
     except (Exception, SystemExit) as exc:  # mypyc missing or failing: pure Python
         print(f"warning: not compiling ({exc}); the engine runs as pure Python", file=sys.stderr)
+        remove_stale_builds()
         return []
 
 

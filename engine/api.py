@@ -18,6 +18,7 @@ import msgspec
 
 from engine.commands import *  # noqa: F403  (every command type)
 from engine.commands import Command
+from engine.commands import ua3 as ua3_commands
 from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, classify, resolve, roll_check
 from engine.dice.odds import exact_odds, success_chance
 from engine.dice.percentile import Percentile
@@ -38,8 +39,12 @@ from engine.events import Event, decode, encode
 from engine.reducers import fold
 from engine.rules.decide import decide, decide_and_fold
 from engine.rules.ua2.creation import Finding, check_sheet
+from engine.rules.ua3.samples import find_sample
+from engine.rules.ua3.samples import samples as stress_check_samples
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.scenario.sheets import load_sheet
+from engine.scenario.ua3_scenario import LoadedUa3Scenario, load_ua3_scenario
+from engine.scenario.ua3_sheets import load_any_sheet, load_ua3_sheet
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
 from engine.session.replayfile import read_replay
@@ -51,6 +56,9 @@ from engine.simulate.fight import FightRun, prepare, run_fight
 from engine.simulate.stats import summary
 from engine.state.encounter import Combatant, Encounter
 from engine.state.sheet import Sheet
+from engine.state.ua3.encounter import Ua3Encounter
+from engine.state.ua3.settings import Ua3Settings
+from engine.state.ua3.sheet import Ua3Sheet
 from engine.store.base import new_command_id
 from engine.store.jsonl import JsonlStore, write_log
 from engine.store.memory import MemoryStore
@@ -140,6 +148,7 @@ __all__ = [
     "JsonlStore",
     "LiveEncounter",
     "LoadedScenario",
+    "LoadedUa3Scenario",
     "MemoryStore",
     "NotFound",
     "OutOfOrder",
@@ -153,6 +162,9 @@ __all__ = [
     "Shift",
     "SqliteStore",
     "TableDice",
+    "Ua3Encounter",
+    "Ua3Settings",
+    "Ua3Sheet",
     "UnknownEventType",
     "check",
     "check_sheet",
@@ -166,10 +178,14 @@ __all__ = [
     "exact_odds",
     "face",
     "fight",
+    "find_sample",
     "fold",
+    "load_any_sheet",
     "load_scenario",
     "load_sheet",
     "load_state",
+    "load_ua3_scenario",
+    "load_ua3_sheet",
     "new_command_id",
     "odds",
     "open_executor",
@@ -182,8 +198,10 @@ __all__ = [
     "run_fight",
     "simulate",
     "stored_events",
+    "stress_check_samples",
     "success_chance",
     "summary",
+    "ua3_commands",
     "verify",
     "write_log",
 ]

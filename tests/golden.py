@@ -11,10 +11,12 @@ import argparse
 import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from engine.commands import AddCombatant, Attack, BeginFight, Declare, Ruling, StartEncounter
+from engine.commands.base import CommandBase
 from engine.commands.combat import Declaration
 from engine.dice.source import derive_seed
 from engine.errors import EngineError
@@ -24,7 +26,6 @@ from engine.session.encoding import stored_log
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, stored_events
 from engine.simulate.fight import prepare, run_fight
-from engine.state.encounter import Encounter
 from engine.store.jsonl import JsonlStore, log_lines
 from engine.store.memory import MemoryStore
 
@@ -50,6 +51,9 @@ SIMULATED = (
     Simulated("the-thing-in-the-cellar.jsonl", "scenarios/the-thing-in-the-cellar.toml", 6, 2),
 )
 SESSION_FILE = "session-undo-amend.jsonl"
+#: A ua3 session at the table (stress checks, coercion, the gridiron, undo, redo, amend).
+UA3_SESSION_FILE = "ua3/the-hollow-church.jsonl"
+TRACE = False
 
 
 def simulated_log(item: Simulated) -> bytes:
@@ -82,7 +86,75 @@ def session_log() -> bytes:
     return b"".join(log_lines(stored))
 
 
-def final_state(path: Path) -> Encounter:
+def ua3_session_log() -> bytes:
+    """A GM's ua3 session at the table (`scenarios/ua3/the-hollow-church.toml`): stress checks
+    (U-23) by gauge and by the seed's sample (U-25), a coercion refused (U-15), a conflict on the
+    gridiron (U-16), an obsession's flip-flop (C-9), a passion spent (U-21), an undo, a redo and
+    an amend."""
+    from engine.commands import ua3 as cmd
+    from engine.scenario.ua3_scenario import load_ua3_scenario
+
+    loaded = load_ua3_scenario(ROOT / "scenarios/ua3/the-hollow-church.toml")
+    store = MemoryStore()
+    live = LiveEncounter(store, "session")
+    ids = (f"table-{n}" for n in itertools.count(1))
+    start = StartEncounter(ruleset="ua3", title="The Hollow Church, at the table", seed=12, settings=loaded.settings)
+    live.execute(start, command_id=next(ids))
+    for f in loaded.fighters:
+        live.execute(f.joins(), command_id=next(ids))
+    steps: list[CommandBase] = [
+        cmd.StressCheck(actor="Marge", gauge="violence", rank=3, source="the gunman", reaction="flee", dice=(6, 1)),
+        cmd.StressCheck(actor="Dana", sample="violence: kill someone in a fight", dice=(2, 2)),
+        cmd.StressCheck(
+            actor="Tommy",
+            sample="unnatural: see a creature or machine that cannot logically exist",
+            source="the thing in the font",
+            dice=(3, 0),
+        ),
+        cmd.Coerce(
+            coercer="Agnes",
+            target="Marge",
+            gauge="unnatural",
+            threat="the Well will take your son",
+            coercer_passions=("noble",),
+            dice=(1, 1),
+        ),
+        cmd.AnswerCoercion(target="Marge", answer="refuse", dice=(9, 0)),
+        cmd.StartConflict(
+            sides=(
+                cmd.SideSpec(actor="Dana", roll="Connect", stake="Marge goes home"),
+                cmd.SideSpec(actor="Agnes", roll="Prophet of the Hollow", stake="Marge stays"),
+            ),
+            about="who Marge listens to",
+            compressed=True,
+        ),
+        cmd.GridironRoll(dice=(3, 2)),
+        cmd.GridironRoll(dice=(5, 5)),
+        cmd.GridironRoll(dice=(8, 8)),
+        cmd.GridironRoll(dice=(2, 0)),
+        cmd.AbilityCheck(actor="Tommy", name="Street fighter", purpose="stare down the ushers", dice=(7, 2)),
+        cmd.AbilityCheck(actor="Dana", name="Notice", purpose="spot the back door", dice=(8, 8)),
+        cmd.SpendPassion(actor="Dana", passion="noble", dice=(1, 9)),
+        cmd.ThreatGone(source="Agnes"),
+    ]
+    numbers = []
+    for step in steps:
+        events = live.execute(step, command_id=next(ids))
+        numbers.append(events[0].command)
+        if TRACE:
+            print("\n".join(e.explain() for e in events[1:]))
+    live.execute(Ruling(note="the organ starts on its own", about="Agnes"), command_id=next(ids))
+    live.undo(command_id=next(ids))
+    live.redo(command_id=next(ids))
+    corrected = cmd.StressCheck(
+        actor="Marge", gauge="violence", rank=3, source="the gunman", reaction="flee", dice=(4, 1)
+    )
+    live.amend(numbers[0], corrected, note="Marge rolled 41, not 61", command_id=next(ids))
+    stored = (msgspec.structs.replace(e, recorded_at=0.0) for e in store.read("session"))
+    return b"".join(log_lines(stored))
+
+
+def final_state(path: Path) -> Any:
     store = JsonlStore(path)
     (stream,) = store.streams()
     return effective_fold(list(stored_events(store, stream)))
@@ -98,7 +170,9 @@ def write_all(*, force: bool) -> None:
     for item in SIMULATED:
         write_file(REPLAYS / item.file, simulated_log(item), force=force)
     write_file(REPLAYS / SESSION_FILE, session_log(), force=force)
-    for path in sorted(REPLAYS.glob("*.jsonl")):
+    (REPLAYS / UA3_SESSION_FILE).parent.mkdir(exist_ok=True)
+    write_file(REPLAYS / UA3_SESSION_FILE, ua3_session_log(), force=force)
+    for path in sorted([*REPLAYS.glob("*.jsonl"), *REPLAYS.glob("ua3/*.jsonl")]):
         state = final_state(path)
         write_file(state_file(path), msgspec.json.format(msgspec.json.encode(state), indent=2) + b"\n", force=force)
         print(f"wrote {path.relative_to(ROOT)} and its state")

@@ -96,6 +96,8 @@ def from_info(t: mi.Type) -> st.SearchStrategy[Any]:
         return st.dictionaries(from_info(t.key_type), from_info(t.value_type), max_size=3)
     if isinstance(t, mi.BytesType):
         return st.binary(max_size=8)
+    if isinstance(t, mi.AnyType):  # a document (a ruleset's settings): plain JSON values
+        return st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), _TEXT)
     raise NotImplementedError(f"no strategy for {t!r}")
 
 

@@ -54,6 +54,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("engine.cli.replay", "audit"),
     "serve": ("engine.cli.serve", "serve"),
     "serve-bench": ("engine.cli.serve", "serve_bench"),
+    "stress-checks": ("engine.cli.session.ua3", "stress_checks"),
 }
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {

@@ -11,7 +11,7 @@ tier to check against).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 import typer
@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.views import render_view
 from engine.errors import InvalidInput
 from engine.rules.ua2.creation import (
     BUDGETS,
@@ -28,9 +29,14 @@ from engine.rules.ua2.creation import (
     Tier,
     spending,
 )
+from engine.rules.ua3 import view as ua3_view
+from engine.rules.ua3.abilities import abilities, label
+from engine.rules.ua3.sheet_check import sheet_problems, sheet_warnings
 from engine.scenario.checks import creation_findings
 from engine.scenario.sheets import load_sheet
+from engine.scenario.ua3_sheets import decode_ua3_sheet, load_ua3_sheet, sheet_ruleset
 from engine.state.sheet import METERS, Meter, Sheet
+from engine.state.ua3.sheet import ABILITIES, Ua3Sheet
 from engine.text import one_line
 
 app = typer.Typer(
@@ -55,7 +61,11 @@ FAILED_NOTCHES = 5
 
 @app.command("check")
 def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False) -> None:
-    """Check a sheet against the creation rules (S2-1…S2-6); exit 1 on any error."""
+    """Check a sheet: a ua2 sheet against the creation rules (S2-1…S2-6), a ua3 sheet (`ruleset =
+    "ua3"`) against its rules (U-1, U-2, U-18…U-21); exit 1 on any error."""
+    if sheet_ruleset(path) == "ua3":
+        check_ua3(path, json=json)
+        return
     sheet = load_sheet(path)  # a malformed file: one line, exit 1 (FileError)
     chosen = tier or sheet.tier
     if chosen is None:
@@ -137,7 +147,15 @@ def _count(n: int, what: str) -> str:
 
 @app.command("show")
 def show(path: SheetArgument, json: JsonOption = False) -> None:
-    """Show a sheet: stats, skills, passions, weapons, wounds, madness meters as notches."""
+    """Show a sheet: stats, skills, passions, weapons, wounds, madness meters as notches (ua2); shock
+    gauges as notches with the abilities they set, identities and their features (ua3)."""
+    if sheet_ruleset(path) == "ua3":
+        ua3 = load_ua3_sheet(path)
+        if json:
+            emit_json(ua3_view.sheet_json(ua3))
+        else:
+            render_view(ua3_view.sheet_view(ua3))
+        return
     sheet = load_sheet(path)  # a malformed file: one line, exit 1 (FileError)
     if json:
         emit_json(sheet)
@@ -217,6 +235,51 @@ def meter_line(name: str, meter: Meter) -> Text:
 
 
 @app.command("schema")
-def schema() -> None:
+def schema(
+    ruleset: Annotated[
+        Literal["ua2", "ua3"], typer.Option("--ruleset", help="The edition whose sheet to describe.")
+    ] = "ua2",
+) -> None:
     """Print the JSON Schema of a sheet, for editors' completion and validation."""
-    emit_json(msgspec.json.schema(Sheet))
+    emit_json(msgspec.json.schema(Ua3Sheet if ruleset == "ua3" else Sheet))
+
+
+def check_ua3(path: str, *, json: bool) -> None:
+    """A ua3 sheet's problems (errors) and warnings, one line each with its `$.path`; exit 1 on
+    any error. A sheet of the wrong shape (a notch out of range, an unknown field) is one line."""
+    sheet = decode_ua3_sheet(path)
+    errors = sheet_problems(sheet)
+    warnings = sheet_warnings(sheet)
+    if json:
+        emit_json(
+            {
+                "file": path,
+                "ruleset": "ua3",
+                "name": sheet.name,
+                "valid": not errors,
+                "errors": len(errors),
+                "warnings": len(warnings),
+                "findings": [
+                    {"severity": severity, "path": p.path, "message": p.message, "hint": p.hint}
+                    for severity, found in (("error", errors), ("warning", warnings))
+                    for p in found
+                ],
+                "sheet": ua3_view.sheet_json(sheet),
+            }
+        )
+    else:
+        values = abilities(sheet.gauges)
+        console.print(Text.assemble((sheet.name, "bold"), f" ({path}), a ua3 sheet"))
+        console.print(
+            "  " + ", ".join(f"{label(a)} {values[a]}" for a in ABILITIES) + " (U-18)",
+            markup=False,
+        )
+        for severity, found in (("error", errors), ("warning", warnings)):
+            style = "bold red" if severity == "error" else "yellow"
+            for p in found:
+                hint = f" ({p.hint})" if p.hint else ""
+                console.print(Text.assemble((severity, style), f": {p.path}: {p.message}{hint}"))
+        verdict = ("not valid", "bold red") if errors else ("valid", "bold green")
+        console.print(Text.assemble(verdict, f": {_count(len(errors), 'error')}, {_count(len(warnings), 'warning')}"))
+    if errors:
+        raise typer.Exit(INVALID)

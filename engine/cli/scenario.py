@@ -8,6 +8,7 @@ breaks a creation rule (one line per finding); 2 a usage error.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
@@ -17,11 +18,13 @@ from rich.text import Text
 from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.simulate import ScenarioArg, SetOpt
+from engine.errors import InvalidInput
 from engine.scenario.checks import SheetCheck, check_sheets
 from engine.scenario.scenario import LoadedScenario, Scenario
 from engine.simulate.batch import run_batch
 from engine.simulate.overrides import load_with_overrides
 from engine.simulate.stats import TOP_REASONS, summary
+from engine.text import shown
 
 app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
 
@@ -67,7 +70,16 @@ def check(
 ) -> None:
     """Load a scenario and every sheet it names; check each sheet against the creation rules
     (S2-1…S2-6, as `ua character check`); fight a few trial fights and warn about refused
-    commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule."""
+    commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule. A ua3
+    scenario: every sheet loaded and checked (U-1, U-2, U-18…U-21), its warnings shown; no
+    trial fights (ua3 combat comes later)."""
+    from engine.scenario.ua3_scenario import scenario_ruleset
+
+    if scenario_ruleset(scenario) == "ua3":
+        if sets:
+            raise InvalidInput("--set is for ua2 scenarios", where="--set", hint="edit the ua3 scenario file")
+        _check_ua3(scenario, json=json)
+        return
     loaded = load_with_overrides(scenario, sets or [])
     sheets = check_sheets(loaded, tier)
     errors = sum(c.errors for c in sheets)
@@ -125,6 +137,43 @@ def _render(
         console.print(Text.assemble(("warning", "yellow"), f": trial of {tried['fights']} fights: {text}"))
     for r in tried["refusals"]["reasons"][1:TOP_REASONS]:
         console.print(f"    also refused: {r['reason']!r} in {r['fights']} fights", markup=False)
+
+
+def _check_ua3(scenario: Path, *, json: bool) -> None:
+    from engine.rules.ua3.sheet_check import sheet_warnings
+    from engine.scenario.ua3_scenario import load_ua3_scenario
+
+    loaded = load_ua3_scenario(scenario)  # a sheet that breaks a rule: one line, exit 1
+    warnings = {f.id: sheet_warnings(f.sheet, burnout_at=loaded.settings.burnout_hardened) for f in loaded.fighters}
+    if json:
+        emit_json(
+            {
+                "title": loaded.scenario.title,
+                "ruleset": "ua3",
+                "sides": list(loaded.sides),
+                "players": loaded.players,
+                "combatants": [
+                    {
+                        "id": f.id,
+                        "side": f.side,
+                        "name": f.sheet.name,
+                        "warnings": [{"path": w.path, "message": w.message} for w in warnings[f.id]],
+                    }
+                    for f in loaded.fighters
+                ],
+                "errors": 0,
+                "warnings": sum(len(w) for w in warnings.values()),
+                "trial": None,
+                "valid": True,
+            }
+        )
+        return
+    console.print(shown(f"{loaded.scenario.title} ({scenario}), ua3: sides {', '.join(loaded.sides)}"), markup=False)
+    for f in loaded.fighters:
+        console.print(shown(f"  {f.id} ({f.side}): {f.sheet.name}, sheet valid"), markup=False)
+        for w in warnings[f.id]:
+            console.print(shown(f"    warning: {w.path}: {w.message}"), markup=False)
+    console.print("valid (no trial fights: ua3 combat is not modelled yet)", markup=False)
 
 
 @app.command("schema")

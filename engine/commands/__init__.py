@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.commands import ua3 as _ua3
 from engine.commands.base import CommandBase
 from engine.commands.checks import SkillCheck, SpendPassion
 from engine.commands.combat import (
@@ -57,6 +58,16 @@ Command = (
     | FirstAid
     | MedicalCare
     | Convalesce
+    | _ua3.AddCharacter
+    | _ua3.AbilityCheck
+    | _ua3.StressCheck
+    | _ua3.Coerce
+    | _ua3.AnswerCoercion
+    | _ua3.StartConflict
+    | _ua3.GridironRoll
+    | _ua3.EndConflict
+    | _ua3.SpendPassion
+    | _ua3.ThreatGone
 )
 
 COMMAND_TYPES: tuple[type[CommandBase], ...] = (
@@ -86,6 +97,16 @@ COMMAND_TYPES: tuple[type[CommandBase], ...] = (
     FirstAid,
     MedicalCare,
     Convalesce,
+    _ua3.AddCharacter,
+    _ua3.AbilityCheck,
+    _ua3.StressCheck,
+    _ua3.Coerce,
+    _ua3.AnswerCoercion,
+    _ua3.StartConflict,
+    _ua3.GridironRoll,
+    _ua3.EndConflict,
+    _ua3.SpendPassion,
+    _ua3.ThreatGone,
 )
 
 command_encoder = msgspec.json.Encoder()

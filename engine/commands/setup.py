@@ -8,25 +8,41 @@ import msgspec
 
 from engine.commands.base import CommandBase
 from engine.dice.checks import CheckSpec
-from engine.settings import Settings
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 
 
 class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
-    """Start an encounter. `scenario` names the file it came from (for people); `scenario_document`
-    is that scenario itself, every sheet inline (`engine.scenario.scenario.scenario_document`), so
-    a what-if fork of the session reads its tactics from the session's own log, never a file."""
+    """Start an encounter of `ruleset`. `settings` are that ruleset's settings: its settings
+    struct (kept as its document, as a log reads it back) or a document of it, fields left out
+    taking the ruleset's defaults; the started event records them as given. `scenario` names the
+    file it came from (for people); `scenario_document` is that scenario itself, every sheet
+    inline (`engine.scenario.scenario.scenario_document`), so a what-if fork of the session reads
+    its tactics from the session's own log, never a file."""
 
     ruleset: str = "ua2"
     title: str = ""
     seed: int | None = None
-    settings: Settings = Settings()
+    settings: Any = msgspec.field(default_factory=dict)
     scenario: str = ""
     scenario_document: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
     #: The combatants players run (ids); unset: the scenario's players' side (or, with no
     #: scenario, everyone). The rest act by the scenario's tactics (`engine.session.roster`).
     players: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+
+    def __post_init__(self) -> None:
+        if isinstance(self.settings, msgspec.Struct):
+            msgspec.structs.force_setattr(self, "settings", _document(msgspec.to_builtins(self.settings)))
+
+
+def _document(value: Any) -> Any:
+    """Built-in values as a JSON document reads them back: lists for tuples (numbers kept as they
+    are, so that one JSON cannot hold is still refused, with its path, before anything is stored)."""
+    if isinstance(value, dict):
+        return {k: _document(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_document(v) for v in value]
+    return value
 
 
 class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from engine.errors import CorruptLog, UnknownEventType
+from engine.events import ua3 as _ua3
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
 from engine.events.combat import (
@@ -101,6 +102,24 @@ Event = (
     | FightEnded
     | InjuryTreated
     | Convalesced
+    | _ua3.CharacterJoined
+    | _ua3.AbilityChecked
+    | _ua3.StressChecked
+    | _ua3.HardenedNotchMarked
+    | _ua3.FailedNotchMarked
+    | _ua3.TraumaMarked
+    | _ua3.BurnedOut
+    | _ua3.ReactionTaken
+    | _ua3.ReactionEnded
+    | _ua3.PassionSpent
+    | _ua3.CoercionRolled
+    | _ua3.CoercionAnswered
+    | _ua3.ConflictStarted
+    | _ua3.GridironRolled
+    | _ua3.PenaltyTaken
+    | _ua3.ConflictEnded
+    | _ua3.WoundsTaken
+    | _ua3.StatusChanged
 )
 
 EVENT_TYPES: tuple[type[EventBase], ...] = (
@@ -148,6 +167,24 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     FightEnded,
     InjuryTreated,
     Convalesced,
+    _ua3.CharacterJoined,
+    _ua3.AbilityChecked,
+    _ua3.StressChecked,
+    _ua3.HardenedNotchMarked,
+    _ua3.FailedNotchMarked,
+    _ua3.TraumaMarked,
+    _ua3.BurnedOut,
+    _ua3.ReactionTaken,
+    _ua3.ReactionEnded,
+    _ua3.PassionSpent,
+    _ua3.CoercionRolled,
+    _ua3.CoercionAnswered,
+    _ua3.ConflictStarted,
+    _ua3.GridironRolled,
+    _ua3.PenaltyTaken,
+    _ua3.ConflictEnded,
+    _ua3.WoundsTaken,
+    _ua3.StatusChanged,
 )
 TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
 

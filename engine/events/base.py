@@ -23,6 +23,10 @@ class EventBase(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="
         """One sentence for a GM, citing the rule id (every event type says its own)."""
         return f"{type(self).__name__.replace('_', ' ')}."
 
+    def checks(self) -> list[tuple[str, CheckResult]]:
+        """(who rolled, result) for every check this fact records (the audit's odds and luck)."""
+        return []
+
 
 def describe_target(spec: CheckSpec) -> str:
     """`Fighting 45, focus +10 = 55` — the rating and every named shift (C-12)."""

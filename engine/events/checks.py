@@ -15,6 +15,9 @@ class CheckRolled(EventBase, frozen=True, kw_only=True, tag="check_rolled"):
     result: CheckResult
     purpose: str = ""
 
+    def checks(self) -> list[tuple[str, CheckResult]]:
+        return [(self.actor, self.result)]
+
     def explain(self) -> str:
         spec = self.result.spec
         rule = "C-7" if spec.untrained else _RULE_OF_KIND[spec.kind]

@@ -186,6 +186,12 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, tag="attack_resolved"
     hit: Hit | None = None
     note: str = ""
 
+    def checks(self) -> list[tuple[str, CheckResult]]:
+        found = [(self.attacker, self.result)]
+        if self.dodge is not None:
+            found.append((self.dodge.dodger, self.dodge.result))
+        return found
+
     def explain(self) -> str:
         verb = {
             "strike": "attacks",
@@ -419,6 +425,9 @@ class SuppressiveFireLaid(EventBase, frozen=True, kw_only=True, tag="suppressive
     hit: str = ""
     continued: bool = False
     dodge: DodgeOutcome | None = None
+
+    def checks(self) -> list[tuple[str, CheckResult]]:
+        return [(self.id, self.result)]
 
     def explain(self) -> str:
         hit = f"; a crit — {self.hit} is hit" if self.hit else "; no hit (only a crit hits)"

@@ -19,6 +19,9 @@ class InjuryTreated(EventBase, frozen=True, kw_only=True, tag="injury_treated"):
     rule: str
     wounds_after: int
 
+    def checks(self) -> list[tuple[str, CheckResult]]:
+        return [(self.healer, self.result)]
+
     def explain(self) -> str:
         return (
             f"{self.healer} gives {self.treatment} to {self.patient} for injury #{self.injury_id} "

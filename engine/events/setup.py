@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
+
+import msgspec
 
 from engine.events.base import EventBase
-from engine.settings import Settings
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 
@@ -18,7 +19,9 @@ class EncounterStarted(EventBase, frozen=True, kw_only=True, tag="encounter_star
     ruleset: str
     title: str = ""
     seed: int | None = None
-    settings: Settings = Settings()
+    #: the ruleset's settings as a document (each ruleset reads it into its own struct; fields
+    #: left out take its defaults)
+    settings: dict[str, Any] = msgspec.field(default_factory=dict)
     #: the scenario file it was set up from (tactics for what-if runs), if any.
     scenario: str = ""
 

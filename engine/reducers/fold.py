@@ -11,8 +11,10 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
+from engine.commands.setup import StartEncounter
 from engine.errors import OutOfOrder
 from engine.events.base import EventBase
+from engine.events.commands import CommandRecorded
 from engine.events.setup import EncounterStarted
 from engine.rules.registry import DEFAULT, find_ruleset
 from engine.rules.ruleset import Ruleset, apply_one
@@ -21,15 +23,28 @@ Record = tuple[int, EventBase]
 
 
 def _ruleset(state: Any, first: EventBase | None) -> Ruleset[Any, Any]:
+    """The state's ruleset, else the one the log's first event starts (a session log begins with
+    the start command's record), else the default (an empty log)."""
     if state is not None:
         return find_ruleset(state.ruleset)
+    if isinstance(first, CommandRecorded) and isinstance(first.issued, StartEncounter):
+        return find_ruleset(first.issued.ruleset)
     return find_ruleset(first.ruleset if isinstance(first, EncounterStarted) else DEFAULT)
+
+
+def _starts(event: EventBase | None) -> bool:
+    """Whether `event` starts an encounter (a start command's record, or the started event)."""
+    return isinstance(event, EncounterStarted) or (
+        isinstance(event, CommandRecorded) and isinstance(event.issued, StartEncounter)
+    )
 
 
 def fold(events: Iterable[EventBase], state: Any = None) -> Any:
     """`fold(reduce, events)` from an empty encounter (or from `state`)."""
     stream = iter(events)
     first = next(stream, None)
+    if state is not None and not state.version and _starts(first):
+        state = None  # an encounter not started yet is the one its start names, whichever ruleset
     ruleset = _ruleset(state, first)
     return ruleset.fold(stream if first is None else chain((first,), stream), state)
 

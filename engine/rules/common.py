@@ -3,7 +3,7 @@ working table only its version and its combatants by id."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from engine.commands.setup import RollCheck, Ruling, StartEncounter
@@ -12,6 +12,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.checks import CheckRolled
 from engine.events.setup import EncounterStarted, GmRuling
+from engine.rules.settings import read_settings
 from engine.rules.sink import Sink
 
 
@@ -29,19 +30,27 @@ def require_started(t: AnyTable) -> None:
         raise Refused("the encounter has not started", hint="start it first")
 
 
-def start(sink: Sink[Any], command: StartEncounter, dice: DiceSource) -> None:
-    """The first event of every encounter (the ruleset was checked against the registry)."""
-    if sink.table.version != 0:
-        raise Refused("the encounter has already started")
-    sink.emit(
-        EncounterStarted(
-            ruleset=command.ruleset,
-            title=command.title,
-            seed=command.seed,
-            settings=command.settings,
-            scenario=command.scenario,
+def starter(settings_type: type[Any]) -> Callable[[Sink[Any], StartEncounter, DiceSource], None]:
+    """The rule starting an encounter of a ruleset whose settings are `settings_type`."""
+
+    def start(sink: Sink[Any], command: StartEncounter, dice: DiceSource) -> None:
+        """The first event of every encounter (the ruleset was checked against the registry);
+        its settings as given (fields left out take the ruleset's defaults), refused when the
+        ruleset cannot read them."""
+        if sink.table.version != 0:
+            raise Refused("the encounter has already started")
+        read_settings(command.settings, settings_type)
+        sink.emit(
+            EncounterStarted(
+                ruleset=command.ruleset,
+                title=command.title,
+                seed=command.seed,
+                settings=command.settings,
+                scenario=command.scenario,
+            )
         )
-    )
+
+    return start
 
 
 def ruling(sink: Sink[Any], command: Ruling, dice: DiceSource) -> None:

@@ -8,8 +8,9 @@ from typing import Any
 from engine.errors import Refused
 from engine.rules.ruleset import Ruleset
 from engine.rules.ua2 import RULESET as UA2
+from engine.rules.ua3 import RULESET as UA3
 
-RULESETS: dict[str, Ruleset[Any, Any]] = {r.name: r for r in (UA2,)}
+RULESETS: dict[str, Ruleset[Any, Any]] = {r.name: r for r in (UA2, UA3)}
 #: The ruleset of an encounter that has not started (an empty log).
 DEFAULT = UA2.name
 

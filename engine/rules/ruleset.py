@@ -19,6 +19,7 @@ from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
 from engine.events.base import EventBase
 from engine.rules.script import Script
 from engine.rules.sink import Sink
+from engine.rules.view import View
 
 
 class Table(Protocol):
@@ -109,6 +110,23 @@ class Ruleset(ABC, Generic[T, S]):
     def acting_now(self, state: S) -> str | None:
         """Who the next action belongs to, or None (declarations come first, or it is over)."""
 
+    def up_next(self, state: S) -> str | None:
+        """Who acts next: whose turn it is, or, where a round opens with declarations, who will
+        act first once they close (by default, whose turn it is)."""
+        return self.acting_now(state)
+
+    @abstractmethod
+    def view(self, state: S, *, title: str = "") -> View:
+        """The state as a GM reads it, as plain data (the CLI renders any ruleset's the same way)."""
+
+    @abstractmethod
+    def state_json(self, state: S) -> dict[str, Any]:
+        """The state as JSON, with what a GM reads off it (derived, not stored) added."""
+
+    @abstractmethod
+    def state_diff(self, before: S, after: S) -> list[str]:
+        """What changed between two states, one line each (undo, redo, amend show it)."""
+
     # -- written once -------------------------------------------------------------------------
 
     def sink(self, table: T, *, record: bool = True) -> Sink[T]:
@@ -122,8 +140,9 @@ class Ruleset(ABC, Generic[T, S]):
         handler(sink, command, dice)
 
     def decide(self, state: S, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], S]:
-        """The events a command produces on `state` and the state after them, or `Refused`."""
-        sink = self.sink(self.thaw(state))
+        """The events a command produces on `state` and the state after them, or `Refused`. An
+        encounter not started yet (version 0, whichever ruleset's empty state) is this one's."""
+        sink = self.sink(self.thaw(state if state.version else None))  # type: ignore[attr-defined]
         self.handle(sink, command, dice)
         return sink.recorded, sink.table.freeze()
 

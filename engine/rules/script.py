@@ -73,3 +73,4 @@ class Script(Protocol):
     def max_rounds(self, table: Any) -> int:
         """The round limit in force on `table` (the fight loop's guard is sized from it)."""
         ...
+

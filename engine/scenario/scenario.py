@@ -16,7 +16,7 @@ import msgspec
 from engine.catalog import weapon_catalog
 from engine.commands.setup import AddCombatant
 from engine.rules.registry import RULESETS
-from engine.scenario.files import FileError, convert_document, load_document
+from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import CherryName, Settings
 from engine.state.sheet import MeterName, Sheet
@@ -125,9 +125,16 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
     path = Path(path)
     name = str(path)
     if document is None:
-        scenario = load_document(path, Scenario, hint=SCHEMA_HINT)
-    else:
-        scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
+        document = parse_document(read_limited(path), name=name)
+    if isinstance(document, dict) and document.get("ruleset") == "ua3":
+        raise FileError(
+            name,
+            "a ua3 scenario is played at the table; fighting it out needs ua3 combat (U-3…U-13, U-17, U-22), "
+            "not modelled yet",
+            json_path="$.ruleset",
+            hint="ua session new NAME --scenario FILE plays it",
+        )
+    scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, name, root=path.resolve().parent)
 
 

@@ -13,10 +13,8 @@ from engine.dice.odds import success_chance
 from engine.errors import InvalidInput
 from engine.events import TYPE_BY_TAG, tag_of
 from engine.events.base import EventBase
-from engine.events.checks import CheckRolled
-from engine.events.combat import AmbushStarted, AttackResolved, RoundStarted, SuppressiveFireLaid
+from engine.events.combat import AmbushStarted, RoundStarted
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
-from engine.events.healing import InjuryTreated
 from engine.events.setup import CombatantJoined
 from engine.session.history import Record, excluded
 
@@ -36,19 +34,9 @@ class Line:
 
 
 def checks_in(event: EventBase) -> list[tuple[str, CheckResult]]:
-    """(who rolled, result) for every check an event records."""
-    out: list[tuple[str, CheckResult]] = []
-    if isinstance(event, CheckRolled):
-        out.append((event.actor, event.result))
-    elif isinstance(event, AttackResolved):
-        out.append((event.attacker, event.result))
-        if event.dodge is not None:
-            out.append((event.dodge.dodger, event.dodge.result))
-    elif isinstance(event, InjuryTreated):
-        out.append((event.healer, event.result))
-    elif isinstance(event, SuppressiveFireLaid):
-        out.append((event.id, event.result))
-    return out
+    """(who rolled, result) for every check an event records (each event type says, `checks()`,
+    whichever ruleset it belongs to)."""
+    return list(event.checks())
 
 
 def chance(spec: CheckSpec) -> Fraction:

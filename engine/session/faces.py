@@ -36,6 +36,11 @@ def _rolls(event: EventBase) -> Iterator[tuple[str, Percentile]]:
         yield f"{event.actor}'s {event.passion} reroll", event.after.roll
     elif isinstance(event, SuppressiveFireLaid) and event.result.roll is not None:
         yield f"{event.id}'s suppressive fire", event.result.roll
+    elif not isinstance(event, (AttackResolved, CheckRolled, InitiativeSet, PassionSpent, SuppressiveFireLaid)):
+        for who, result in event.checks():  # any other ruleset's checks (ua3: stress, coercion, the gridiron)
+            if result.roll is not None:
+                label = result.spec.label or result.spec.kind
+                yield (f"{who}'s {label}" if who else label), result.roll
 
 
 def _extra_name(event: EventBase | None) -> str:

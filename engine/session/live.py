@@ -164,7 +164,7 @@ class LiveEncounter:
         """The encounter's seed; if its start was undone, the seed it was started with, so that
         every session on this log (whatever `seed` it was opened with) draws the same dice."""
         if self.state.seed is not None:
-            return self.state.seed
+            return int(self.state.seed)
         started = [e.seed for _, e in self.records if isinstance(e, EncounterStarted) and e.seed is not None]
         if started:
             return started[-1]

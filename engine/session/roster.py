@@ -92,6 +92,11 @@ def roster_of(records: Iterable[Record], *, where: str = "") -> Roster:
             added[issued.id] = issued
     if start is None:
         return Roster(players=())
+    from engine.rules.registry import find_ruleset
+    from engine.rules.unscripted import Unscripted
+
+    if isinstance(find_ruleset(start.ruleset).script, Unscripted):  # ua3: no tactics, everyone a player's
+        return Roster(players=tuple(cid for cid, _ in joined), ruleset=start.ruleset)
     loaded = None
     if not isinstance(start.scenario_document, msgspec.UnsetType):
         from engine.scenario.scenario import scenario_from_document

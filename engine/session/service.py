@@ -561,6 +561,11 @@ class SessionService:
         from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
 
         session = self.open(name)
+        if session.state.ruleset == "ua3":  # U-21: the ua3 rules judge the last check themselves
+            from engine.commands.ua3 import SpendPassion as Ua3SpendPassion
+
+            ua3 = Ua3SpendPassion(actor=who, passion=kind, mode=mode, flipped=flipped, dice=dice)
+            return self.execute(name, ua3, command_id=command_id, draw_rest=draw_rest, ask=ask)
         who = self.combatant_id(session.state, who, where="WHO")
         last = _last_roll(session.records, who)
         if last is None:
@@ -683,6 +688,7 @@ class SessionService:
         `dice` are the first action's faces (the rest come from the seed). A tactic the rules
         refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
         action N is `ID.N` (a retry redoes none already done)."""
+        self.check_fightable(name, where="ua session npc", what="has no NPCs acting by tactics")
         session = self.open(name)
         roster = roster_of(session.records, where=f"session {name}")
         if not roster.npcs:
@@ -784,10 +790,7 @@ class SessionService:
     def up_next(state: Encounter) -> str | None:
         """Who acts next: whose turn it is, or, while the round's declarations are open, who will
         act first once they close. None when the fight is not going on."""
-        if state.fight.phase not in ("declare", "acting", "ambush"):
-            return None
-        closed = SessionService._closed(state)
-        return ruleset_of(closed).acting_now(closed)
+        return ruleset_of(state).up_next(state)
 
     def _npc_declarations(self, session: LiveEncounter, done: Executed, command_id: str) -> tuple[Executed, ...]:
         """At a new round's start (C2-4), the NPCs' declarations from their tactics: one open
@@ -839,8 +842,8 @@ class SessionService:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    def state(self, name: str, *, at: int | None = None) -> Encounter:
-        """The session's state now, or right after event `at`."""
+    def state(self, name: str, *, at: int | None = None) -> Any:
+        """The session's state (of its ruleset's type) now, or right after event `at`."""
         session = self.open(name)
         if at is None:
             return session.state
@@ -879,6 +882,14 @@ class SessionService:
         """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
         return narrate(self.open(name).records, **filters)
 
+    def check_fightable(self, name: str, *, where: str = "ua session fork", what: str = "cannot be fought out") -> None:
+        """Refused when the session's ruleset has no scripted fights (ua3): no fork, no NPCs."""
+        from engine.rules.unscripted import Unscripted
+
+        script = ruleset_of(self.open(name).state).script
+        if isinstance(script, Unscripted):
+            raise Refused(f"session {name!r} {what}: {script.why}", where=where)
+
     def fork_point(
         self, name: str, at: int, *, scenario: Path | None = None, check: Callable[[], None] | None = None
     ) -> tuple[Encounter, LoadedScenario]:
@@ -889,6 +900,7 @@ class SessionService:
         from engine.session.history import fork_point
         from engine.session.scenario import stored_scenario
 
+        self.check_fightable(name)
         session = self.open(name)
         if not 1 <= at <= session.version:
             raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")

@@ -7,38 +7,50 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
+from typing import Any
 
 import msgspec
 
 from engine.events.commands import MARKERS
 from engine.reducers.fold import apply
+from engine.rules.registry import RULESETS, find_ruleset
 from engine.session.history import cursors
-from engine.state.encounter import Encounter
 from engine.store.base import EventStore
 
 
 class Snapshot(msgspec.Struct, frozen=True, gc=False, kw_only=True):
+    """A state and where it stands; `state` is the ruleset's own state type, kept encoded."""
+
     layout: str
     position: int
     next_id: int
     dice_position: int
-    state: Encounter
+    state: msgspec.Raw
+    ruleset: str = "ua2"
 
 
 @cache
-def layout() -> str:
-    """A fingerprint of the state's shape: a snapshot from another shape is not used."""
-    return hashlib.blake2b(msgspec.json.encode(msgspec.json.schema(Encounter)), digest_size=8).hexdigest()
+def layout(ruleset: str = "ua2") -> str:
+    """A fingerprint of a ruleset's state shape: a snapshot from another shape is not used."""
+    schema = msgspec.json.schema(find_ruleset(ruleset).state_type)
+    return hashlib.blake2b(msgspec.json.encode(schema), digest_size=8).hexdigest()
 
 
-def save_snapshot(store: EventStore, stream: str, position: int, state: Encounter, next_id: int, dice: int) -> None:
+def save_snapshot(store: EventStore, stream: str, position: int, state: Any, next_id: int, dice: int) -> None:
     save = getattr(store, "save_snapshot", None)
     if save is not None:
-        snapshot = Snapshot(layout=layout(), position=position, next_id=next_id, dice_position=dice, state=state)
+        snapshot = Snapshot(
+            layout=layout(state.ruleset),
+            position=position,
+            next_id=next_id,
+            dice_position=dice,
+            state=msgspec.Raw(msgspec.json.encode(state)),
+            ruleset=state.ruleset,
+        )
         save(stream, position, msgspec.json.encode(snapshot))
 
 
-def open_from_snapshot(store: EventStore, stream: str) -> tuple[Encounter, int, int, int] | None:
+def open_from_snapshot(store: EventStore, stream: str) -> tuple[Any, int, int, int] | None:
     """(state, version, next command id, next die) from the snapshot and the events after it,
     or None when the whole log must be folded."""
     from engine.session.live import stored_events
@@ -49,16 +61,18 @@ def open_from_snapshot(store: EventStore, stream: str) -> tuple[Encounter, int, 
         return None
     try:
         snapshot = msgspec.json.decode(found[1], type=Snapshot)
+        if snapshot.ruleset not in RULESETS or snapshot.layout != layout(snapshot.ruleset):
+            return None
+        state = msgspec.json.decode(snapshot.state, type=find_ruleset(snapshot.ruleset).state_type)
     except msgspec.MsgspecError:
         return None
-    if snapshot.layout != layout() or snapshot.position != found[0]:
+    if snapshot.position != found[0]:
         return None
     tail = list(stored_events(store, stream, snapshot.position + 1))
     if [p for p, _ in tail] != list(range(snapshot.position + 1, snapshot.position + 1 + len(tail))):
         return None
     if store.version(stream) < snapshot.position or any(isinstance(e, MARKERS) for _, e in tail):
         return None
-    state = snapshot.state
     for _, event in tail:
         state = apply(state, event)
     next_id, dice = cursors(tail)

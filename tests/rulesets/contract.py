@@ -5,8 +5,11 @@ A ruleset's test module subclasses `RulesetContract` and says only how to play i
 encounter of it is set up, which commands a GM could give in a state (mostly legal ones), which
 commands a GM might give by mistake, its shipped scenarios and its golden replays.
 
-- Law 1: after any sequence of commands the fold of the stored log is the live state; in a
-  batch, counting and recording sinks fight one fight, and a kept log folds to its table.
+- Law 1: after any sequence of commands the fold of the stored log is the live state; counting
+  and recording sinks decide the same facts from the same commands (a refused command changes
+  nothing), and the recorded facts fold to the counted table; in a batch (for a ruleset whose
+  combatants can be scripted into fights), counting and recording sinks fight one fight, and a
+  kept log folds to its table.
 - Law 2: each golden replay folds to the state stored with it and re-decides command by command.
 - Law 3: the same seed and commands give the same log; a batch is the same on 1 and 2 workers.
 - Law 4: undo restores the state before the command, redo the state after; the log only grows.
@@ -24,15 +27,17 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.commands.base import CommandBase
-from engine.dice.source import derive_seed
+from engine.dice.source import SeededDice, TableDice, derive_seed
 from engine.errors import EngineError, Refused
 from engine.events import decode, encode
 from engine.reducers import fold
 from engine.rules.registry import find_ruleset
+from engine.rules.unscripted import Unscripted
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
@@ -45,13 +50,21 @@ from engine.store.jsonl import JsonlStore
 from engine.store.memory import MemoryStore
 
 STEPS = 25
-LAWS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Every ruleset runs these same methods (one subclass each): differing executors are the point.
+LAWS = settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+)
 
 
 class RulesetContract(ABC):
     """Laws every ruleset keeps. Subclasses set `ruleset` and say how to play it."""
 
     ruleset: ClassVar[str]
+    #: Whether a command the rules refuse leaves the working table as it was (sessions decide on
+    #: a copy and write nothing either way; batches count on it).
+    refusals_change_nothing: ClassVar[bool] = True
 
     @abstractmethod
     def setup(self, seed: int) -> list[CommandBase]:
@@ -193,7 +206,43 @@ class RulesetContract(ABC):
             assert effective_fold(records) == stored, path.name
             assert verify(records).ok, path.name
 
+    @LAWS
+    @given(data=st.data(), seed=st.integers(0, 2**32))
+    def test_law_1_counting_and_recording_sinks_decide_the_same_facts(self, data: st.DataObject, seed: int) -> None:
+        ruleset = find_ruleset(self.ruleset)
+        start = self._session(seed).state
+        recording = ruleset.sink(ruleset.thaw(start), record=True)
+        counting = ruleset.sink(ruleset.thaw(start), record=False)
+        dice = {id(recording): SeededDice(seed), id(counting): SeededDice(seed)}
+        for _ in range(STEPS):
+            command = data.draw(st.one_of(self.commands(recording.table.freeze()), self.mistakes(start)))
+            outcomes = []
+            for sink in (recording, counting):
+                before, kept = sink.table.freeze(), len(sink.events or ())
+                try:
+                    ruleset.handle(sink, command, TableDice(command.dice, fallback=dice[id(sink)]))
+                    outcomes.append("decided")
+                except EngineError:
+                    outcomes.append("refused")
+                    changed = sink.table.freeze() != before
+                    assert not (changed and self.refusals_change_nothing), (
+                        f"{command!r} was refused after changing the table"
+                    )
+                    sink.table = ruleset.thaw(before)  # as a session does: a refused command writes nothing
+                    if sink.events is not None:
+                        del sink.events[kept:]
+            assert outcomes[0] == outcomes[1]
+        assert recording.table.freeze() == counting.table.freeze()
+        assert ruleset.fold(recording.recorded, start) == counting.table.freeze()
+
+    def _fights(self) -> None:
+        """Batches need the ruleset's combatants scripted into fights."""
+        script = find_ruleset(self.ruleset).script
+        if isinstance(script, Unscripted):
+            pytest.skip(f"{self.ruleset} has no scripted fights yet: {script.why}")
+
     def test_law_1_counting_and_recording_sinks_fight_one_fight(self) -> None:
+        self._fights()
         for path in self.scenarios():
             prep = prepare(load_scenario(path))
             for i in range(10):
@@ -204,6 +253,7 @@ class RulesetContract(ABC):
                 assert fold(logged.events) == logged.state, path.name
 
     def test_law_3_a_batch_is_the_same_on_one_and_two_workers(self) -> None:
+        self._fights()
         path = self.scenarios()[0]
         loaded = load_scenario(path)
         one = summary(*run_batch(loaded, 400, 9, workers=1)[:2], seed=9)

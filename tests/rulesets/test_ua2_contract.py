@@ -17,6 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class TestUa2(RulesetContract):
     ruleset = "ua2"
+    #: In the declare phase an action first ends the declarations (a turn starts) and may then be
+    #: refused (not this combatant's turn, a weapon not carried): harmless in a session, which
+    #: decides on a copy, and never met in batches, whose scripts declare first.
+    refusals_change_nothing = False
 
     def setup(self, seed: int) -> list[CommandBase]:
         return setup_commands(LOADED["bar-brawl.toml"], seed)

@@ -58,6 +58,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("setup", "import_"),
     "fork": ("history", "fork"),
     "play": ("play", "play"),
+    # the third edition's actions (ua3)
+    "ability": ("ua3", "ability"),
+    "stress": ("ua3", "stress"),
+    "coerce": ("ua3", "coerce"),
+    "answer": ("ua3", "answer"),
+    "conflict": ("ua3", "conflict"),
+    "gridiron": ("ua3", "gridiron"),
+    "conflict-end": ("ua3", "conflict_end"),
+    "threat-gone": ("ua3", "threat_gone"),
 }
 
 

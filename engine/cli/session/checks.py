@@ -21,6 +21,7 @@ from engine.cli.session.options import (
     Name,
     Shifts,
     ask_dice,
+    open_session,
     parse_dice,
     parse_shifts,
     service,
@@ -54,7 +55,25 @@ def check(
     json: JsonOption = False,
 ) -> None:
     """A skill check from the sheet (C-4, C-7, C-9); dice given to a minor check roll it for quality
-    (C-3). Dice: the roll (2 faces, tens first, ACTOR's player)."""
+    (C-3). Dice: the roll (2 faces, tens first, ACTOR's player). In a ua3 session, SKILL names an
+    ability, identity or relationship (U-1, as `ability`)."""
+    if open_session(db, name).state.ruleset == "ua3":
+        if stat is not None:
+            raise InvalidInput("ua3 characters have no stats (U-1)", where="--stat", hint="name an ability or identity")
+        from engine.commands.ua3 import AbilityCheck
+
+        ability = AbilityCheck(
+            actor=actor,
+            name=skill,
+            kind=kind,
+            shifts=parse_shifts(shift),
+            minimum=minimum,
+            flipped=flipped,
+            roll_anyway=roll_anyway or (kind == "minor" and dice is not None),
+            dice=parse_dice(dice),
+        )
+        act(db, name, ability, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+        return
     command = SkillCheck(
         actor=actor,
         skill=skill,
@@ -172,7 +191,7 @@ def passion(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """ACTOR spends a passion on its last roll, if it failed (C-10): rerolled, or flip-flopped.
+    """ACTOR spends a passion on its last roll, if it failed (C-10; in ua3, U-21): rerolled, or flip-flopped.
 
     A check is changed in place; an attack or a madness check is amended to have spent the
     passion on that roll, so what followed is re-resolved with the dice it recorded (the

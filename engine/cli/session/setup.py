@@ -31,8 +31,11 @@ from engine.commands import AddCombatant, BeginFight, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import InitiativeChoice
 from engine.errors import CorruptLog, InvalidInput
+from engine.rules.registry import available
 from engine.session.service import Executed, SessionService
+from engine.state.encounter import Reaction
 from engine.state.fight import InitiativeMethod
+from engine.state.ua3.sheet import Ua3Sheet
 from engine.text import check_name, shown
 
 
@@ -41,7 +44,11 @@ def new(
     scenario: Annotated[Path | None, typer.Option("--scenario", help="Set up from a scenario file.")] = None,
     sheet: Annotated[
         list[str] | None,
-        typer.Option("--sheet", help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable)."),
+        typer.Option(
+            "--sheet",
+            help="ID:SIDE:PATH[:IN_HAND] — a combatant from a sheet (repeatable); for ua3 sheets "
+            "ID:SIDE:PATH[:REACTION] (flee, freeze or frenzy).",
+        ),
     ] = None,
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the session's dice (default: random).")] = None,
@@ -53,55 +60,30 @@ def new(
             "the others act by the scenario's tactics (ua session npc).",
         ),
     ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", help="ua2 or ua3 (default: the scenario's, or the sheets')."),
+    ] = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """Start a session from a scenario (or from sheets and sides). Reads no dice."""
+    """Start a session from a scenario (or from sheets and sides), of the ruleset the scenario or
+    the sheets are for (`--ruleset` to say so: ua2 or ua3). Reads no dice."""
     check_name(name, "the session name", where="NAME")
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
-    commands: list[CommandBase] = []
     if scenario is not None:
-        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
-
-        loaded = load_scenario(scenario)
-        commands.append(
-            StartEncounter(
-                title=title or loaded.scenario.title,
-                seed=seed,
-                settings=loaded.settings,
-                scenario=str(scenario.resolve()),
-                scenario_document=scenario_document(loaded),
-                players=_players(players, [f.id for f in loaded.fighters]),
-            )
-        )
-        commands += [f.joins() for f in loaded.fighters]
+        commands = _from_scenario(scenario, ruleset, title, seed, players)
     else:
-        from engine.scenario.sheets import load_sheet
-
         if players is not None:
             raise InvalidInput(
                 "--players goes with --scenario: sessions from sheets have no tactics, all are players",
                 where="--players",
                 hint="use a scenario, or add NPCs with ua session add … --tactics PRESET",
             )
-        commands.append(StartEncounter(title=title or name, seed=seed))
-        for text in sheet or ():
-            parts = text.split(":")
-            if len(parts) not in (3, 4):
-                raise InvalidInput(
-                    f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH or ID:SIDE:PATH:IN_HAND"
-                )
-            commands.append(
-                AddCombatant(
-                    id=parts[0],
-                    side=parts[1],
-                    sheet=load_sheet(parts[2]),
-                    in_hand=parts[3] if len(parts) == 4 else "",
-                )
-            )
+        commands = _from_sheets(sheet or [], ruleset, title or name, seed)
     setup = SessionService.rehearse(name, commands)  # decided and storable before the database is touched
     started = service(db, create=True).start(name, setup, command_id=command_id)
     if started.retried:
@@ -118,6 +100,98 @@ def new(
     else:
         console.print(shown(f"session {name!r} started in {db} (seed {started.seed})"), markup=False)
         render_state(started.state)
+
+
+def _ruleset_named(ruleset: str | None, where: str) -> str | None:
+    if ruleset is not None and ruleset not in available():
+        raise InvalidInput(f"unknown ruleset {ruleset!r}", where=where, hint=f"available: {', '.join(available())}")
+    return ruleset
+
+
+def _from_scenario(
+    scenario: Path, ruleset: str | None, title: str, seed: int, players: str | None
+) -> list[CommandBase]:
+    """The setup commands of a scenario file, of the ruleset it names."""
+    from engine.scenario.ua3_scenario import load_ua3_scenario, scenario_ruleset, ua3_scenario_document
+
+    named = scenario_ruleset(scenario)
+    if _ruleset_named(ruleset, "--ruleset") not in (None, named):
+        raise InvalidInput(
+            f"{scenario} is a {named} scenario, not {ruleset}", where="--ruleset", hint="leave --ruleset out"
+        )
+    if named == "ua3":
+        if players is not None:
+            raise InvalidInput(
+                "--players goes with a ua2 scenario: ua3 has no tactics yet, all are players",
+                where="--players",
+                hint="leave --players out",
+            )
+        ua3 = load_ua3_scenario(scenario)
+        return [
+            StartEncounter(
+                ruleset="ua3",
+                title=title or ua3.scenario.title,
+                seed=seed,
+                settings=ua3.settings,
+                scenario=str(scenario.resolve()),
+                scenario_document=ua3_scenario_document(ua3),
+            ),
+            *(f.joins() for f in ua3.fighters),
+        ]
+    from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
+
+    loaded = load_scenario(scenario)
+    return [
+        StartEncounter(
+            title=title or loaded.scenario.title,
+            seed=seed,
+            settings=loaded.settings,
+            scenario=str(scenario.resolve()),
+            scenario_document=scenario_document(loaded),
+            players=_players(players, [f.id for f in loaded.fighters]),
+        ),
+        *(f.joins() for f in loaded.fighters),
+    ]
+
+
+def _from_sheets(texts: list[str], ruleset: str | None, title: str, seed: int) -> list[CommandBase]:
+    """The setup commands of `--sheet ID:SIDE:PATH[:EXTRA]` combatants: the sheets say their
+    ruleset (`--ruleset` must agree with them)."""
+    from engine.commands.ua3 import AddCharacter
+    from engine.scenario.ua3_sheets import load_any_sheet
+
+    chosen = _ruleset_named(ruleset, "--ruleset")
+    joins: list[CommandBase] = []
+    for text in texts:
+        parts = text.split(":")
+        if len(parts) not in (3, 4) or not parts[0] or not parts[1]:
+            raise InvalidInput(
+                f"bad --sheet {text!r}", where="--sheet", hint="ID:SIDE:PATH, or ID:SIDE:PATH:IN_HAND (ua3: :REACTION)"
+            )
+        loaded = load_any_sheet(parts[2])
+        kind = "ua3" if isinstance(loaded, Ua3Sheet) else "ua2"
+        if chosen is None:
+            chosen = kind
+        elif kind != chosen:
+            raise InvalidInput(
+                f"{parts[2]} is a {kind} sheet, and this session is {chosen}",
+                where="--sheet",
+                hint='every sheet of a session is for its ruleset (a ua3 sheet says ruleset = "ua3")',
+            )
+        extra = parts[3] if len(parts) == 4 else ""
+        if isinstance(loaded, Ua3Sheet):
+            if extra not in ("", "flee", "freeze", "frenzy"):
+                raise InvalidInput(
+                    f"bad reaction {extra!r} in --sheet {text!r}", where="--sheet", hint="flee, freeze or frenzy (U-23)"
+                )
+            joins.append(
+                AddCharacter(
+                    id=parts[0], side=parts[1], sheet=loaded, reaction=cast(Reaction, extra) if extra else None
+                )
+            )
+        else:
+            joins.append(AddCombatant(id=parts[0], side=parts[1], sheet=loaded, in_hand=extra))
+    return [StartEncounter(ruleset=chosen or "ua2", title=title, seed=seed), *joins]
 
 
 def _players(text: str | None, ids: list[str]) -> Any:

@@ -24,7 +24,9 @@ from engine.events.madness import (
     TherapyGiven,
 )
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.rules.settings import read_settings
 from engine.rules.ua2.table import Row, Table
+from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
@@ -39,7 +41,8 @@ NO_SUPPRESSION = Suppression()
 
 
 def _started(t: Table, e: EncounterStarted) -> None:
-    t.ruleset, t.title, t.seed, t.settings, t.scenario = e.ruleset, e.title, e.seed, e.settings, e.scenario
+    t.ruleset, t.title, t.seed, t.scenario = e.ruleset, e.title, e.seed, e.scenario
+    t.settings = read_settings(e.settings, Settings)
 
 
 def _joined(t: Table, e: CombatantJoined) -> None:

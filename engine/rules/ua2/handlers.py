@@ -35,9 +35,10 @@ from engine.rules import common
 from engine.rules.ruleset import Handler
 from engine.rules.ua2 import madness, setup, skills
 from engine.rules.ua2.combat import actions, attack, healing, initiative, turns
+from engine.settings import Settings
 
 HANDLERS: dict[type[CommandBase], Handler] = {
-    StartEncounter: common.start,
+    StartEncounter: common.starter(Settings),
     AddCombatant: setup.add_combatant,
     Ruling: common.ruling,
     RollCheck: common.check,

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import msgspec
-
-from engine.dice.checks import CheckResult, resolve
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.checks import CheckResult
+from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.madness import PassionSpent
+from engine.rules.passions import on_failure
 from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Passion, PassionKind, PassionMode
 
@@ -38,15 +37,9 @@ def passion_on_failure(
 ) -> PassionSpent | None:
     """The passion spent on `result` if it failed and the change can help; None otherwise
     (a success, or a flip that reads the same value or was already weighed, C-9/C-11)."""
-    if result.success or result.roll is None:
+    after = on_failure(result, mode, dice, prefer_high=prefer_high)
+    if after is None:
         return None
-    roll, spec = result.roll, result.spec
-    if mode == "flip":
-        if roll.tens == roll.ones or spec.flip:
-            return None
-        after = resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
-    else:
-        after = resolve(spec, roll_percentile(dice), prefer="high" if prefer_high else "as_rolled")
     trigger = next(p.trigger for p in combatant.sheet.passions if p.kind == kind)
     return PassionSpent(
         actor=combatant.id,

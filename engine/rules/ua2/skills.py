@@ -8,12 +8,12 @@ import msgspec
 
 from engine.commands.checks import SkillCheck, SpendPassion
 from engine.commands.setup import RollCheck
-from engine.dice.checks import CheckResult, CheckSpec, resolve
-from engine.dice.percentile import Percentile
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.checks import CheckSpec
+from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.madness import PassionSpent
 from engine.rules.common import check, require_started
+from engine.rules.passions import changed
 from engine.rules.ua2.passion import require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
@@ -73,33 +73,6 @@ def skill_check(sink: Sink, command: SkillCheck, dice: DiceSource) -> None:
     check(sink, RollCheck(spec=spec, actor=command.actor, purpose=command.purpose, flipped=command.flipped), dice)
 
 
-def _changed(last: CheckResult, command: SpendPassion, dice: DiceSource) -> CheckResult:
-    """C-10: reroll — fresh dice, the same spec; flip — the same dice read the other way."""
-    spec, roll = last.spec, last.roll
-    assert roll is not None  # a check with no roll (C-3) is a success, refused before
-    if command.mode == "flip":
-        if command.flipped is not None:
-            raise Refused("a passion flip reads the dice the other way round; give no orientation")
-        if roll.tens == roll.ones:
-            raise Refused(
-                f"flip-flopping {roll.tens},{roll.ones} reads the same value (D-4)",
-                hint="a reroll may help; the passion is not spent",
-            )
-        if spec.flip:
-            raise Refused(
-                "this obsession roll was already read the better way round (C-9, C-11)",
-                hint="a reroll may help; the passion is not spent",
-            )
-        return resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
-    if command.flipped is not None and not spec.flip:
-        raise Refused(
-            "this check may not be flip-flopped",
-            hint="only obsession rolls flip (C-9); a passion flip is mode flip",
-        )
-    fresh: Percentile = roll_percentile(dice)
-    return resolve(spec, fresh, orientation=command.flipped)
-
-
 def spend_passion(sink: Sink, command: SpendPassion, dice: DiceSource) -> None:
     """C-10: a triggered passion rerolls or flip-flops the actor's most recent failed check,
     each passion `passion_uses_per_session` times (the encounter's log is the session)."""
@@ -115,7 +88,7 @@ def spend_passion(sink: Sink, command: SpendPassion, dice: DiceSource) -> None:
             f"{command.actor}'s last check was a {last.outcome.replace('_', ' ')}, not a failure",
             hint="a passion changes a failed roll only (C-10)",
         )
-    after = _changed(last, command, dice)
+    after = changed(last, command.mode, command.flipped, dice)
     sink.emit(
         PassionSpent(
             actor=command.actor,

@@ -1,0 +1,213 @@
+"""What each ua3 fact does to the working table: one small function per event type, no dice,
+no judgement (DESIGN: reducers). The rules apply every event they decide through these, and
+folding a stored log applies the same ones."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from engine.events import EventBase
+from engine.events import ua3 as ev
+from engine.events.checks import CheckRolled
+from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
+from engine.events.setup import EncounterStarted, GmRuling
+from engine.rules.settings import read_settings
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.conflict import Conflict, ConflictResult, PendingCoercion
+from engine.state.ua3.encounter import ReactionState, Ua3Combatant
+from engine.state.ua3.settings import Ua3Settings
+
+replace = msgspec.structs.replace
+Applier = Callable[[Table, Any], None]
+
+
+def _started(t: Table, e: EncounterStarted) -> None:
+    t.ruleset, t.title, t.seed, t.scenario = e.ruleset, e.title, e.seed, e.scenario
+    t.settings = read_settings(e.settings, Ua3Settings)
+
+
+def _joined(t: Table, e: ev.CharacterJoined) -> None:
+    sheet = e.sheet
+    combatant = Ua3Combatant(
+        id=e.id, side=e.side, sheet=sheet, gauges=sheet.gauges, wounds=sheet.wounds, default_reaction=e.reaction
+    )
+    t.add(Row.thaw(combatant))
+
+
+def _nothing(t: Table, e: EventBase) -> None:
+    """Facts that change nothing the rules read (a ruling, a command's record, a trauma or a
+    burnout — both read off the gauges)."""
+
+
+def _rolled(t: Table, actor: str, last: Any = None) -> Row | None:
+    """A roll by `actor`: its next-roll shifts were on it (U-16), so they are used up."""
+    row = t.by_id.get(actor) if actor else None
+    if row is not None:
+        row.next_roll = ()
+        row.last_check = last
+    return row
+
+
+def _check(t: Table, e: CheckRolled) -> None:
+    row = t.by_id.get(e.actor) if e.actor else None
+    if row is not None:  # a plain check by rating: remembered for a passion (U-21)
+        row.last_check = e.result
+
+
+def _ability_check(t: Table, e: ev.AbilityChecked) -> None:
+    _rolled(t, e.actor, e.result)
+
+
+def _stress(t: Table, e: ev.StressChecked) -> None:
+    # a rolled stress check's notches are marked at once: no passion rerolls it later (U-21)
+    if e.result is not None:
+        _rolled(t, e.actor)
+
+
+def _gauge(t: Table, actor: str, gauge: str, **change: int) -> None:
+    row = t.by_id.get(actor)
+    if row is not None:
+        row.gauges = row.gauges.with_gauge(gauge, replace(row.gauges.of(gauge), **change))
+
+
+def _hardened(t: Table, e: ev.HardenedNotchMarked) -> None:
+    _gauge(t, e.actor, e.gauge, hardened=e.after)
+
+
+def _failed(t: Table, e: ev.FailedNotchMarked) -> None:
+    _gauge(t, e.actor, e.gauge, failed=e.after)
+
+
+def _reaction(t: Table, e: ev.ReactionTaken) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.reaction = ReactionState(kind=e.reaction, source=e.source, gauge=e.gauge)
+
+
+def _reaction_ended(t: Table, e: ev.ReactionEnded) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.reaction = None
+
+
+def _passion(t: Table, e: ev.PassionSpent) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.passions_spent = (*row.passions_spent, e.passion)
+        row.last_check = e.after
+
+
+def _coercion(t: Table, e: ev.CoercionRolled) -> None:
+    _rolled(t, e.coercer)
+    if e.rank:
+        t.coercions.append(
+            PendingCoercion(coercer=e.coercer, target=e.target, gauge=e.gauge, rank=e.rank, threat=e.threat)
+        )
+
+
+def _answered(t: Table, e: ev.CoercionAnswered) -> None:
+    t.coercions = [c for c in t.coercions if c.target != e.target]
+
+
+def _conflict_started(t: Table, e: ev.ConflictStarted) -> None:
+    t.conflicts.append(
+        Conflict(
+            id=e.id,
+            sides=e.sides,
+            token=e.start,
+            start=e.start,
+            about=e.about,
+            kind=e.kind,
+            compressed=e.compressed,
+            exchanges=e.exchanges,
+            first=e.first,
+        )
+    )
+
+
+def _side_change(t: Table, conflict_id: str, key: str, **change: Any) -> Conflict | None:
+    conflict = t.conflict(conflict_id)
+    if conflict is None:
+        return None
+    a, b = conflict.sides
+    if key == "a":
+        a = replace(a, **change)
+    else:
+        b = replace(b, **change)
+    conflict = replace(conflict, sides=(a, b))
+    t.replace_conflict(conflict)
+    return conflict
+
+
+def _gridiron(t: Table, e: ev.GridironRolled) -> None:
+    conflict = t.conflict(e.conflict)
+    if conflict is None:
+        return
+    side = conflict.side(e.side)
+    changed = _side_change(t, e.conflict, e.side, rolls=side.rolls + 1, next_roll=())
+    assert changed is not None
+    t.replace_conflict(replace(changed, token=e.after))
+    _rolled(t, e.actor)
+
+
+def _penalty(t: Table, e: ev.PenaltyTaken) -> None:
+    row = t.by_id.get(e.actor) if e.actor else None
+    if row is not None:
+        row.next_roll = (*row.next_roll, e.shift)
+    elif e.side is not None:
+        conflict = t.conflict(e.conflict)
+        if conflict is not None:
+            side = conflict.side(e.side)
+            _side_change(t, e.conflict, e.side, next_roll=(*side.next_roll, e.shift))
+
+
+def _conflict_ended(t: Table, e: ev.ConflictEnded) -> None:
+    conflict = t.conflict(e.conflict)
+    if conflict is not None:
+        t.replace_conflict(replace(conflict, result=ConflictResult(winner=e.winner, reason=e.reason)))
+
+
+def _wounds(t: Table, e: ev.WoundsTaken) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.wounds += e.amount
+
+
+def _status(t: Table, e: ev.StatusChanged) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.status = e.status
+
+
+#: Every event type of the ua3 encounter and what it does, in plain sight. Session markers
+#: (undo, redo, amend) change which commands count, not the table: the fold skips them.
+APPLIERS: dict[type[EventBase], Applier] = {
+    EncounterStarted: _started,
+    GmRuling: _nothing,
+    CheckRolled: _check,
+    CommandRecorded: _nothing,
+    CommandUndone: _nothing,
+    CommandRedone: _nothing,
+    CommandAmended: _nothing,
+    ev.CharacterJoined: _joined,
+    ev.AbilityChecked: _ability_check,
+    ev.StressChecked: _stress,
+    ev.HardenedNotchMarked: _hardened,
+    ev.FailedNotchMarked: _failed,
+    ev.TraumaMarked: _nothing,
+    ev.BurnedOut: _nothing,
+    ev.ReactionTaken: _reaction,
+    ev.ReactionEnded: _reaction_ended,
+    ev.PassionSpent: _passion,
+    ev.CoercionRolled: _coercion,
+    ev.CoercionAnswered: _answered,
+    ev.ConflictStarted: _conflict_started,
+    ev.GridironRolled: _gridiron,
+    ev.PenaltyTaken: _penalty,
+    ev.ConflictEnded: _conflict_ended,
+    ev.WoundsTaken: _wounds,
+    ev.StatusChanged: _status,
+}

@@ -1,0 +1,46 @@
+"""Unknown Armies, 3rd edition, as one `Ruleset` value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.ruleset import Ruleset
+from engine.rules.ua3 import view
+from engine.rules.ua3.apply import APPLIERS
+from engine.rules.ua3.handlers import HANDLERS
+from engine.rules.ua3.table import Table
+from engine.rules.unscripted import Unscripted
+from engine.rules.view import View
+from engine.state.ua3.encounter import Ua3Encounter
+
+
+class Ua3(Ruleset[Table, Ua3Encounter]):
+    """Seed 002: section U of RULES.md (characters, stress, coercion, the gridiron; combat later)."""
+
+    def thaw(self, state: Ua3Encounter | None) -> Table:
+        return Table(state)
+
+    def acting_now(self, state: Ua3Encounter) -> str | None:
+        return Table(state).current
+
+    def view(self, state: Ua3Encounter, *, title: str = "") -> View:
+        return view.state_view(state, title=title)
+
+    def state_json(self, state: Ua3Encounter) -> dict[str, Any]:
+        return view.state_json(state, self.acting_now(state))
+
+    def state_diff(self, before: Ua3Encounter, after: Ua3Encounter) -> list[str]:
+        return view.state_diff(before, after)
+
+
+#: Scripted fights (batches, what-ifs) need combat, which is not modelled yet.
+NO_FIGHTS = Unscripted("ua3", "combat (U-3…U-13, U-17, U-22) is not modelled yet")
+
+RULESET = Ua3(
+    name="ua3",
+    title="Unknown Armies, 3rd edition",
+    state_type=Ua3Encounter,
+    appliers=APPLIERS,
+    handlers=HANDLERS,
+    script=NO_FIGHTS,
+)

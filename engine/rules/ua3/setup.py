@@ -1,0 +1,26 @@
+"""A ua3 character joins: its sheet checked as a sheet file would be (U-18…U-21, U-2)."""
+
+from __future__ import annotations
+
+from engine.commands.ua3 import AddCharacter
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events.ua3 import CharacterJoined
+from engine.rules.common import require_started
+from engine.rules.sink import Sink
+from engine.rules.ua3.sheet_check import sheet_problems
+from engine.rules.ua3.table import Table
+
+
+def add_character(sink: Sink[Table], command: AddCharacter, dice: DiceSource) -> None:
+    t = sink.table
+    require_started(t)
+    if not command.id.strip():
+        raise Refused("a character needs a non-empty id")
+    if command.id in t.by_id:
+        raise Refused(f"{command.id} is already in the encounter", hint="give each character a unique id")
+    problems = sheet_problems(command.sheet, default_threshold=t.settings.wound_threshold)
+    if problems:
+        first = problems[0]
+        raise Refused(f"{command.id}'s sheet: {first.message} at {first.path}", hint=first.hint)
+    sink.emit(CharacterJoined(id=command.id, side=command.side, sheet=command.sheet, reaction=command.reaction))

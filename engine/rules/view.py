@@ -1,0 +1,44 @@
+"""What a ruleset shows of its state, as plain data (no terminal, no markup): a headline, lines,
+tables and notes. Each ruleset builds its own (`Ruleset.view`); the CLI renders any of them the
+same way, so shared parts know no edition."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Section:
+    """A table: its title ("" for none), its columns and its rows of text."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class View:
+    """A state as a GM reads it: `title` (shown bold) and the rest of the headline, lines before
+    the tables, the tables, and notes after them."""
+
+    title: str
+    headline: str = ""
+    lines: tuple[str, ...] = ()
+    sections: tuple[Section, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def person_changes(before: Any, after: Any) -> list[str]:
+    """What differs in a combatant that every edition has: wounds, status, reaction."""
+    out = []
+    who = after.id
+    if before.wounds != after.wounds:
+        out.append(f"{who}: wounds {before.wounds} → {after.wounds} ({after.wounds - before.wounds:+d})")
+    if before.status != after.status:
+        out.append(f"{who}: {before.status} → {after.status}")
+    if before.reaction != after.reaction:
+        was = before.reaction.kind if before.reaction else "none"
+        now = after.reaction.kind if after.reaction else "none"
+        out.append(f"{who}: reaction {was} → {now}")
+    return out

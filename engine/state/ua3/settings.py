@@ -1,0 +1,28 @@
+"""The ua3 rules settings, in one place (RULES.md section U decisions a GM may want otherwise).
+
+Defaults are the RULES.md decisions; a scenario or session overrides any of them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+Reaction = Literal["flee", "freeze", "frenzy"]
+
+
+class Ua3Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """ua3 settings, named as in RULES.md."""
+
+    #: U-21 (as C-10): uses of each passion per session.
+    passion_uses_per_session: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 1
+    #: U-23: the reaction to a failed stress check when neither the command (a person) nor the
+    #: combatant's default names one.
+    default_reaction: Reaction = "freeze"
+    #: U-24: hardened notches in all gauges together at which a character burns out.
+    burnout_hardened: Annotated[int, msgspec.Meta(ge=1, le=45)] = 25
+    #: U-16: exchanges each side rolls in a compressed conflict.
+    compressed_exchanges: Annotated[int, msgspec.Meta(ge=1, le=100)] = 3
+    #: U-2: the wound threshold of a character no identity sets one for.
+    wound_threshold: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 50
