@@ -110,6 +110,11 @@ class Ruleset(ABC, Generic[T, S]):
     def acting_now(self, state: S) -> str | None:
         """Who the next action belongs to, or None (declarations come first, or it is over)."""
 
+    def up_next(self, state: S) -> str | None:
+        """Who acts next: whose turn it is, or, where a round opens with declarations, who will
+        act first once they close (by default, whose turn it is)."""
+        return self.acting_now(state)
+
     @abstractmethod
     def view(self, state: S, *, title: str = "") -> View:
         """The state as a GM reads it, as plain data (the CLI renders any ruleset's the same way)."""

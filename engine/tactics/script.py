@@ -12,6 +12,7 @@ from engine.commands.madness import MadnessCheck
 from engine.commands.setup import StartEncounter
 from engine.dice.source import DiceSource
 from engine.rules.script import CombatantEnd
+from engine.rules.ua2.combat.attack import frenzy_attack
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS, Meters
@@ -68,7 +69,8 @@ class Ua2Script:
             return Declare()  # nothing declared
         actor = table.current
         assert actor is not None, "a turn belongs to someone"
-        return DoNothing(actor=actor)
+        forced = frenzy_attack(table, table.by_id[actor])  # M2-7: a frenzy may not do nothing
+        return forced if forced is not None else DoNothing(actor=actor)
 
     def baseline(self, state: Encounter) -> dict[str, Any]:
         return {c.id: (c.meters, len(c.injuries)) for c in state.combatants}
