@@ -118,7 +118,7 @@ def test_s2_2_too_many_stat_points_is_an_error_with_the_numbers() -> None:
         (
             "error",
             "$.stats",
-            "stat points: 230 spent, 220 available for a beginner — 10 too many (S2-2)",
+            "10 stat points over budget: stat points: 230 spent, 220 available for a beginner (S2-2)",
         )
     ]
 
@@ -158,7 +158,8 @@ def test_s2_3_overflow_beyond_the_bonus_points_is_an_error_with_the_numbers() ->
         (
             "error",
             "$.skills",
-            "skill points on Body: 73 spent, 50 available (23 over); bonus points: 23 needed, 15 available (S2-3)",
+            "8 skill points over budget: Body's skills cost 73, 23 more than Body 50; "
+            "those 23 come from bonus points, and a beginner has 15 (S2-3)",
         )
     ]
 
@@ -175,9 +176,8 @@ def test_s2_3_overflow_is_pooled_across_stats_against_the_bonus() -> None:
     skills = [*spent_exactly(), skill("Fighting", "body", 10), skill("Occult", "mind", 10)]
     found = errors(check_sheet(make(skills=skills), "beginner"))
     assert [f.message for f in found] == [
-        "skill points on Body: 60 spent, 50 available (10 over); "
-        "on Mind: 70 spent, 60 available (10 over); "
-        "bonus points: 20 needed, 15 available (S2-3)"
+        "5 skill points over budget: Body's skills cost 60, 10 more than Body 50; "
+        "Mind's skills cost 70, 10 more than Mind 60; those 20 come from bonus points, and a beginner has 15 (S2-3)"
     ]
 
 
@@ -187,7 +187,8 @@ def test_s2_3_points_a_stat_leaves_unspent_do_not_pay_for_another_stat() -> None
     skills.append(skill("Charm", "soul", 55))
     found = errors(check_sheet(make(skills=skills), "beginner"))
     assert [f.message for f in found] == [
-        "skill points on Mind: 80 spent, 60 available (20 over); bonus points: 20 needed, 15 available (S2-3)"
+        "5 skill points over budget: Mind's skills cost 80, 20 more than Mind 60; "
+        "those 20 come from bonus points, and a beginner has 15 (S2-3)"
     ]
 
 

@@ -108,7 +108,7 @@ def test_an_attack_amended_with_a_wound_shift_re_resolves_what_followed_with_the
     # nothing was deleted: the old events are still in the log, struck out by the amend
     struck = [line for line in narrate(live.records) if line.struck]
     assert {line.command for line in struck} == {shot_id, cut_id}
-    assert all(line.note == f"superseded by the amend at #{version + 1}" for line in struck)
+    assert all(line.note == f"superseded by the amend at event {version + 1}" for line in struck)
     assert verify(live.records).ok
     assert open_live(db, "duel").state == live.state
 

@@ -54,7 +54,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("engine.cli.replay", "audit"),
     "serve": ("engine.cli.serve", "serve"),
     "serve-bench": ("engine.cli.serve", "serve_bench"),
-    "stress-checks": ("engine.cli.session_ua3", "stress_checks"),
+    "stress-checks": ("engine.cli.session.ua3", "stress_checks"),
 }
 #: group name → (module, typer app).
 GROUPS: dict[str, tuple[str, str]] = {
@@ -65,9 +65,24 @@ GROUPS: dict[str, tuple[str, str]] = {
 ROOT_OPTIONS = ("--log-json", "--verbose", "-v")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("ua-engine")
+        except PackageNotFoundError:  # run from a checkout that is not installed
+            found = "unknown"
+        sys.stdout.write(f"ua {found}\n")
+        raise typer.Exit(0)
+
+
 def _root(
     log_json: Annotated[bool, typer.Option("--log-json", help="Diagnostics on stderr as JSON lines.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show debug diagnostics on stderr.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     configure_logging(json=log_json, verbose=verbose)
 
@@ -82,7 +97,7 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
         help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
-        add_completion=False,
+        add_completion=True,  # ua --install-completion / --show-completion (bash, zsh, fish)
     )
     ua.callback()(_root)
     for name, (module, attr) in COMMANDS.items():
@@ -90,8 +105,10 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
             ua.command(name)(getattr(importlib.import_module(module), attr))
     for name, (module, attr) in GROUPS.items():
         if only in (None, name):
-            group: typer.Typer = getattr(importlib.import_module(module), attr)
-            ua.add_typer(_just(group, sub) if sub else group, name=name)
+            found = importlib.import_module(module)
+            builder = getattr(found, "build", None)  # a group that builds just the command invoked
+            group: typer.Typer = builder(sub) if builder is not None else getattr(found, attr)
+            ua.add_typer(_just(group, sub) if sub and builder is None else group, name=name)
     return ua
 
 

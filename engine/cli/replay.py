@@ -80,7 +80,7 @@ def audit(
     if file is not None:
         records = read_log(file, recover=recover, unchecked=unchecked).records
     else:
-        from engine.cli.session import open_session
+        from engine.cli.session.options import open_session
 
         assert name is not None
         records = open_session(db, name).records

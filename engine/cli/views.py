@@ -59,7 +59,10 @@ def render_lines(lines: Iterable[Line]) -> None:
         if line.struck:
             text = f"[strike]{text}[/strike] [dim]({_safe(line.note)})[/dim]"
         odds = f" [dim]({_safe(line.odds)})[/dim]" if line.odds else ""
-        console.print(f"[dim]#{line.position}[/dim] {text}{odds}")
+        if line.type == "command_recorded":  # a command's header: its number, as --amend and undo take it
+            console.print(f"[bold]{text}[/bold]{odds}")
+        else:
+            console.print(f"  [dim]e{line.position}[/dim] {text}{odds}")
 
 
 def lines_json(lines: Sequence[Line]) -> list[dict[str, Any]]:
@@ -82,7 +85,9 @@ def line_json(x: Line) -> dict[str, Any]:
 def render_events(events: Sequence[EventBase], first_position: int) -> None:
     for offset, event in enumerate(events):
         if not isinstance(event, CommandRecorded):
-            console.print(f"[dim]#{first_position + offset}[/dim] {_safe(event.explain())}")
+            console.print(f"  [dim]e{first_position + offset}[/dim] {_safe(event.explain())}")
+        else:
+            console.print(f"[bold]{_safe(event.explain())}[/bold]")
 
 
 def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:
@@ -95,4 +100,3 @@ def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[s
         }
         for i, e in enumerate(events)
     ]
-

@@ -43,9 +43,14 @@ class Declaration(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
 
 
 class Declare(CommandBase, frozen=True, kw_only=True, tag="declare"):
-    """C2-4: declarations at round start, slowest first; anyone not named declares nothing."""
+    """C2-4: declarations at round start, slowest first; anyone not named declares nothing.
+
+    A declaration replaces one the same combatant made earlier this round. Unless `open`, the
+    declarations close and the round's first turn starts; `open` ones leave them open for
+    other players' (the round's first action closes them)."""
 
     declarations: tuple[Declaration, ...] = ()
+    open: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class Strike(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
@@ -53,6 +58,14 @@ class Strike(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
 
     target: str
     share: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+class ReactionChoice(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """M2-4: the reaction a person chooses for a combatant, should a check the attack raises
+    (M2-8) fail for it."""
+
+    id: str
+    reaction: Literal["flee", "freeze", "frenzy"]
 
 
 class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
@@ -75,6 +88,9 @@ class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
     #: C-10: a triggered passion spent on this attack's first failed roll (reroll, or flip-flop).
     passion: PassionKind | None = None
     passion_mode: PassionMode = "reroll"
+    #: M2-4: the GM's reaction for a combatant whose M2-8 check this attack raises fails (else the
+    #: combatant's own, else the setting `default_reaction`).
+    reactions: tuple[ReactionChoice, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Dodge(CommandBase, frozen=True, kw_only=True, tag="dodge"):

@@ -26,6 +26,9 @@ class StartEncounter(CommandBase, frozen=True, kw_only=True, tag="start"):
     settings: Any = msgspec.field(default_factory=dict)
     scenario: str = ""
     scenario_document: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+    #: The combatants players run (ids); unset: the scenario's players' side (or, with no
+    #: scenario, everyone). The rest act by the scenario's tactics (`engine.session.roster`).
+    players: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
 
     def __post_init__(self) -> None:
         if isinstance(self.settings, msgspec.Struct):
@@ -52,6 +55,9 @@ class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
     in_hand: str = ""
     ambusher: bool = False
     reaction: Literal["flee", "freeze", "frenzy"] | None = None
+    #: A tactics preset: set, the combatant is an NPC that acts by it (`ua session npc`); the
+    #: rules ignore it.
+    tactics: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):

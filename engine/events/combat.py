@@ -107,6 +107,9 @@ class Declared(EventBase, frozen=True, kw_only=True, tag="declared"):
     continue_dodge: bool = False
     release_hold: bool = False
     continue_suppression: int = 0
+    #: True: this replaces the fighter's earlier declaration this round (its focus and
+    #: continued dodge end; a grip it released stays released).
+    replaces: bool | msgspec.UnsetType = msgspec.UNSET
 
     def explain(self) -> str:
         parts = []
@@ -120,7 +123,8 @@ class Declared(EventBase, frozen=True, kw_only=True, tag="declared"):
             parts.append("releases the grip (C2-27)")
         if self.continue_suppression:
             parts.append(f"keeps up suppressive fire, {self.continue_suppression} shots (C2-18)")
-        return f"{self.id} declares: {'; '.join(parts) or 'nothing (C2-4)'}."
+        again = " instead" if self.replaces is True else ""
+        return f"{self.id} declares{again}: {'; '.join(parts) or 'nothing (C2-4)'}."
 
 
 class TurnStarted(EventBase, frozen=True, kw_only=True, tag="turn_started"):

@@ -26,9 +26,13 @@ class CommandRecorded(EventBase, frozen=True, kw_only=True, tag="command_recorde
     seeded_count: int = 0
 
     def explain(self) -> str:
-        kind = type(self.issued).__struct_config__.tag
+        kind = str(type(self.issued).__struct_config__.tag).replace("_", " ")
+        actor = str(getattr(self.issued, "actor", "") or "")
+        target = str(getattr(self.issued, "target", "") or "")
+        who = f"{actor} " if actor else ""
+        at = f" → {target}" if target else ""
         dice = f", dice {','.join(map(str, self.dice_used))}" if self.dice_used else ""
-        return f"Command #{self.id}: {kind}{dice}."
+        return f"Command #{self.id}: {who}{kind}{at}{dice}."
 
 
 class CommandUndone(EventBase, frozen=True, kw_only=True, tag="command_undone"):

@@ -110,6 +110,11 @@ class Ruleset(ABC, Generic[T, S]):
     def acting_now(self, state: S) -> str | None:
         """Who the next action belongs to, or None (declarations come first, or it is over)."""
 
+    def up_next(self, state: S) -> str | None:
+        """Who acts next: whose turn it is, or, where a round opens with declarations, who will
+        act first once they close (by default, whose turn it is)."""
+        return self.acting_now(state)
+
     @abstractmethod
     def view(self, state: S, *, title: str = "") -> View:
         """The state as a GM reads it, as plain data (the CLI renders any ruleset's the same way)."""
@@ -131,7 +136,11 @@ class Ruleset(ABC, Generic[T, S]):
         """Decide `command` on the sink's table: its facts go to the sink, or `Refused`."""
         handler = self.handlers.get(type(command))
         if handler is None:
-            raise Refused(f"the {self.name} rules have no command {type(command).__name__}")
+            tags = sorted(str(kind.__struct_config__.tag) for kind in self.handlers)
+            raise Refused(
+                f"the {self.name} rules have no command {command.__struct_config__.tag!r} (another edition's?)",
+                hint=f"{self.name} commands: {', '.join(tags)}",
+            )
         handler(sink, command, dice)
 
     def decide(self, state: S, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], S]:

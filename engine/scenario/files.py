@@ -145,8 +145,97 @@ def convert_document(obj: Any, *, name: str, type_: type[T], hint: str = "") -> 
     try:
         return msgspec.convert(obj, type=type_, strict=True)
     except msgspec.ValidationError as exc:
-        reason, json_path = split_validation_error(str(exc))
+        problems = _problems(obj, type_, str(exc))
+        reason, json_path = problems[0]
+        if len(problems) > 1:
+            also = "; ".join(f"{r} at {p}" for r, p in problems[1:])
+            hint = f"{len(problems)} problems; also: {also}" + (f"; {hint}" if hint else "")
         raise FileError(name, reason, json_path=json_path, hint=hint) from None
+
+
+#: At most this many problems of one document are listed.
+MAX_PROBLEMS = 12
+
+
+def _problems(obj: Any, type_: Any, first: str) -> list[tuple[str, str]]:
+    """(reason, $.path) of every problem `convert` finds in `obj`, not only the first: each bad
+    value is taken out of a copy and the copy converted again (a missing required field stops
+    the search there). Enum errors name the valid values."""
+    import copy
+
+    problems: list[tuple[str, str]] = []
+    doc = copy.deepcopy(obj)
+    text = first
+    while True:
+        reason, json_path = split_validation_error(text)
+        if "Invalid enum value" in reason:
+            valid = _literals_at(type_, _tokens(json_path))
+            if valid:
+                reason += f" (valid: {', '.join(map(str, valid))})"
+        problems.append((reason, json_path))
+        if len(problems) >= MAX_PROBLEMS or not _take_out(doc, _tokens(json_path)):
+            break
+        try:
+            msgspec.convert(doc, type=type_, strict=True)
+        except msgspec.ValidationError as exc:
+            text = str(exc)
+            again, at = split_validation_error(text)
+            if "missing required field" in again or (again, at) in problems:
+                break  # what was taken out was needed: the rest cannot be checked past it
+            continue
+        break
+    return problems
+
+
+def _tokens(json_path: str) -> list[str | int]:
+    """`$.combatants[0].reaction` → ["combatants", 0, "reaction"]."""
+    out: list[str | int] = []
+    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", json_path.removeprefix("$")):
+        out.append(int(index) if index else name)
+    return out
+
+
+def _take_out(doc: Any, tokens: list[str | int]) -> bool:
+    """Remove the value at `tokens` from its object (a list item is not removed); whether it was."""
+    if not tokens or not isinstance(tokens[-1], str):
+        return False
+    parent = doc
+    for token in tokens[:-1]:
+        try:
+            parent = parent[token]
+        except (KeyError, IndexError, TypeError):
+            return False
+    if isinstance(parent, dict) and tokens[-1] in parent:
+        del parent[tokens[-1]]
+        return True
+    return False
+
+
+def _literals_at(type_: Any, tokens: list[str | int]) -> list[Any]:
+    """The values a Literal (or enum) type at `tokens` of `type_` allows, if it is one."""
+    from msgspec import inspect
+
+    def members(info: Any) -> list[Any]:
+        return list(info.types) if isinstance(info, inspect.UnionType) else [info]
+
+    infos: list[Any] = [inspect.type_info(type_)]
+    for token in tokens:
+        nxt: list[Any] = []
+        for info in (m for i in infos for m in members(i)):
+            if isinstance(token, int) and isinstance(info, (inspect.ListType, inspect.VarTupleType)):
+                nxt.append(info.item_type)
+            elif isinstance(token, str) and isinstance(info, inspect.StructType):
+                nxt += [f.type for f in info.fields if f.encode_name == token]
+            elif isinstance(token, str) and isinstance(info, inspect.DictType):
+                nxt.append(info.value_type)
+        infos = nxt
+    values: list[Any] = []
+    for info in (m for i in infos for m in members(i)):
+        if isinstance(info, inspect.LiteralType):
+            values += list(info.values)
+        elif isinstance(info, inspect.EnumType):
+            values += [e.value for e in info.cls]
+    return values
 
 
 # --- reading ---------------------------------------------------------------------------------

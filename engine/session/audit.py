@@ -95,9 +95,9 @@ def narration(
             note = ""
             struck = False
             if not isinstance(event, MARKERS) and event.command in superseded:
-                struck, note = True, f"superseded by the amend at #{superseded[event.command]}"
+                struck, note = True, f"superseded by the amend at event {superseded[event.command]}"
             elif not isinstance(event, MARKERS) and event.command in undone:
-                struck, note = True, f"undone at #{undone[event.command]}"
+                struck, note = True, f"undone at event {undone[event.command]}"
             checks = checks_in(event)
             odds = "; ".join(f"{who or 'roll'} had {float(chance(r.spec)):.0%}" for who, r in checks if r.roll)
             yield Line(

@@ -92,6 +92,26 @@ def begin_session(store: EventStore, stream: str, setup: Sequence[Record], *, co
     return True
 
 
+class ExtraFaces(InvalidInput):
+    """A command was given more dice than it reads: nothing is written. `read` are the faces it
+    read, `given` those it was given, `events` what it decided with them."""
+
+    def __init__(
+        self, command: CommandBase, events: list[EventBase], read: tuple[int, ...], given: tuple[int, ...]
+    ) -> None:
+        from engine.session.faces import describe_faces, faces_went
+
+        what = str(type(command).__struct_config__.tag).replace("_", " ")
+        went = describe_faces(faces_went(events, read)) or "no dice"
+        count = f"{len(read)} {'die' if len(read) == 1 else 'dice'}"
+        super().__init__(
+            f"this {what} reads {count} ({went}), but {len(given)} were given; nothing was written",
+            where="--dice",
+            hint=f"give just {','.join(map(str, read)) or 'no dice'}",
+        )
+        self.read, self.given, self.events = read, given, events
+
+
 @dataclass(frozen=True)
 class Amendment:
     """What an amend did: the states and the events before and after, for the audit's diff."""
@@ -162,17 +182,24 @@ class LiveEncounter:
         faces: Sequence[int] = (),
         *,
         given: int | None = None,
+        draw: bool = True,
+        exact: bool = False,
     ) -> tuple[list[EventBase], Encounter]:
         """The command's events (its record first) and the state after them. Dice: `faces` first
-        (table dice or a command's recorded dice), then fresh seeded dice.
+        (table dice or a command's recorded dice), then fresh seeded dice (unless `draw` is
+        False: then a roll beyond `faces` is `DiceError`).
 
         The first `given` faces (all, by default) are dice a person rolled; the rest of `faces`
-        are seeded dice an earlier decision drew, reused by an amend (still not the table's)."""
+        are seeded dice an earlier decision drew, reused by an amend (still not the table's).
+        With `exact`, a command that reads fewer faces than it was given is refused
+        (`ExtraFaces`): a die a person rolled is never dropped without a word."""
         seeded = SeededDice(self.seed, position=self.dice_position)
         start = seeded.position
-        table = TableDice(faces, fallback=seeded)
+        table = TableDice(faces, fallback=seeded if draw else None)
         dice = RecordingDice(table)
         decided, after = decide_and_fold(state, command, dice)  # the rule's own fold is reused
+        if exact and table.used < len(faces):
+            raise ExtraFaces(command, decided, tuple(dice.faces), tuple(faces))
         record = CommandRecorded(
             id=number,
             issued=command,  # type: ignore[arg-type]
@@ -243,21 +270,41 @@ class LiveEncounter:
         first = decoded(stored[0]) if stored else None
         return first.issued if isinstance(first, CommandRecorded) else None
 
-    def execute(self, command: Command | CommandBase, *, command_id: str | None = None) -> list[EventBase]:
+    def execute(
+        self, command: Command | CommandBase, *, command_id: str | None = None, draw: bool = True, exact: bool = False
+    ) -> list[EventBase]:
         """Decide, append, fold. A refused command writes nothing. `command_id` names this
         command (a fresh one by default); the same id again is a retry (see `_once`). A command
-        that breaks its own types' constraints is `InvalidInput` (`engine.session.validate`)."""
+        that breaks its own types' constraints is `InvalidInput` (`engine.session.validate`).
+        Dice: the command's own, then the seed's; with `draw` False and dice given, a roll
+        beyond them is `DiceError` (nothing written); with `exact`, faces beyond its rolls are
+        `ExtraFaces` (nothing written; else they are left unread)."""
         command = valid_command(command)
 
         def same(events: list[EventBase]) -> bool:
             return isinstance(events[0], CommandRecorded) and events[0].issued == command
 
-        return self._once(command_id, same, lambda cid: self._execute(command, cid))
+        return self._once(
+            command_id, same, lambda cid: self._execute(command, cid, draw=draw or not command.dice, exact=exact)
+        )
 
-    def _execute(self, command: Command | CommandBase, command_id: str) -> list[EventBase]:
+    def preview(self, command: Command | CommandBase) -> list[EventBase]:
+        """The events `command` would produce now, every roll beyond its own dice drawn from the
+        seed; nothing is written and the session is left as it was (`Refused` as `execute`)."""
+        command = valid_command(command)
         dice_before = self.dice_position
         try:
-            events, new_state = self._decide(self.state, command, self.next_id, command.dice)
+            events, _ = self._decide(self.state, command, self.next_id, command.dice, given=len(command.dice))
+        finally:
+            self.dice_position = dice_before
+        return events
+
+    def _execute(
+        self, command: Command | CommandBase, command_id: str, *, draw: bool = True, exact: bool = False
+    ) -> list[EventBase]:
+        dice_before = self.dice_position
+        try:
+            events, new_state = self._decide(self.state, command, self.next_id, command.dice, draw=draw, exact=exact)
             self._append(events, command_id)
         except BaseException:
             self.dice_position = dice_before

@@ -23,6 +23,7 @@ from engine.commands.combat import (
     Surrender,
 )
 from engine.dice.source import DiceSource
+from engine.rules.ua2.combat.attack import frenzy_attack
 from engine.rules.ua2.combat.situation import helpless
 from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet
@@ -269,6 +270,9 @@ def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: Di
         return BreakFree(actor=actor)
     if me.holding:
         return Squeeze(actor=actor)
+    forced = frenzy_attack(t, me)  # M2-7: no rule applies, but a frenzy attacks its source
+    if forced is not None:
+        return Attack(actor=actor, target=forced.target, cherry=profile.cherry)  # type: ignore[arg-type]
     return DoNothing(actor=actor)
 
 

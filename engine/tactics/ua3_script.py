@@ -5,7 +5,7 @@ combatant ended."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from engine.commands.base import CommandBase
@@ -18,7 +18,7 @@ from engine.rules.ua3.combat.situation import frozen
 from engine.rules.ua3.table import Table
 from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import GAUGES, Gauges
-from engine.tactics.ua3 import Ua3Profile, act, answer, declarations
+from engine.tactics.ua3 import PRESETS, Ua3Profile, act, answer, declarations
 
 #: What a combatant brings to a fight: its wounds and its gauges.
 Baseline = tuple[int, Gauges]
@@ -60,6 +60,9 @@ class Ua3Script:
     def profiles(self, loaded: Any) -> dict[str, Any]:
         return {f.id: Ua3Profile(rules=f.rules, coerced=f.coerced) for f in loaded.fighters}
 
+    def preset(self, name: str) -> Any:
+        return Ua3Profile(rules=PRESETS[name])
+
     def next_command(self, table: Table, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         if table.coercions:
             answered = answer(table, profiles)
@@ -70,6 +73,22 @@ class Ua3Script:
         actor = table.current
         assert actor is not None, "a turn belongs to someone"
         return act(table, actor, profiles, ai)
+
+    def nothing(self, actor: str) -> CommandBase:
+        return DoNothing(actor=actor)
+
+    def responds(
+        self, table: Table, profiles: Mapping[str, Any], npcs: Collection[str], ai: DiceSource, *, round_opened: bool
+    ) -> CommandBase | None:
+        mine = {k: v for k, v in profiles.items() if k in npcs}
+        if table.coercions:  # U-15: an NPC answers a coercion aimed at it at once
+            answered = answer(table, mine)
+            if answered is not None:
+                return answered
+        if not round_opened or table.phase != "declare":
+            return None
+        chosen = declarations(table, mine, ai)  # U-22: the NPCs declare first, the players after
+        return chosen if chosen.declarations else None
 
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":

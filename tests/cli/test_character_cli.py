@@ -73,8 +73,8 @@ def test_check_prints_each_finding_with_path_and_numbers_and_exits_1_s2_3(tmp_pa
     assert code == 1, out + err
     assert err == ""
     assert (
-        "error: $.skills: skill points on Speed: 75 spent, 55 available (20 over); "
-        "bonus points: 20 needed, 15 available (S2-3)"
+        "error: $.skills: 5 skill points over budget: Speed's skills cost 75, 20 more than Speed 55; "
+        "those 20 come from bonus points, and a beginner has 15 (S2-3)"
     ) in out
     assert "not valid: 1 error, 0 warnings" in out
 

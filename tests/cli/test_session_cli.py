@@ -148,14 +148,14 @@ def test_the_log_filters_and_the_state_at_an_event(duel: Ua) -> None:
     assert about_vic and all("Vic" in line["explanation"] for line in about_vic)
     round_2 = duel.ok("session", "log", "duel", "--round", "2")["lines"]
     assert [line["type"] for line in round_2] == ["round_started"]
-    plain = duel.ok("session", "log", "duel")["lines"]
-    with_commands = duel.ok("session", "log", "duel", "--commands")["lines"]
+    plain = duel.ok("session", "log", "duel", "--events-only")["lines"]
+    with_commands = duel.ok("session", "log", "duel")["lines"]  # each command heads its events
     assert len(with_commands) - len(plain) == 7  # one record per command
     assert "command_recorded" not in {line["type"] for line in plain}
 
     duel.ok("session", "undo", "duel")
     struck = [line for line in duel.ok("session", "log", "duel")["lines"] if line["struck"]]
-    assert struck and {line["note"] for line in struck} == {"undone at #23"}
+    assert struck and {line["note"] for line in struck} == {"undone at event 23"}
 
     set_up = duel.ok("session", "state", "duel", "--at", "6")
     assert set_up["fight"]["phase"] == "setup" and combatant(set_up, "Rosa")["wounds"] == 70
@@ -233,7 +233,10 @@ def test_an_amend_that_no_longer_makes_sense_is_refused_and_writes_nothing(duel:
     fight_one_round(duel)
     line = duel.fails("session", "attack", "duel", "Vic", "Rosa", "--dice", "0,1", "--amend", "6", code=3)
     # a crit kills Rosa: her attack after it cannot be
-    assert line == "error: the amend no longer makes sense: command #7 after it is refused: the fight is over"
+    assert line == (
+        "error: the amend no longer makes sense: command #7 after it is refused: the fight is over "
+        "(hint: ua session log duel shows each command, its number and what it did)"
+    )
     line = duel.fails("session", "amend", "duel", "6", "--command", '{"command": "dodge", "actor": "Rosa"}', code=3)
     assert line.startswith("error: the amend no longer makes sense: the amended command is refused: ")
     assert "not one that counts" in duel.fails("session", "attack", "duel", "Vic", "Rosa", "--amend", "99")

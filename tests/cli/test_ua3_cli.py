@@ -193,3 +193,14 @@ def test_check_in_a_ua3_session_rolls_an_ability_and_refuses_a_stat(ua: Ua) -> N
     assert out["events"][1]["type"] == "ua3_check"
     assert "Fitness 55: 22, matched success" in out["events"][1]["explanation"]  # U-1, C-13
     assert "no stats" in ua.fails("session", "check", "church", "Marge", "Fitness", "--stat", "body")
+
+
+def test_table_play_in_a_ua3_session_begins_with_npcs_and_names_whose_dice_went_where(ua: Ua) -> None:
+    ua.ok("session", "new", "church", "--scenario", str(CHURCH), "--seed", "3")
+    assert "ua session begin" in ua.fails("session", "npc", "church")  # the NPCs act once the fight begins
+    assert "did you mean 'Marge'" in ua.fails(
+        "session", "new", "again", "--scenario", str(CHURCH), "--players", "Margo"
+    )
+    done = ua("session", "check", "church", "Marge", "Notice", "--dice", "2,3")
+    assert done.exit_code == 0, done.stderr
+    assert "Marge's Notice 2,3" in done.stdout  # the faces named by the roll they made

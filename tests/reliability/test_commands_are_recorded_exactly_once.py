@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import session as session_cli
 from engine.commands import Ruling, StartEncounter
 from engine.errors import ConcurrencyConflict, InvalidInput
 from engine.events.checks import CheckRolled
 from engine.events.commands import CommandRecorded
 from engine.session.live import LiveEncounter
+from engine.session.service import SessionService
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
 from tests.cli.test_session_cli import SCENARIO, Ua
@@ -125,14 +125,14 @@ def test_two_different_commands_at_one_version_from_the_cli_one_is_refused_with_
 ) -> None:
     ua = Ua(tmp_path)
     ua.ok("session", "new", "s", "--scenario", str(SCENARIO), "--seed", "5")
-    opened = session_cli.open_session
+    opened = SessionService.open
 
-    def another_terminal_writes_meanwhile(db: Path, name: str) -> LiveEncounter:
-        session = opened(db, name)
-        LiveEncounter(SqliteStore(db), name).execute(Ruling(note="the lights go out"))
+    def another_terminal_writes_meanwhile(service: SessionService, name: str) -> LiveEncounter:
+        session = opened(service, name)
+        LiveEncounter(SqliteStore(ua.db), name).execute(Ruling(note="the lights go out"))
         return session
 
-    monkeypatch.setattr(session_cli, "open_session", another_terminal_writes_meanwhile)
+    monkeypatch.setattr(SessionService, "open", another_terminal_writes_meanwhile)
     line = ua.fails("session", "roll", "s", "--kind", "major", "--rating", "45", code=4)
     assert line.startswith("error: session 's' changed while this command ran; nothing was written")
     monkeypatch.undo()

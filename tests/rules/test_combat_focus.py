@@ -8,7 +8,7 @@ from engine.commands.combat import Attack, Declaration, Declare, DoNothing, Stri
 from engine.errors import Refused
 from engine.events import combat as ev
 from tests.fixtures import Table
-from tests.rules.support import arena, fighter, of, one, text
+from tests.rules.support import arena, fighter, of, one, text, where
 
 
 def three() -> Table:
@@ -103,3 +103,48 @@ def test_a_focus_shift_names_someone_else_and_an_amount_c2_5() -> None:
         t.do(Declare(declarations=(Declaration(id="ann", focus_target="bob"),)))
     with pytest.raises(Refused, match="declares twice"):
         t.do(Declare(declarations=(Declaration(id="ann"), Declaration(id="ann"))))
+
+
+# --- declarations one combatant at a time (issue 12) ------------------------------------------
+
+
+def test_open_declarations_leave_the_round_open_for_the_others_c2_4() -> None:
+    t = three()
+    events = t.do(Declare(declarations=(Declaration(id="cy", focus_target="bob", focus=10),), open=True))
+    assert not of(events, ev.TurnStarted) and t.state.fight.phase == "declare"
+    t.do(Declare(declarations=(Declaration(id="ann", focus_target="bob", focus=20),), open=True))
+    first = t.do(Attack(actor="ann", target="bob", dice=(9, 9)))  # the round's first action closes them
+    assert of(first, ev.TurnStarted)[0].id == "ann"
+    assert "focus on bob (C2-5)" in text(first)
+
+
+def test_a_declaration_replaces_the_same_fighters_earlier_one_this_round_c2_4_c2_5() -> None:
+    t = three()
+    t.do(Declare(declarations=(Declaration(id="ann", focus_target="bob", focus=10),), open=True))
+    again = t.do(Declare(declarations=(Declaration(id="ann", focus_target="bob", focus=30),), open=True))
+    assert one(again, ev.Declared).replaces is True and "declares instead" in text(again)
+    assert where(t, "ann").focus is not None and where(t, "ann").focus.amount == 30  # type: ignore[union-attr]
+    nothing = t.do(Declare(declarations=(Declaration(id="ann"),), open=True))  # takes the focus back
+    assert one(nothing, ev.Declared).replaces is True and where(t, "ann").focus is None
+
+
+def test_no_declaration_once_the_round_has_begun_says_why_c2_4() -> None:
+    t = three()
+    t.do(DoNothing(actor="ann"))
+    with pytest.raises(Refused, match=r"C2-4") as refused:
+        t.do(Declare(declarations=(Declaration(id="cy", focus_target="bob", focus=10),), open=True))
+    assert "next round" in refused.value.hint
+
+
+def test_a_combatant_joining_mid_fight_takes_initiative_at_the_next_round_i2_5() -> None:
+    from engine.commands import AddCombatant
+
+    t = three()
+    joined = t.do(AddCombatant(id="dee", side="b", sheet=fighter("Dee", init=35, fighting=40)))
+    assert one(joined, ev.DidNothing).reinitiative == "default"  # no turn this round
+    assert "dee" not in t.state.fight.order
+    t.do(DoNothing(actor="ann"))
+    t.do(DoNothing(actor="bob"))
+    round_2 = t.do(DoNothing(actor="cy"))
+    assert one(round_2, ev.InitiativeSet).id == "dee"  # default initiative 35 (I2-1, I2-5)
+    assert t.state.fight.order == ("ann", "dee", "bob", "cy")

@@ -115,6 +115,28 @@ def test_a_frenzy_attacks_only_the_source_and_cannot_dodge_m2_7() -> None:
     assert one(t.do(Attack(actor="bob", target="ann", dice=(9, 9))), ev.AttackResolved).target == "ann"
 
 
+def test_a_frenzy_may_not_do_nothing_while_it_can_attack_its_source_m2_7() -> None:
+    t = fight(bob_reaction="frenzy")
+    t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))  # Bob fails violence 1: frenzy at Ann
+    with pytest.raises(Refused, match=r"frenzy and attacks ann every action.*\(M2-7\)") as refused:
+        t.do(DoNothing(actor="bob"))
+    assert "ua session calm" in refused.value.hint
+    t.do(MadnessCheck(actor="cy", meter="violence", rank=1))  # outside the turn flow: Bob's turn stays
+    assert t.state.fight.current == "bob"
+
+
+def test_a_frenzied_npc_with_no_rule_that_applies_attacks_its_source_m2_7() -> None:
+    from engine.tactics.choose import Profile, choose_command
+    from engine.tactics.rules import TacticRule
+
+    t = fight(bob_reaction="frenzy")
+    t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))
+    table = RULESET.thaw(t.state)
+    cowardly = {fid: Profile(rules=(TacticRule(do="flee"),)) for fid in ("ann", "bob", "cy", "dan")}
+    chosen = choose_command(table, "bob", cowardly, None)  # type: ignore[arg-type]
+    assert isinstance(chosen, Attack) and chosen.target == "ann"  # fleeing is not what a frenzy does
+
+
 def test_a_reaction_ends_when_its_source_leaves_the_fight_m2_4_m2_7() -> None:
     t = fight()
     t.do(Attack(actor="ann", target="bob", dice=(9, 9, 9, 5)))  # bob freezes until ann is gone

@@ -196,6 +196,10 @@ def _release(t: Table, holder: str, target: str) -> None:
 def _declared(t: Table, e: ev.Declared) -> None:
     row = t.by_id[e.id]
     holding = row.holding
+    if e.replaces is True:  # the earlier declaration this round ends (C2-4)
+        row.focus = None
+        if row.continued_dodge:
+            row.dodging = row.continued_dodge = False
     if e.focus:
         row.focus = Focus(target=e.focus_target, amount=e.focus)
     if e.continue_dodge:

@@ -219,7 +219,7 @@ def check_stat_points(account: Spending) -> list[Finding]:
     spent, available = account.stat_points_spent, account.stat_points_available
     text = f"stat points: {spent} spent, {available} available for {_a(account.tier)}"
     if spent > available:
-        return [_error("$.stats", f"{text} — {spent - available} too many", "S2-2")]
+        return [_error("$.stats", f"{spent - available} stat points over budget: {text}", "S2-2")]
     if spent < available:
         return [_warning("$.stats", f"{text} — {available - spent} unspent", "S2-2")]
     return []
@@ -280,12 +280,14 @@ def check_skill_points(account: Spending) -> list[Finding]:
     needed, bonus = account.bonus_needed, account.bonus_available
     if needed > bonus:
         stats = "; ".join(
-            f"on {a.stat.title()}: {a.spent} spent, {a.available} available ({a.over} over)" for a in over
+            f"{a.stat.title()}'s skills cost {a.spent}, {a.over} more than {a.stat.title()} {a.available}"
+            for a in over
         )
         return [
             _error(
                 "$.skills",
-                f"skill points {stats}; bonus points: {needed} needed, {bonus} available",
+                f"{needed - bonus} skill points over budget: {stats}; those {needed} come from bonus "
+                f"points, and {_a(account.tier)} has {bonus}",
                 "S2-3",
             )
         ]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
+from engine.commands.combat import Declare
+from engine.dice.source import SeededDice
+from engine.errors import Refused
 from engine.rules.ruleset import Ruleset
 from engine.rules.ua2 import view
 from engine.rules.ua2.apply import APPLIERS
@@ -24,11 +28,22 @@ class Ua2(Ruleset[Table, Encounter]):
     def acting_now(self, state: Encounter) -> str | None:
         return acting_now(Table(state))
 
+    def up_next(self, state: Encounter) -> str | None:
+        """Whose turn it is, or, while the round's declarations are open, who will act first
+        once they close (as the first action closes them). None when the fight is not going on."""
+        if state.fight.phase not in ("declare", "acting", "ambush"):
+            return None
+        closed = state
+        if state.fight.phase == "declare":
+            with suppress(Refused):  # nothing to close: whose turn it is as the state stands
+                _, closed = self.decide(state, Declare(), SeededDice(state.seed or 0))
+        return self.acting_now(closed)
+
     def view(self, state: Encounter, *, title: str = "") -> View:
-        return view.state_view(state, self.acting_now(state), title=title)
+        return view.state_view(state, self.acting_now(state), self.up_next(state), title=title)
 
     def state_json(self, state: Encounter) -> dict[str, Any]:
-        return view.state_json(state, self.acting_now(state))
+        return view.state_json(state, self.acting_now(state), self.up_next(state))
 
     def state_diff(self, before: Encounter, after: Encounter) -> list[str]:
         return view.state_diff(before, after)

@@ -41,3 +41,12 @@ def add_combatant(sink: Sink, command: AddCombatant, dice: DiceSource) -> None:
             reaction=command.reaction,
         )
     )
+    if t.phase in ("ambush", "declare", "acting"):
+        # Joining a fight under way: no turn this round; initiative is set at the next round's
+        # start, as for one who spent a round doing nothing (I2-5; default with an Initiative
+        # skill, else a roll — as an automated combatant chooses, I2-1).
+        from engine.events.combat import DidNothing
+        from engine.rules.ua2.combat.ranking import automatic_method
+
+        method = automatic_method(t.by_id[command.id], False)
+        sink.emit(DidNothing(id=command.id, reinitiative=method))

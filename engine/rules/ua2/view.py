@@ -13,31 +13,48 @@ from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
 
 
-def state_json(state: Encounter, turn: str | None) -> dict[str, Any]:
-    """The state as JSON, with what a GM reads off it (wound shift, whose turn) added."""
+def state_json(state: Encounter, turn: str | None, up_next: str | None) -> dict[str, Any]:
+    """The state as JSON, with what a GM reads off it (wound shift, whose turn, who acts next,
+    also while declarations are open) added."""
     data: dict[str, Any] = msgspec.to_builtins(state)
     data["turn"] = turn
+    data["up_next"] = turn or up_next
     for c, out in zip(state.combatants, data["combatants"], strict=True):
         out["wound_shift"] = wound_shift(c.wounds, c.max_wounds, state.settings)
     return data
 
 
-def state_view(state: Encounter, turn: str | None, *, title: str = "") -> View:
+def state_view(state: Encounter, turn: str | None, up_next: str | None, *, title: str = "") -> View:
+    """An initiative tracker: combatants in initiative order with their values, ▶ at who acts now
+    (or first, while declarations are open), every shift in force, the dead and fled apart,
+    injuries as a table."""
     fight = state.fight
     headline = f" — {fight.phase}"
     if fight.phase not in ("setup",):
         headline += f", round {fight.round}"
+    up = turn or up_next
     if turn:
         headline += f", {turn} to act"
+    elif up and fight.phase == "declare":
+        headline += f", declarations open ({up} acts first)"
     if fight.result is not None:
         winner = f"side {fight.result.winner} wins" if fight.result.winner else "draw"
         headline += f" — {winner} ({fight.result.reason})"
+    rank = {fid: i for i, fid in enumerate(fight.order)}
+    standing = [c for c in state.combatants if c.status not in ("dead", "fled", "surrendered")]
+    gone = [c for c in state.combatants if c not in standing]
+    standing.sort(key=lambda c: rank.get(c.id, len(rank)))
     rows = []
-    for c in state.combatants:
+    for c in standing:
         f = state.fighter(c.id)
-        shift = wound_shift(c.wounds, c.max_wounds, state.settings)
+        shifts = []
+        wounds_shift = wound_shift(c.wounds, c.max_wounds, state.settings)
+        if wounds_shift:
+            shifts.append(f"{wounds_shift:+d} wounds")
+        live = [cond for cond in f.conditions if fight.round <= cond.until_round]
+        shifts += [f"{cond.shift:+d} {cond.name}" for cond in live if cond.shift]
         status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
-        notes = [cond.name for cond in f.conditions if fight.round <= cond.until_round]
+        notes = [f"{cond.name} to round {cond.until_round}" for cond in live]
         flags = {
             "dodging": f.dodging,
             "prone": f.prone,
@@ -53,34 +70,48 @@ def state_view(state: Encounter, turn: str | None, *, title: str = "") -> View:
             for m in METERS
             if c.meters.of(m).hardened or c.meters.of(m).failed
         )
+        init = ""
+        if f.initiative is not None:
+            init = f"{f.initiative.value}" + ("" if f.initiative.success else " (failed)")
         rows.append(
             (
+                "▶" if c.id == up else "",
                 c.id,
+                init,
                 c.side,
                 f"{c.wounds}/{c.max_wounds}",
-                f"{shift:+d}" if shift else "",
+                ", ".join(shifts),
                 status,
                 hand,
                 ", ".join(notes),
                 meters,
             )
         )
-    table = Section(
-        columns=("combatant", "side", "wounds", "shift", "status", "in hand", "conditions", "madness"),
-        rows=tuple(rows),
-    )
+    sections = [
+        Section(
+            columns=("", "combatant", "init", "side", "wounds", "shifts", "status", "in hand", "conditions", "madness"),
+            rows=tuple(rows),
+        )
+    ]
+    out = []
+    if gone:
+        out.append("out of the fight: " + ", ".join(f"{c.id} ({c.status})" for c in gone))
     injuries = [(c.id, i) for c in state.combatants for i in c.injuries]
-    notes = []
     if injuries:
-        notes.append(
-            "injuries: " + "; ".join(f"{who} #{i.id} {i.amount} ({i.source}), healed {i.healed}" for who, i in injuries)
+        hurt = []
+        for who, i in injuries:
+            amount = f"{i.amount}" + (" permanent" if i.permanent else "")
+            hurt.append((who, str(i.id), amount, str(i.healed), i.source, str(i.round)))
+        sections.append(
+            Section(
+                columns=("combatant", "#", "amount", "healed", "source", "round"), rows=tuple(hurt), title="injuries"
+            )
         )
     return View(
         title=title or state.title or "encounter",
         headline=headline,
-        lines=("order: " + ", ".join(fight.order),) if fight.order else (),
-        sections=(table,),
-        notes=tuple(notes),
+        sections=tuple(sections),
+        notes=tuple(out),
     )
 
 

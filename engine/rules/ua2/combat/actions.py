@@ -19,7 +19,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.ua2.combat.aftermath import inflict, left_fight, violence_after_attack
-from engine.rules.ua2.combat.attack import roll_attack
+from engine.rules.ua2.combat.attack import frenzy_attack, roll_attack
 from engine.rules.ua2.combat.dodge import dodge_outcome
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
@@ -91,6 +91,12 @@ def stand_up(sink: Sink, command: StandUp, dice: DiceSource) -> None:
 
 def do_nothing(sink: Sink, command: DoNothing, dice: DiceSource) -> None:
     fighter = _act(sink, command.actor, dice, helping=True)
+    forced = frenzy_attack(sink.table, fighter)
+    if forced is not None:
+        raise Refused(
+            f"{command.actor} is in a frenzy and attacks {forced.target} every action, which it can now (M2-7)",
+            hint=f"attack {forced.target}; the frenzy ends when its source is gone (ua session calm)",
+        )
     if command.reinitiative == "ambush":
         raise Refused("ambush initiative is only for the start of a fight (I2-3)")
     if command.reinitiative and fighter.attacks_this_round:

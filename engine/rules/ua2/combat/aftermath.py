@@ -3,12 +3,15 @@ reactions in a fight (M2-7), and reactions ending when their source is gone (M2-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
 from engine.rules.ua2.combat.situation import wound_shift_of
 from engine.rules.ua2.madness import madness_check_events, source_gone_events
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
+from engine.state.encounter import Reaction
 
 PERMANENT_OVER = 50  # C2-32
 FIGHT_SOURCE = "the fight"
@@ -80,12 +83,22 @@ def left_fight(sink: Sink, who: str) -> None:
         sink.emit_all(events)
 
 
-def madness(sink: Sink, who: str, rank: int, cause: str, source: str, dice: DiceSource) -> None:
-    """M2-8: a violence check raised by the fight; a `flee` reaction leaves the fight (M2-7)."""
+def madness(
+    sink: Sink,
+    who: str,
+    rank: int,
+    cause: str,
+    source: str,
+    dice: DiceSource,
+    reactions: Mapping[str, Reaction] | None = None,
+) -> None:
+    """M2-8: a violence check raised by the fight; a `flee` reaction leaves the fight (M2-7).
+    `reactions`: the reaction a person chose for a combatant, should its check fail (M2-4)."""
     c = sink.table.by_id.get(who)
     if rank <= 0 or c is None or c.status != "active":
         return
-    sink.emit_all(madness_check_events(sink.table, who, "violence", rank, cause, dice, source=source))
+    stated = reactions.get(who) if reactions else None
+    sink.emit_all(madness_check_events(sink.table, who, "violence", rank, cause, dice, stated, source=source))
     if sink.table.by_id[who].status == "fled":  # the check's reaction sent it running
         left_fight(sink, who)
 
@@ -100,9 +113,10 @@ def violence_after_attack(
     killed: bool,
     helpless: bool,
     dice: DiceSource,
+    reactions: Mapping[str, Reaction] | None = None,
 ) -> None:
     """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
-    killer's check, then each ally who saw the kill."""
+    killer's check, then each ally who saw the kill (`reactions`: as `madness`)."""
     settings = sink.table.settings
     if first_trigger and weapon_kind == "firearm":
         madness(
@@ -112,6 +126,7 @@ def violence_after_attack(
             f"shot at by {attacker} for the first time (M2-8)",
             attacker,
             dice,
+            reactions,
         )
     elif first_trigger and weapon_kind == "melee":
         madness(
@@ -121,6 +136,7 @@ def violence_after_attack(
             f"attacked with a weapon by {attacker} for the first time (M2-8)",
             attacker,
             dice,
+            reactions,
         )
     if not killed:
         return
@@ -132,9 +148,10 @@ def violence_after_attack(
             f"killed the helpless {target} (M2-8)",
             FIGHT_SOURCE,
             dice,
+            reactions,
         )
     else:
-        madness(sink, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice)
+        madness(sink, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice, reactions)
     victim = sink.table.by_id[target]
     for ally in sink.table.rows:
         if ally.id not in (target, attacker) and ally.side == victim.side and ally.status == "active":

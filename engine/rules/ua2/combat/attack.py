@@ -126,6 +126,13 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     weapon = _weapon_for(t, attacker, command)
     if command.passion is not None:
         require_passion(t, attacker, command.passion)
+    if not isinstance(command.reactions, msgspec.UnsetType):
+        for choice in command.reactions:
+            if choice.id not in t.by_id:
+                raise Refused(
+                    f"no combatant {choice.id!r} to choose a reaction for (M2-4)",
+                    hint=f"combatants: {', '.join(r.id for r in t.rows)}",
+                )
     strikes = _strikes(command)
     count = len(strikes)
     if count > MAX_ATTACKS_PER_ROUND:
@@ -175,6 +182,23 @@ def plan_attack(t: Table, command: Attack) -> Plan:
             pool += shift.amount
     _check_shares(pool, strikes)
     return Plan(attacker, weapon, mode, spec, strikes, single, pool)
+
+
+def frenzy_attack(t: Table, row: Row) -> Attack | None:
+    """M2-7: the attack a frenzied fighter makes on its source, if it can make one now (the
+    source stands and the attack passes every check `plan_attack` makes); else None."""
+    reaction = row.reaction
+    if reaction is None or reaction.kind != "frenzy":
+        return None
+    source = t.by_id.get(reaction.source)
+    if source is None or source.id == row.id or source.status != "active":
+        return None
+    command = Attack(actor=row.id, target=source.id)
+    try:
+        plan_attack(t, command)
+    except Refused:
+        return None
+    return command
 
 
 def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
@@ -405,6 +429,9 @@ def strike(
         killed=killed,
         helpless=helpless,
         dice=dice,
+        reactions=None
+        if isinstance(command.reactions, msgspec.UnsetType)
+        else {r.id: r.reaction for r in command.reactions},
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from engine.commands.combat import Declaration, Declare, EndFight
 from engine.dice.source import DiceSource
 from engine.errors import Refused
@@ -176,18 +178,22 @@ def open_turn(sink: Sink, actor: str, *, dice: DiceSource | None = None, helping
 
 
 def declare(sink: Sink, command: Declare, dice: DiceSource) -> None:
-    """C2-4: declarations, slowest first; then the first turn of the round. Every declaration is
-    checked before any is made (a refused command changes nothing)."""
+    """C2-4: declarations, slowest first; then (unless `open`) the first turn of the round. A
+    declaration replaces the same fighter's earlier one this round. Every declaration is checked
+    before any is made (a refused command changes nothing)."""
     t = sink.table
     require_started(t)
     if t.phase in ("acting", "ambush"):
         catch_up(sink, dice)
     if t.phase != "declare":
-        raise Refused("declarations are made at the start of a round, before anyone acts")
+        raise Refused(
+            "declarations are made at the start of a round, before anyone acts (C2-4)",
+            hint="the round's first action closed them; they open again at the next round",
+        )
     by_id: dict[str, Declaration] = {}
     for d in command.declarations:
         if d.id in by_id:
-            raise Refused(f"{d.id} declares twice")
+            raise Refused(f"{d.id} declares twice", hint="one declaration per combatant (C2-4)")
         by_id[d.id] = d
     made = []
     for fid in reversed(t.order):
@@ -196,33 +202,50 @@ def declare(sink: Sink, command: Declare, dice: DiceSource) -> None:
         d = by_id.pop(fid)
         made.append(_declared(t, fid, d))
     if by_id:
-        raise Refused(f"{', '.join(by_id)} not in the initiative order")
+        raise Refused(
+            f"{', '.join(by_id)} not in the initiative order", hint=f"in the order: {', '.join(t.order) or 'no one'}"
+        )
     sink.emit_all(made)
-    start_first_turn(sink, dice)
+    if command.open is not True:
+        start_first_turn(sink, dice)
 
 
 def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
     """One combatant's declaration, checked against the table as the round starts."""
     c = combatant(t, fid)
     if not able_to_act(c):
-        raise Refused(f"{fid} cannot act and declares nothing")
+        raise Refused(f"{fid} cannot act and declares nothing", hint="frozen, incapacitated or out of the fight")
     continued = 0
+    replaces = c.focus is not None or c.continued_dodge or c.suppressing > 0
+    if c.suppressing and not d.continue_suppression:
+        raise Refused(
+            f"{fid} has declared continued suppressive fire this round; it cannot be taken back (C2-18)",
+            hint="undo that declaration (ua session undo) to declare otherwise",
+        )
     if d.focus or d.focus_target:
         if d.focus not in (10, 20, 30) or not d.focus_target:
-            raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)")
+            raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)", hint="e.g. focus +10 on Vic")
         target = combatant(t, d.focus_target)
         if target.id == fid:
-            raise Refused("a focus shift is on someone else (C2-5)")
+            raise Refused("a focus shift is on someone else (C2-5)", hint="name another combatant")
     if d.continue_dodge and not c.dodged_last_round:
-        raise Refused(f"{fid} was not dodging last round; dodge on the turn first (C2-16)")
+        raise Refused(
+            f"{fid} was not dodging last round (C2-16)", hint="dodge as the turn's action first (ua session dodge)"
+        )
     if d.continue_dodge and not can_dodge(c):
-        raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)")
+        raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)", hint="declare something else")
     if d.release_hold and not c.holding:
-        raise Refused(f"{fid} holds no one (C2-27)")
+        raise Refused(f"{fid} holds no one (C2-27)", hint="only a holder releases a grip")
     if d.continue_suppression:
-        if not c.suppressed_last_round or not c.suppress_field:
-            raise Refused(f"{fid} was not laying down suppressive fire last round (C2-18)")
-        continued = c.suppressed_last_round
+        if c.suppressing:
+            continued = 0  # already declared this round: it stands as it is
+        elif not c.suppressed_last_round or not c.suppress_field:
+            raise Refused(
+                f"{fid} was not laying down suppressive fire last round (C2-18)",
+                hint="lay it down as the turn's action first (ua session suppress)",
+            )
+        else:
+            continued = c.suppressed_last_round
     return ev.Declared(
         id=fid,
         focus_target=d.focus_target,
@@ -230,6 +253,7 @@ def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
         continue_dodge=d.continue_dodge,
         release_hold=d.release_hold,
         continue_suppression=continued,
+        replaces=True if replaces else msgspec.UNSET,
     )
 
 

@@ -1,7 +1,7 @@
 """`ua session …` actions of the third edition (ua3): ability checks (U-1), stress checks (U-23,
 the seed's samples U-25), coercion (U-15), the gridiron (U-16), threats gone; and `ua
 stress-checks`, the sample catalog. Each takes table dice (`--dice 4,7`) or draws from the
-session's seed, and `--amend N`, exactly as the ua2 actions (`engine.cli.session`)."""
+session's seed, and `--amend N`, exactly as the ua2 actions (each through `engine.session.service`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Annotated, Literal, cast
 import typer
 
 from engine.cli.common import JsonOption, console, emit_json
-from engine.cli.session import (
+from engine.cli.session.options import (
     DEFAULT_DB,
     Actor,
     Amend,
@@ -20,11 +20,10 @@ from engine.cli.session import (
     Dice,
     Name,
     Shifts,
-    _dice,
-    _shifts,
-    act,
-    app,
 )
+from engine.cli.session.options import parse_dice as _dice
+from engine.cli.session.options import parse_shifts as _shifts
+from engine.cli.session.run import act
 from engine.commands import ua3 as cmd
 from engine.dice.checks import Kind
 from engine.errors import InvalidInput
@@ -50,7 +49,6 @@ RollWith = Annotated[
 ]
 
 
-@app.command("ability")
 def ability(
     name: Name,
     actor: Actor,
@@ -85,7 +83,6 @@ def ability(
     act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
-@app.command("stress")
 def stress(
     name: Name,
     actor: Actor,
@@ -140,7 +137,6 @@ def stress(
 _GAUGES_HINT = "gauges: " + ", ".join(GAUGES) + "; samples: ua stress-checks"
 
 
-@app.command("coerce")
 def coerce(
     name: Name,
     coercer: Annotated[str, typer.Argument(help="Who makes the threat.", show_default=False)],
@@ -200,7 +196,6 @@ def _passions(texts: list[str] | None, where: str) -> tuple[PassionKind, ...]:
     return tuple(out)
 
 
-@app.command("answer")
 def answer(
     name: Name,
     target: Annotated[str, typer.Argument(help="The coerced character.", show_default=False)],
@@ -247,7 +242,6 @@ def parse_side(text: str, where: str) -> cmd.SideSpec:
     return cmd.SideSpec(actor=head.strip(), roll=roll.strip(), stake=stake.strip())
 
 
-@app.command("conflict")
 def conflict(
     name: Name,
     side_a: Annotated[
@@ -284,7 +278,6 @@ def conflict(
     act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
-@app.command("gridiron")
 def gridiron(
     name: Name,
     conflict_id: Annotated[str, typer.Argument(help="The conflict (default: the one running).")] = "",
@@ -319,7 +312,6 @@ def gridiron(
     act(db, name, command, amend=amend, json=json, command_id=command_id)
 
 
-@app.command("conflict-end")
 def conflict_end(
     name: Name,
     conflict_id: Annotated[str, typer.Argument(help="The conflict (default: the one running).")] = "",
@@ -333,7 +325,6 @@ def conflict_end(
     act(db, name, cmd.EndConflict(conflict=conflict_id, winner=winner, reason=reason), json=json, command_id=command_id)
 
 
-@app.command("threat-gone")
 def threat_gone(
     name: Name,
     source: Annotated[str, typer.Argument(help="The threat that is gone.", show_default=False)],

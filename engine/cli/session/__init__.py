@@ -1,0 +1,92 @@
+"""`ua session …`: a GM runs an encounter at the table, one command per action, on SQLite.
+
+Every action takes dice rolled at the table (`--dice 4,7`) or draws from the session's seed, and
+`--amend N` to replace command N instead (re-resolving what followed with the same dice). The
+commands live in one module per concern; each goes through `engine.session.service`. This
+module only registers them, and builds just the one invoked (a faster start).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+HELP = "Live sessions at the table: one command per GM action, stored in SQLite."
+
+#: command name → (module of this package, function), in the order `--help` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("setup", "new"),
+    "list": ("setup", "list_sessions"),
+    "use": ("table", "use"),
+    "add": ("table", "add"),
+    "begin": ("setup", "begin"),
+    "declare": ("combat", "declare"),
+    "focus": ("combat", "focus"),
+    "keep-dodging": ("combat", "keep_dodging"),
+    "release": ("combat", "release"),
+    "keep-suppressing": ("combat", "keep_suppressing"),
+    "npc": ("table", "npc"),
+    "attack": ("combat", "attack"),
+    "dodge": ("combat", "dodge"),
+    "clear-jam": ("combat", "clear_jam"),
+    "stand": ("combat", "stand"),
+    "break-free": ("combat", "break_free"),
+    "squeeze": ("combat", "squeeze"),
+    "flee": ("combat", "flee"),
+    "surrender": ("combat", "surrender"),
+    "draw": ("combat", "draw"),
+    "nothing": ("combat", "nothing"),
+    "suppress": ("combat", "suppress"),
+    "next": ("combat", "next_turn"),
+    "end": ("combat", "end"),
+    "check": ("checks", "check"),
+    "roll": ("checks", "roll"),
+    "madness": ("checks", "madness"),
+    "calm": ("table", "calm"),
+    "therapy": ("checks", "therapy"),
+    "passion": ("checks", "passion"),
+    "heal": ("care", "heal"),
+    "rest": ("care", "rest"),
+    "ruling": ("care", "ruling"),
+    "undo": ("history", "undo"),
+    "redo": ("history", "redo"),
+    "amend": ("history", "amend_json"),
+    "state": ("history", "state"),
+    "log": ("history", "log"),
+    "export": ("setup", "export"),
+    "import": ("setup", "import_"),
+    "fork": ("history", "fork"),
+    "play": ("play", "play"),
+    # the third edition's actions (ua3)
+    "ability": ("ua3", "ability"),
+    "stress": ("ua3", "stress"),
+    "coerce": ("ua3", "coerce"),
+    "answer": ("ua3", "answer"),
+    "conflict": ("ua3", "conflict"),
+    "gridiron": ("ua3", "gridiron"),
+    "conflict-end": ("ua3", "conflict_end"),
+    "threat-gone": ("ua3", "threat_gone"),
+    "declare-action": ("ua3_combat", "declare_action"),
+    "act": ("ua3_combat", "act"),
+}
+
+
+def build(only: str | None = None) -> typer.Typer:
+    """The `session` group with every command, or with just `only` when it names one."""
+    from engine.cli.session.current import SessionGroup
+
+    group = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True)
+    for name, (module, attr) in COMMANDS.items():
+        if only in (None, name) or only not in COMMANDS:
+            group.command(name)(getattr(importlib.import_module(f"{__name__}.{module}"), attr))
+    return group
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """`engine.cli.session.app`: the whole group, built on first use."""
+    if name != "app":
+        raise AttributeError(name)
+    full = build()
+    globals()["app"] = full
+    return full

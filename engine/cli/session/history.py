@@ -1,0 +1,122 @@
+"""`ua session` commands about the history: undo, redo, amend, state, log and what-if forks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.cli.common import JsonOption, emit_json
+from engine.cli.session.options import DEFAULT_DB, CommandIdOpt, Db, Full, Name, service
+from engine.cli.session.run import act, show_marker
+from engine.cli.views import lines_json, render_lines, render_state, state_json
+from engine.errors import InvalidInput
+
+
+def undo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Undo the latest command that counts (its events stay in the log, struck out)."""
+    show_marker(service(db, name).undo(name, command_id=command_id), json=json)
+
+
+def redo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """Redo the most recently undone command."""
+    show_marker(service(db, name).redo(name, command_id=command_id), json=json)
+
+
+def amend_json(
+    name: Name,
+    number: Annotated[int, typer.Argument(help="The command to replace.")],
+    command: Annotated[str, typer.Option("--command", help="The corrected command as JSON.")],
+    full: Full = False,
+    command_id: CommandIdOpt = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
+    from engine.commands import COMMAND_TYPES, command_decoder
+
+    try:
+        corrected = command_decoder.decode(command)
+    except Exception as exc:  # msgspec's errors carry the $.path
+        names = ", ".join(str(t.__struct_config__.tag) for t in COMMAND_TYPES)
+        raise InvalidInput(
+            f"not a command: {exc}",
+            where="--command",
+            hint=f'{{"command": NAME, …}} with NAME one of: {names} (see `ua session log --json`)',
+        ) from None
+    act(db, name, corrected, amend=number, json=json, full=full, command_id=command_id)
+
+
+def state(
+    name: Name,
+    at: Annotated[str | None, typer.Option("--at", help="As it was after event N, or after command #N ('#9').")] = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """The encounter as the GM sees it: wounds, conditions, meters, order, whose turn."""
+    sessions = service(db, name)
+    position = None if at is None else sessions.position(name, at, where="--at")
+    shown = sessions.state(name, at=position)
+    if json:
+        emit_json(state_json(shown))
+    else:
+        render_state(shown, title=f"{name}" + (f" after event {position}" if position else ""))
+
+
+def log(
+    name: Name,
+    combatant: Annotated[str | None, typer.Option("--combatant", help="Only events about this combatant.")] = None,
+    round_: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
+    type_: Annotated[list[str] | None, typer.Option("--type", help="Only these event types.")] = None,
+    commands: Annotated[
+        bool,
+        typer.Option(
+            "--commands/--events-only",
+            help="Head each command's events with its number, actor, action and target (the number "
+            "--amend, undo and fork take).",
+        ),
+    ] = True,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Narrate the session command by command: each command's number (#9, what --amend, undo
+    and `fork '#9'` take), actor, action and target, then its events (e27: event 27), with rule
+    ids and exact odds; undone work struck out."""
+    lines = service(db, name).narrate(name, combatant=combatant, round_=round_, types=type_ or (), commands=commands)
+    if json:
+        emit_json({"session": name, "lines": lines_json(lines)})
+    else:
+        render_lines(lines)
+
+
+def fork(
+    name: Name,
+    at: Annotated[str, typer.Argument(help="Start from the state after event N, or after command #N ('#9').")],
+    simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
+    seed: Annotated[int | None, typer.Option("--seed")] = None,
+    workers: Annotated[int, typer.Option("--workers")] = 1,
+    scenario: Annotated[
+        Path | None,
+        typer.Option("--scenario", help="Take the tactics from this file (default: the scenario the session stores)."),
+    ] = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """What if: fight the rest of the encounter from event N many times with the scenario's tactics
+    (the scenario stored in the session's own log when it was started, or --scenario FILE).
+
+    N must be an event of the history that counts now (not one an undo or amend took out) after
+    the fight began. The report is `ua simulate`'s, from that point on."""
+    from engine.cli.report import render, to_csv
+    from engine.cli.simulate import emit_report, stopped_early
+    from engine.simulate.batch import check_size
+    from engine.simulate.whatif import fork_batch
+
+    sessions = service(db, name)
+    position = sessions.position(name, at, where="AT")
+    state, loaded = sessions.fork_point(name, position, scenario=scenario, check=lambda: check_size(simulate, workers))
+    batch_seed = seed if seed is not None else 0
+    report = fork_batch(state, loaded, simulate, batch_seed, workers=workers, from_event=position, interruptible=True)
+    stopped_early(report["fights"], simulate)
+    emit_report(report, json=json, as_csv=False, text=render, table=to_csv)

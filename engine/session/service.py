@@ -1,0 +1,930 @@
+"""The session service: the application flow of a live encounter, for every front end.
+
+The CLI and the HTTP API both go through `SessionService`: it opens a session in a store, runs a
+command (or an amend, an undo, a redo), turns a race with another writer into one clear error,
+and returns a result value — `Started`, `Executed`, `Amended`, `Marked` — that each front end
+renders its own way (a rich table, JSON). It knows no edition: the rules are reached through the
+encounter's ruleset, and it contains no rules itself (DESIGN: parts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.dice.source import SeededDice
+from engine.dice.spec import CheckResult
+from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, NotFound, Refused
+from engine.events.base import EventBase
+from engine.events.commands import CommandRecorded
+from engine.rules.registry import ruleset_of
+from engine.session.audit import Line, narrate
+from engine.session.diff import state_diff
+from engine.session.faces import faces_went
+from engine.session.history import Record, command_entries
+from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.roster import Roster, roster_of
+from engine.state.encounter import Encounter
+from engine.state.sheet import PassionKind, PassionMode
+from engine.store.base import EventStore, new_command_id
+
+if TYPE_CHECKING:
+    from engine.scenario.scenario import LoadedScenario
+
+#: A look at the state before a command is run, to refuse an argument that makes no sense there.
+Precheck = Callable[[Encounter], None]
+
+#: Asked for the faces of a roll the given dice do not cover: `what` names the roll ("Vic's
+#: dodge"); the answer is its faces, or None to draw that roll and every later one from the seed.
+AskDice = Callable[[str], "tuple[int, ...] | None"]
+
+#: Asked the reaction of a combatant whose madness check (M2-8) an attack raises fails: `who`,
+#: what the check was, and the reaction it would take by default; the answer is flee, freeze or
+#: frenzy, or None for that default.
+AskReaction = Callable[[str, str, str], "str | None"]
+
+#: (what the faces were read for, the faces), in the order a command read them.
+FacesWent = list[tuple[str, tuple[int, ...]]]
+
+
+@dataclass(frozen=True)
+class Started:
+    """A session set up: its setup's events from position 1. `retried`: this command id had
+    already started it (nothing new was written)."""
+
+    session: str
+    command_id: str
+    seed: int
+    events: list[EventBase]
+    state: Encounter
+    retried: bool
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A command done (or, on a retry, found done): its events, the first at position `first`;
+    the state after it and who acts now. `faces`: which faces went where; `table_dice`: how many
+    of them (the first) were rolled at the table, the rest drawn from the seed. `then`: commands
+    the session made after it on its own (the NPCs' declarations at a new round)."""
+
+    session: str
+    command_id: str
+    events: list[EventBase]
+    first: int
+    state: Encounter
+    turn: str | None
+    faces: FacesWent = field(default_factory=list)
+    table_dice: int = 0
+    then: tuple[Executed, ...] = ()
+
+    @property
+    def number(self) -> int:
+        """The command's number (what `session log`, `--amend`, `undo` and `fork` show)."""
+        first = self.events[0] if self.events else None
+        return first.id if isinstance(first, CommandRecorded) else 0
+
+
+@dataclass(frozen=True)
+class Amended:
+    """An amend of command `number`: the marker at position `first`, the new events after it,
+    the events it took out, the states before and after, and what changed between them."""
+
+    session: str
+    command_id: str
+    number: int
+    first: int
+    old_events: list[EventBase]
+    new_events: list[EventBase]
+    before: Encounter
+    after: Encounter
+    changes: list[str]
+
+    @property
+    def state(self) -> Encounter:
+        return self.after
+
+    @property
+    def turn(self) -> str | None:
+        return ruleset_of(self.after).acting_now(self.after)
+
+
+@dataclass(frozen=True)
+class Marked:
+    """An undo or a redo: its marker event at `first`, and what changed in the state."""
+
+    session: str
+    command_id: str
+    events: list[EventBase]
+    first: int
+    changes: list[str]
+    state: Encounter
+
+
+@dataclass(frozen=True)
+class LastRoll:
+    """A combatant's most recent roll: in command `command` (`issued`, its record `record`), made
+    by `maker`; `own` when that command is the combatant's own; `what` says which roll it was;
+    `passion`: a passion already changed it."""
+
+    command: int
+    issued: CommandBase
+    record: CommandRecorded
+    maker: str
+    own: bool
+    what: str
+    result: CheckResult
+    passion: bool = False
+
+
+def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
+    """`who`'s last roll in the history that counts (see `LastRoll`)."""
+    from engine.events.checks import CheckRolled
+    from engine.events.combat import AttackResolved
+    from engine.events.madness import PassionSpent
+
+    entries = [e for e in command_entries(records) if e.status == "effective"]
+    by_command: dict[int, list[EventBase]] = {}
+    for _, event in records:
+        by_command.setdefault(event.command, []).append(event)
+    for entry in reversed(entries):
+        issued = entry.record.issued
+        maker = str(getattr(issued, "actor", "") or "the GM")
+        found: LastRoll | None = None
+        events = by_command.get(entry.id, ())
+        spent = any(isinstance(e, PassionSpent) and e.actor == who for e in events)
+        for event in events:
+            what = ""
+            result: CheckResult | None = None
+            if isinstance(event, AttackResolved):
+                if event.attacker == who and event.result.roll is not None:
+                    what, result = f"an attack on {event.target}", event.result
+                elif event.dodge is not None and event.dodge.dodger == who and event.dodge.result.roll is not None:
+                    what, result = f"a dodge of {event.attacker}'s attack", event.dodge.result
+            elif isinstance(event, CheckRolled) and event.actor == who and event.result.roll is not None:
+                what, result = f"a {event.result.spec.label or event.result.spec.kind} roll", event.result
+            if result is not None:
+                own = maker == who
+                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, passion=spent)
+        if found is None and spent:  # a passion spent on an earlier check (SpendPassion)
+            after = next(e.after for e in events if isinstance(e, PassionSpent) and e.actor == who)
+            found = LastRoll(entry.id, issued, entry.record, maker, True, "a roll a passion changed", after, True)
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
+class NpcTurn:
+    """One NPC action: who acted, the command its tactics chose, why the rules refused it (then
+    it did nothing instead; empty if not), and what was done."""
+
+    who: str
+    chosen: CommandBase
+    refused: str
+    done: Executed
+
+
+#: `npc --all` stops after this many actions at most (a fight's round limit ends it first).
+NPC_STEPS = 10_000
+#: NPC tactics draw their choices from the seed's AI stream, from command number × this.
+AI_CHOICES_PER_COMMAND = 1000
+
+
+def _with_reactions(command: CommandBase, preview: Sequence[EventBase], ask: AskReaction) -> CommandBase:
+    """An attack with the reaction `ask` chooses for each combatant its preview shows failing a
+    madness check with a reaction no one stated (M2-4); any other command as it is."""
+    from engine.commands import Attack
+    from engine.commands.combat import ReactionChoice
+    from engine.events.madness import MadnessCheckResolved, ReactionTaken
+
+    if not isinstance(command, Attack):
+        return command
+    stated = {} if isinstance(command.reactions, msgspec.UnsetType) else {r.id: r for r in command.reactions}
+    checks = {e.actor: f"{e.meter} {e.rank}" for e in preview if isinstance(e, MadnessCheckResolved)}
+    chosen = dict(stated)
+    for e in preview:
+        if isinstance(e, ReactionTaken) and e.chosen_by != "stated" and e.actor not in stated:
+            answer = ask(e.actor, checks.get(e.actor, str(e.meter)), str(e.reaction))
+            if answer in ("flee", "freeze", "frenzy"):
+                chosen[e.actor] = ReactionChoice(id=e.actor, reaction=answer)  # type: ignore[arg-type]
+    if chosen == stated:
+        return command
+    return msgspec.structs.replace(command, reactions=tuple(chosen.values()))
+
+
+def options_apply(command: CommandBase, events: Sequence[EventBase]) -> None:
+    """`InvalidInput` when a person's option has nothing to act on in what `command` decided
+    (`events`, its preview): --flipped/--as-rolled on rolls that may not be flip-flopped (C-9), a
+    --cherry where the attack earns none (C2-22)."""
+    from engine.events.checks import CheckRolled
+    from engine.events.combat import AttackResolved, CherryTaken
+
+    actor = str(getattr(command, "actor", "") or "")
+    flipped = getattr(command, "flipped", None)
+    if flipped is not None:
+        specs = [
+            e.result.spec
+            for e in events
+            if (isinstance(e, AttackResolved) and e.attacker == actor)
+            or (isinstance(e, CheckRolled) and e.actor == actor and e.result.roll is not None)
+        ]
+        if specs and not any(spec.flip for spec in specs):
+            label = specs[0].label or specs[0].kind
+            raise InvalidInput(
+                f"{actor}'s {label} roll may not be flip-flopped: it is not the obsession skill (C-9)",
+                where="--flipped" if flipped else "--as-rolled",
+                hint="leave the orientation out; nothing was written",
+            )
+    cherry = getattr(command, "cherry", None)
+    if cherry is not None and not any(isinstance(e, CherryTaken) for e in events):
+        attacks = [e for e in events if isinstance(e, AttackResolved) and e.attacker == actor]
+        matched = [a for a in attacks if a.result.outcome == "matched_success"]
+        why = (
+            f"{actor}'s roll is not a matched success"
+            if not matched
+            else f"{actor}'s {matched[0].result.spec.label or 'attack'} is not the obsession hand-to-hand skill"
+        )
+        raise InvalidInput(
+            f"--cherry {cherry}: {why}, so there is no cherry (C2-22); nothing was written",
+            where="--cherry",
+            hint="run it again without --cherry (the dice stay the same)",
+        )
+
+
+#: Fields (of commands and the structs inside them) that name a combatant.
+ID_FIELDS = frozenset(
+    {"actor", "target", "targets", "healer", "patient", "monkey_redirect", "focus_target", "id", "field"}
+)
+
+
+def _round(state: Any) -> int:
+    """The round the fight on `state` is in (0 before it begins)."""
+    round_: int = ruleset_of(state).thaw(state).round
+    return round_
+
+
+def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
+    """`command` with every combatant it names spelled as the session spells it (matched
+    case-insensitively); an unknown one is `InvalidInput` listing the combatants. A command
+    that brings a combatant in (or starts the encounter) is left as it is."""
+    from engine.commands import AddCombatant, StartEncounter
+    from engine.commands.ua3 import AddCharacter
+
+    if isinstance(command, (AddCombatant, AddCharacter, StartEncounter)) or not state.combatants:
+        return command
+
+    def fix(value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            return SessionService.combatant_id(state, value, where=where.upper()) if value else value
+        if isinstance(value, tuple):
+            return tuple(fix(v, where) for v in value)
+        if isinstance(value, msgspec.Struct):
+            return fixed(value)
+        return value
+
+    def fixed(struct: Any) -> Any:
+        changes = {}
+        for f in msgspec.structs.fields(struct):
+            value = getattr(struct, f.name)
+            if f.name in ID_FIELDS and isinstance(value, (str, tuple)):
+                new = fix(value, f.name)
+            elif isinstance(value, tuple) and value and isinstance(value[0], msgspec.Struct):
+                new = tuple(fixed(v) for v in value)
+            else:
+                continue
+            if new != value:
+                changes[f.name] = new
+        return msgspec.structs.replace(struct, **changes) if changes else struct
+
+    result: CommandBase = fixed(command)
+    return result
+
+
+def changed(name: str) -> ConcurrencyConflict:
+    """The error for a command that lost a race with another writer (nothing was written)."""
+    return ConcurrencyConflict(
+        f"session {name!r} changed while this command ran; nothing was written",
+        hint="re-run the command (ua session state shows where it stands now)",
+    )
+
+
+class SessionService:
+    """Sessions in one store. `where` names the store in messages (a database's path)."""
+
+    def __init__(self, store: EventStore, *, where: str = "") -> None:
+        self.store = store
+        self.where = where
+
+    # -- finding sessions -----------------------------------------------------------------------
+
+    def sessions(self) -> list[tuple[str, int]]:
+        """(name, events) of every session in the store."""
+        return [(n, self.store.version(n)) for n in self.store.streams()]
+
+    def open(self, name: str) -> LiveEncounter:
+        """The live session `name`, or `NotFound`."""
+        session = LiveEncounter(self.store, name)
+        if not session.version:
+            where = f" in {self.where}" if self.where else ""
+            raise NotFound(
+                f"no session {name!r}{where}", hint="ua session list; or ua session new NAME --scenario FILE"
+            )
+        return session
+
+    # -- starting ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def rehearse(name: str, setup: Sequence[CommandBase]) -> list[Record]:
+        """A session's setup decided in memory: every event decided and known to be storable
+        before any store is touched (a refused part leaves nothing behind)."""
+        return rehearse(name, setup)
+
+    def start(self, name: str, records: Sequence[Record], *, command_id: str | None = None) -> Started:
+        """A new session from its rehearsed setup (`rehearse`), stored as one append named
+        `command_id`."""
+        command_id = command_id or new_command_id()
+        stored = begin_session(self.store, name, records, command_id=command_id)
+        session = self.open(name)
+        events = [event for _, event in session.records[: len(records)]]
+        return Started(name, command_id, session.seed, events, session.state, retried=not stored)
+
+    def import_records(self, name: str, records: Sequence[Record], command_ids: Iterable[str]) -> int:
+        """A checked log copied into a new session, all or nothing; the number of events."""
+        return import_log(self.store, name, records, command_ids)
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    def execute(
+        self,
+        name: str,
+        command: CommandBase,
+        *,
+        amend: int | None = None,
+        command_id: str | None = None,
+        check: Precheck | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+        strict: bool = False,
+        ask_reaction: AskReaction | None = None,
+    ) -> Executed | Amended:
+        """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
+        followed). With `strict` (a person's command), an option that does not apply is refused
+        rather than dropped (`options_apply`: a stated orientation on a roll that may not flip,
+        a cherry where the roll earns none); and `ask_reaction` is asked the reaction of each
+        combatant whose madness check the attack raises fails (M2-4), unless the command names
+        it. `command_id` names it (fresh by default): sent
+        again, it is a retry and writes nothing. `check` looks at the state first. A race with
+        another writer writes nothing.
+
+        Dice: the command's own faces, in the order it reads them; faces beyond its rolls are
+        refused (`ExtraFaces`). A roll the given faces do not cover is drawn from the seed when
+        `draw_rest`; else `ask` is asked for its faces (None: draw it and the rest), and with no
+        `ask` the command is refused (`InvalidInput`) naming the roll. A command with no faces
+        draws all its dice from the seed."""
+        session = self.open(name)
+        command = canonical_ids(session.state, command)
+        if check is not None:
+            check(session.state)
+        command_id = command_id or new_command_id()
+        round_before = _round(session.state)
+        try:
+            if amend is not None:
+                return self._amended(session, amend, command, command_id)
+            if strict and session.issued(command_id) is None:  # a retry answers what it did then
+                preview = session.preview(command)
+                options_apply(command, preview)
+                if ask_reaction is not None:
+                    command = _with_reactions(command, preview, ask_reaction)
+            events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
+        except ConcurrencyConflict:
+            raise changed(name) from None
+        except Refused as exc:
+            if exc.hint:
+                raise
+            hint = f"ua session state {name} shows who can act now"
+            if amend is not None:
+                hint = f"ua session log {name} shows each command, its number and what it did"
+            raise Refused(exc.message, where=exc.where, hint=hint) from None
+        done = self._executed(session, command_id, events)
+        then = self._npc_responses(session, done, command_id, round_before)
+        return done if not then else replace(done, then=then)
+
+    def _run(
+        self, session: LiveEncounter, command: CommandBase, command_id: str, *, draw_rest: bool, ask: AskDice | None
+    ) -> list[EventBase]:
+        """`session.execute`, asking for (or refusing) the faces of rolls the command's dice miss."""
+        if draw_rest or not command.dice:
+            return session.execute(command, command_id=command_id, exact=True)
+        while True:
+            try:
+                return session.execute(command, command_id=command_id, draw=False, exact=True)
+            except DiceError:
+                pass
+            what = self._next_roll(session, command)
+            if ask is None:
+                given = ",".join(map(str, command.dice))
+                raise InvalidInput(
+                    f"the dice given ({given}) run out before {what}",
+                    where="--dice",
+                    hint=f"add the faces of {what} to --dice, or --draw-rest to draw the rest from the seed",
+                ) from None
+            more = ask(what)
+            if more is None:
+                return session.execute(command, command_id=command_id, exact=True)
+            command = msgspec.structs.replace(command, dice=(*command.dice, *more))
+
+    @staticmethod
+    def _next_roll(session: LiveEncounter, command: CommandBase) -> str:
+        """What the first roll beyond the command's own faces is ("Vic's dodge")."""
+        events = session.preview(command)
+        record = events[0]
+        assert isinstance(record, CommandRecorded)
+        went = faces_went(events, record.dice_used)
+        read = 0
+        for what, faces in went:
+            if read + len(faces) > len(command.dice):
+                return what
+            read += len(faces)
+        return "the next roll"
+
+    def _executed(self, session: LiveEncounter, command_id: str, events: list[EventBase]) -> Executed:
+        state = session.state
+        turn = ruleset_of(state).acting_now(state)
+        record = events[0] if events else None
+        faces: FacesWent = []
+        table_dice = 0
+        if isinstance(record, CommandRecorded):
+            faces = faces_went(events, record.dice_used)
+            table_dice = record.table_dice
+        return Executed(session.stream, command_id, events, session.result_at, state, turn, faces, table_dice)
+
+    def _amended(self, session: LiveEncounter, number: int, command: CommandBase, command_id: str) -> Amended:
+        result = session.amend(number, command, command_id=command_id)
+        return Amended(
+            session=session.stream,
+            command_id=command_id,
+            number=number,
+            first=session.result_at,
+            old_events=result.old_events,
+            new_events=result.new_events,
+            before=result.before,
+            after=result.after,
+            changes=state_diff(result.before, result.after),
+        )
+
+    def undo(self, name: str, *, command_id: str | None = None) -> Marked:
+        """Undo the latest command that counts (law 4)."""
+        return self._marker(name, "undo", command_id)
+
+    def redo(self, name: str, *, command_id: str | None = None) -> Marked:
+        """Redo the most recently undone command (law 4)."""
+        return self._marker(name, "redo", command_id)
+
+    def _marker(self, name: str, what: str, command_id: str | None) -> Marked:
+        session = self.open(name)
+        before = session.state
+        command_id = command_id or new_command_id()
+        try:
+            if what == "undo":
+                events = session.undo(command_id=command_id)
+            else:
+                events = session.redo(command_id=command_id)
+        except ConcurrencyConflict:
+            raise changed(name) from None
+        diff = state_diff(before, session.state)
+        return Marked(name, command_id, events, session.result_at, diff, session.state)
+
+    def move_on(self, name: str, *, command_id: str | None = None) -> Executed | Amended:
+        """Move on: close the round's declarations, or the combatant whose turn it is does nothing.
+        A retry (a `command_id` already used) does what that id moved on with, whatever now."""
+        session = self.open(name)
+        fight = session.state.fight
+        command: CommandBase | None = None if command_id is None else session.issued(command_id)
+        if command is not None:
+            pass  # a retry: the command this id moved on with, whatever the state says now
+        elif fight.phase in ("declare", "ambush", "acting"):
+            # a madness check (or the like) may have put the fighter whose turn it was out of action:
+            # the turn has passed on; if it passed to the next round, its declarations come first
+            script = ruleset_of(session.state).script
+            actor = ruleset_of(session.state).acting_now(session.state)
+            if fight.phase == "declare" or actor is None:
+                command = script.instead(ruleset_of(session.state).thaw(session.state), "declare")
+            else:
+                command = script.nothing(actor)
+        else:
+            raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
+        return self.execute(name, command, command_id=command_id)
+
+    def play(
+        self, name: str, commands: Sequence[CommandBase], *, command_id: str | None = None, where: str = ""
+    ) -> Iterator[Executed]:
+        """Run `commands` in order, each its own transaction, yielding each result; the first one
+        the rules refuse stops the run (what went before stays) with an error naming it. With
+        `command_id`, command N is `ID.N`: those already done by a run of that id are not redone."""
+        session = self.open(name)
+        for number, command in enumerate(commands, start=1):
+            cid = f"{command_id}.{number}" if command_id else None  # None: fresh, no retry lookup
+            try:
+                events = session.execute(command, command_id=cid)
+            except Refused as exc:
+                raise Refused(
+                    f"command {number} of {len(commands)} is refused: {exc.message}",
+                    where=where,
+                    hint=exc.hint or "fix it and play the rest",
+                ) from None
+            except ConcurrencyConflict:
+                raise changed(name) from None
+            yield self._executed(session, cid or "", events)
+
+    # -- passions and reactions -------------------------------------------------------------------
+
+    def last_roll(self, name: str, who: str) -> LastRoll | None:
+        """`who`'s most recent roll in the history that counts: the command that made it, what
+        it was and how it came out (None: no roll yet)."""
+        session = self.open(name)
+        who = self.combatant_id(session.state, who, where="WHO")
+        return _last_roll(session.records, who)
+
+    def passion(
+        self,
+        name: str,
+        who: str,
+        kind: PassionKind,
+        mode: PassionMode = "reroll",
+        *,
+        dice: tuple[int, ...] = (),
+        flipped: bool | None = None,
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> Executed | Amended:
+        """C-10 after the roll: `who` spends a passion on its last roll, which must have failed.
+        A check is rerolled or flipped in place (`SpendPassion`); an attack or a madness check is
+        amended to have spent the passion on that roll, so what followed it is re-resolved with
+        the dice it recorded (law 5). `dice`: the reroll's faces. Refused with the true reason
+        when the last roll is not a failure one can change."""
+        from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
+
+        session = self.open(name)
+        if session.state.ruleset == "ua3":  # U-21: the ua3 rules judge the last check themselves
+            from engine.commands.ua3 import SpendPassion as Ua3SpendPassion
+
+            ua3 = Ua3SpendPassion(actor=who, passion=kind, mode=mode, flipped=flipped, dice=dice)
+            return self.execute(name, ua3, command_id=command_id, draw_rest=draw_rest, ask=ask)
+        who = self.combatant_id(session.state, who, where="WHO")
+        last = _last_roll(session.records, who)
+        if last is None:
+            raise Refused(f"{who} has made no roll yet for a passion to change (C-10)", hint="roll first")
+        about = f"{who}'s last roll, {last.what} (command {last.command})"
+        if last.passion:
+            raise Refused(f"{about} was already changed by a passion", hint="a passion changes one failed roll (C-10)")
+        if last.result.success:
+            raise Refused(
+                f"{about}, was a {last.result.outcome.replace('_', ' ')}, not a failure",
+                hint="a passion changes a failed roll only (C-10)",
+            )
+        issued = last.issued
+        if isinstance(issued, (SkillCheck, RollCheck)) and last.own:
+            command = SpendPassion(actor=who, passion=kind, mode=mode, flipped=flipped, dice=dice)
+            return self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask)
+        if isinstance(issued, (Attack, MadnessCheck)) and last.own:
+            if flipped is not None:
+                raise InvalidInput(
+                    "--flipped/--as-rolled applies to a reroll of a check, not to an attack's or a madness roll",
+                    where="--flipped",
+                    hint="leave it out",
+                )
+            record = last.record
+            kept = record.dice_used[: record.table_dice]
+            corrected = msgspec.structs.replace(issued, passion=kind, passion_mode=mode, dice=(*kept, *dice))
+            return self.execute(name, corrected, amend=last.command, command_id=command_id)
+        raise Refused(
+            f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
+            hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",
+        )
+
+    def calm(
+        self, name: str, who: str | None = None, *, source: str = "", command_id: str | None = None
+    ) -> Executed | Amended:
+        """M2-4: a reaction ends because its source is gone: `who`'s (whatever its source), or
+        every reaction kept for `source`."""
+        from engine.commands import SourceGone
+
+        session = self.open(name)
+        state = session.state
+        if who is None and not source:
+            raise InvalidInput("name who calms down, or --source", where="WHO", hint="ua session calm NAME WHO")
+        if who is not None:
+            who = self.combatant_id(state, who, where="WHO")
+            found = state.combatant(who)
+            kept = found.reaction if found is not None else None
+            if kept is None:
+                raise Refused(f"{who} is not in the grip of a reaction (M2-4)", hint="ua session state NAME")
+            source = source or kept.source
+        return self.execute(name, SourceGone(source=source, actor=who or ""), command_id=command_id)
+
+    # -- beginning the fight ------------------------------------------------------------------------
+
+    def triggers(self, name: str) -> list[CommandBase]:
+        """The scenario's madness triggers (M2-8: e.g. unnatural 4 at the first sight of a monster)
+        not yet made in this session, in order, as the commands that make them."""
+        from engine.commands import MadnessCheck
+
+        session = self.open(name)
+        roster = roster_of(session.records, where=f"session {name}")
+        if roster.scenario is None:
+            return []
+        made = [
+            msgspec.structs.replace(e.record.issued, dice=())
+            for e in command_entries(session.records)
+            if e.status == "effective" and isinstance(e.record.issued, MadnessCheck)
+        ]
+        opening = ruleset_of(session.state).script.opening(roster.scenario)
+        return [t for t in opening if msgspec.structs.replace(t, dice=()) not in made]
+
+    def begin(
+        self,
+        name: str,
+        command: CommandBase,
+        *,
+        triggers: bool = True,
+        trigger_dice: Callable[[CommandBase], tuple[int, ...] | None] | None = None,
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> list[Executed | Amended]:
+        """Begin the fight with `command` (initiative), after the scenario's triggers not yet made
+        (unless `triggers` is False): each rolled from the seed, or with the faces
+        `trigger_dice(trigger)` gives (None: drawn). A trigger the rules refuse (its combatant
+        is out already) is left out, as in a batch. Trigger N is `ID.tN` with `command_id`."""
+        done: list[Executed | Amended] = []
+        if triggers and self.state(name).fight.phase == "setup":
+            for k, trigger in enumerate(self.triggers(name), start=1):
+                faces = trigger_dice(trigger) if trigger_dice is not None else None
+                if faces:
+                    trigger = msgspec.structs.replace(trigger, dice=faces)
+                cid = f"{command_id}.t{k}" if command_id else None
+                try:
+                    done.append(self.execute(name, trigger, command_id=cid))
+                except Refused:
+                    continue
+        done.append(self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask))
+        return done
+
+    # -- NPCs -------------------------------------------------------------------------------------
+
+    def roster(self, name: str) -> Roster:
+        """Who players run and who acts by the session's tactics (`engine.session.roster`)."""
+        return roster_of(self.open(name).records, where=f"session {name}")
+
+    def npc(
+        self,
+        name: str,
+        actor: str | None = None,
+        *,
+        until_player: bool = False,
+        dice: tuple[int, ...] = (),
+        command_id: str | None = None,
+        draw_rest: bool = True,
+        ask: AskDice | None = None,
+    ) -> list[NpcTurn]:
+        """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
+        with `until_player`, NPCs act one after another until a player's turn or the fight's end.
+        `dice` are the first action's faces (the rest come from the seed). A tactic the rules
+        refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
+        action N is `ID.N` (a retry redoes none already done)."""
+        session = self.open(name)
+        roster = roster_of(session.records, where=f"session {name}")
+        if not roster.npcs:
+            raise InvalidInput(
+                f"session {name!r} has no NPCs: no combatant acts by tactics",
+                where=name,
+                hint="start a session from a scenario (NPCs: every side but the players'), "
+                "or add one with ua session add … --tactics PRESET",
+            )
+        if actor is not None:
+            actor = self.combatant_id(session.state, actor, where="ID")
+            if actor not in roster.profiles:
+                raise InvalidInput(
+                    f"{actor} has no tactics in this session",
+                    where="ID",
+                    hint=f"NPCs: {', '.join(roster.npcs)}",
+                )
+        turns: list[NpcTurn] = []
+        for step in range(1, NPC_STEPS + 1):
+            state = session.state
+            phase = state.fight.phase
+            if phase in ("setup", "ended"):
+                if turns:
+                    break
+                raise Refused(
+                    "the fight has not begun" if phase == "setup" else "the fight is over",
+                    hint="ua session begin NAME" if phase == "setup" else "ua session state NAME",
+                )
+            up = self.up_next(state)
+            if up is None:
+                break
+            if actor is None and not roster.is_npc(up):
+                if turns or until_player:
+                    break
+                raise Refused(
+                    f"it is {up}'s turn, a player's, not an NPC's",
+                    hint=f"{up}'s player acts (ua session attack … {up} …); or ua session npc NAME {up}",
+                )
+            who = actor or up
+            cid = f"{command_id}.{step}" if command_id else None
+            turns.append(self._npc_act(session, roster, who, dice if step == 1 else (), cid, draw_rest, ask))
+            if not until_player:
+                break
+        return turns
+
+    def _npc_act(
+        self,
+        session: LiveEncounter,
+        roster: Roster,
+        who: str,
+        dice: tuple[int, ...],
+        command_id: str | None,
+        draw_rest: bool,
+        ask: AskDice | None,
+    ) -> NpcTurn:
+        state = session.state
+        ruleset = ruleset_of(state)
+        closed = self._closed(state)
+        table = ruleset.thaw(closed)
+        profiles = roster.tactics_for([c.id for c in state.combatants])
+        ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
+        command = ruleset.script.next_command(table, profiles, ai)
+        if getattr(command, "actor", who) != who:
+            raise Refused(f"it is {getattr(command, 'actor', '?')}'s turn, not {who}'s", hint="act in initiative order")
+        if dice:
+            command = msgspec.structs.replace(command, dice=dice)
+        cid = command_id or new_command_id()
+        round_before = _round(state)
+        refused = ""
+        try:
+            events = self._run(session, command, cid, draw_rest=draw_rest, ask=ask)
+        except Refused as exc:
+            refused = exc.message
+            instead = ruleset.script.instead(table, table.phase)
+            if dice:
+                instead = msgspec.structs.replace(instead, dice=dice)
+            try:
+                events = self._run(session, instead, cid, draw_rest=True, ask=None)
+            except Refused:
+                raise exc from None
+        except ConcurrencyConflict:
+            raise changed(session.stream) from None
+        done = self._executed(session, cid, events)
+        then = self._npc_responses(session, done, cid, round_before)
+        return NpcTurn(who=who, chosen=command, refused=refused, done=replace(done, then=then) if then else done)
+
+    @staticmethod
+    def _closed(state: Encounter) -> Encounter:
+        """`state` with the round's declarations closed (as the first action closes them)."""
+        if state.fight.phase != "declare":
+            return state
+        ruleset = ruleset_of(state)
+        try:
+            closing = ruleset.script.instead(ruleset.thaw(state), "declare")
+            _, closed = ruleset.decide(state, closing, SeededDice(state.seed or 0))
+        except Refused:
+            return state
+        return closed  # type: ignore[no-any-return]
+
+    @staticmethod
+    def up_next(state: Encounter) -> str | None:
+        """Who acts next: whose turn it is, or, while the round's declarations are open, who will
+        act first once they close. None when the fight is not going on."""
+        return ruleset_of(state).up_next(state)
+
+    def _npc_responses(
+        self, session: LiveEncounter, done: Executed, command_id: str, round_before: int
+    ) -> tuple[Executed, ...]:
+        """What the NPCs do on their own after a command (`Script.responds`): their declarations
+        at a new round's start (C2-4, U-22: one open declaration command, `ID.declare`), an
+        answer owed by one of them (U-15, `ID.answer`). A response the rules refuse is not made
+        (as in a batch)."""
+        roster = roster_of(session.records)
+        if not roster.npcs:
+            return ()
+        then: list[Executed] = []
+        declared = False
+        for k in range(1, NPC_STEPS + 1):
+            state = session.state
+            ruleset = ruleset_of(state)
+            table = ruleset.thaw(state)
+            opened = table.round != round_before and not declared
+            profiles = roster.tactics_for([c.id for c in state.combatants])
+            ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
+            chosen = ruleset.script.responds(table, profiles, roster.npcs, ai, round_opened=opened)
+            if chosen is None:
+                break
+            declaring = table.phase == "declare" and type(chosen) is type(ruleset.script.instead(table, "declare"))
+            declared = declared or declaring
+            cid = f"{command_id}.{'declare' if declaring else f'answer{k}'}"[:128]
+            try:
+                events = session.execute(chosen, command_id=cid)
+            except Refused:
+                break
+            then.append(self._executed(session, cid, events))
+        return tuple(then)
+
+    @staticmethod
+    def combatant_id(state: Encounter, text: str, *, where: str = "") -> str:
+        """The id of the combatant `text` names, matched case-insensitively; an unknown one is
+        `InvalidInput` listing the combatants (and the likeliest one meant)."""
+        ids = [c.id for c in state.combatants]
+        for cid in ids:
+            if cid == text:
+                return cid
+        folded = [cid for cid in ids if cid.casefold() == text.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        import difflib
+
+        near = difflib.get_close_matches(text.casefold(), [i.casefold() for i in ids], n=1, cutoff=0.5)
+        meant = next((cid for cid in ids if near and cid.casefold() == near[0]), None)
+        hint = f"did you mean {meant!r}? " if meant else ""
+        raise InvalidInput(
+            f"no combatant {text!r} in this session",
+            where=where,
+            hint=f"{hint}combatants: {', '.join(ids) or 'none yet'}",
+        )
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def state(self, name: str, *, at: int | None = None) -> Any:
+        """The session's state (of its ruleset's type) now, or right after event `at`."""
+        session = self.open(name)
+        if at is None:
+            return session.state
+        if not 1 <= at <= session.version:
+            raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
+        return session.state_at(at)
+
+    def position(self, name: str, text: str, *, where: str = "") -> int:
+        """The event position `text` names: `N` is event N; `#N` (or `cN`) is the last event of
+        command #N, a command that counts now (the number `session log` heads it with)."""
+        text = text.strip()
+        if text[:1] in ("#", "c", "C"):
+            digits = text[1:]
+            if not digits.isdigit():
+                raise InvalidInput(
+                    f"not a command number: {text!r}", where=where, hint="#9 is command 9; 27 is event 27"
+                )
+            number = int(digits)
+            records = self.open(name).records
+            counting = [e.id for e in command_entries(records) if e.status == "effective"]
+            if number not in counting:
+                shown = ", ".join(f"#{i}" for i in counting[-12:]) or "none"
+                raise InvalidInput(
+                    f"command #{number} is not one that counts now in session {name!r}",
+                    where=where,
+                    hint=f"commands that count (the latest): {shown}",
+                )
+            return max(p for p, e in records if e.command == number)
+        if not text.removeprefix("-").isdigit():
+            raise InvalidInput(
+                f"not an event or command number: {text!r}", where=where, hint="27 (event) or #9 (command)"
+            )
+        return int(text)
+
+    def narrate(self, name: str, **filters: Any) -> list[Line]:
+        """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
+        return narrate(self.open(name).records, **filters)
+
+    def fork_point(
+        self, name: str, at: int, *, scenario: Path | None = None, check: Callable[[], None] | None = None
+    ) -> tuple[Encounter, LoadedScenario]:
+        """Where a what-if fork of `name` starts: the state after event `at` of the history that
+        counts now, and the scenario whose tactics fight it out (the one the session stored when
+        it was started, or the file `scenario`). `check` runs once `at` is known to exist."""
+        from engine.scenario.scenario import load_scenario
+        from engine.session.history import fork_point
+        from engine.session.scenario import stored_scenario
+
+        session = self.open(name)
+        if not 1 <= at <= session.version:
+            raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
+        if check is not None:
+            check()
+        records = session.records
+        if scenario is not None:
+            loaded = load_scenario(scenario)
+        else:
+            loaded = stored_scenario(records[:at], where=f"session {name}")
+        try:
+            state = fork_point(records, at)
+        except InvalidInput as exc:
+            raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
+        return state, loaded
+
+    def records(self, name: str) -> list[Record]:
+        """Every (position, event) of the session."""
+        return self.open(name).records
