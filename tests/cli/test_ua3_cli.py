@@ -180,11 +180,20 @@ def test_the_sample_stress_checks_are_listed_by_gauge(ua: Ua) -> None:
     assert {s["gauge"] for s in everything} == {"violence", "helplessness", "isolation", "unnatural", "self"}
 
 
-def test_scenario_check_loads_a_ua3_scenario_and_its_sheets_without_trial_fights(ua: Ua) -> None:
+def test_scenario_check_loads_a_one_sided_ua3_scenario_and_its_sheets_without_trial_fights(ua: Ua) -> None:
     out = ua.ok("scenario", "check", str(ROOT / "scenarios" / "ua3" / "the-reading-room.toml"))
-    assert out["ruleset"] == "ua3" and out["valid"] and out["trial"] is None
+    assert out["ruleset"] == "ua3" and out["valid"] and out["trial"] is None  # one side: nothing to fight
     hal = next(c for c in out["combatants"] if c["id"] == "Hal")
     assert any("U-24" in w["message"] for w in hal["warnings"])  # burned out: passions lost
+
+
+def test_scenario_check_fights_trial_fights_of_a_ua3_scenario_with_overrides(ua: Ua) -> None:
+    """U-22: a ua3 scenario's trial fights, as a ua2 one's; --set applies to ua3 files too."""
+    ambush = str(ROOT / "scenarios" / "ua3" / "full-auto-ambush.toml")
+    out = ua.ok("scenario", "check", ambush, "--set", "settings.suppression_rank=5", "--trial", "12")
+    assert out["trial"]["fights"] == 12 and out["trial"]["refusals"]["fights"] == 0 and out["warnings"] == 0
+    bad = ua.fails("scenario", "check", ambush, "--set", "settings.suppression_rank=99")
+    assert "--set settings.suppression_rank=99" in bad
 
 
 def test_check_in_a_ua3_session_rolls_an_ability_and_refuses_a_stat(ua: Ua) -> None:
