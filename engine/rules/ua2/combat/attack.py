@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.commands.combat import Attack
+from engine.commands.combat import Attack, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
+from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
@@ -33,6 +34,8 @@ from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
+from engine.state.encounter import Reaction
+from engine.state.sheet import PassionKind
 from engine.state.weapons import FISTS, Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
@@ -52,9 +55,23 @@ class Plan:
     when every attack goes at one target, that target's shifts (it is focusing, it is held).
     With several targets each part gets its own target's shifts after dividing (a decision:
     they differ by target, so they cannot be added before). `kind` is the AttackResolved weapon
-    kind, `trigger` the M2-8 trigger it raises in its target ("": none)."""
+    kind, `trigger` the M2-8 trigger it raises in its target ("": none). The command's fields
+    the strikes read are kept here too, read once (a compiled build reads a struct's slowly)."""
 
-    __slots__ = ("attacker", "kind", "mode", "pool", "single_target", "spec", "strikes", "trigger", "weapon")
+    __slots__ = (
+        "attacker",
+        "flipped",
+        "kind",
+        "mode",
+        "passion",
+        "pool",
+        "reactions",
+        "single_target",
+        "spec",
+        "strikes",
+        "trigger",
+        "weapon",
+    )
 
     def __init__(
         self,
@@ -73,25 +90,30 @@ class Plan:
         self.strikes = strikes
         self.single_target = single_target
         self.pool = pool
-        self.kind: str = weapon.kind
-        self.trigger: str = TRIGGERS[weapon.kind]
+        kind = weapon.kind
+        self.kind: str = kind
+        self.trigger: str = TRIGGERS[kind]
+        self.passion: PassionKind | None = None
+        self.flipped: bool | None = None
+        #: M2-4: the reactions the command chose, by combatant (None: none chosen)
+        self.reactions: dict[str, Reaction] | None = None
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
 TRIGGERS = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
-def _weapon_for(t: Table, fighter: Row, command: Attack) -> Weapon:
-    named, mode = command.weapon, command.mode
+def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:
+    actor = fighter.id
     weapon = fighter.held if not named else fighter.weapon(named)
     if weapon is None:
-        raise Refused(f"{command.actor} does not carry a {named or fighter.in_hand}")
+        raise Refused(f"{actor} does not carry a {named or fighter.in_hand}")
     name = weapon.name
     if mode in ("disarm", "throw_person") and weapon.kind == "firearm":
         raise Refused(f"a {mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
     if name != "fists":
         if weapon is not fighter.held and name.casefold() != fighter.in_hand.casefold():
-            raise Refused(f"the {name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
+            raise Refused(f"the {name} is not in {actor}'s hand", hint="draw it first (C2-3)")
         if fighter.drawn_round == t.round and t.phase != "ambush":
             raise Refused(f"the {name} was drawn this round and cannot be used until next round (C2-3)")
     if fighter.jammed and name in fighter.jammed:
@@ -101,18 +123,18 @@ def _weapon_for(t: Table, fighter: Row, command: Attack) -> Weapon:
     return weapon
 
 
-def _strikes(command: Attack) -> tuple[tuple[str, int | None], ...]:
-    if command.strikes and command.target:
+def _strikes(target: str, strikes: tuple[Strike, ...]) -> tuple[tuple[str, int | None], ...]:
+    if strikes and target:
         raise Refused("give either a target or strikes, not both")
-    if command.strikes:
-        return tuple((s.target, s.share) for s in command.strikes)
-    if not command.target:
+    if strikes:
+        return tuple((s.target, s.share) for s in strikes)
+    if not target:
         raise Refused("an attack needs a target")
-    return ((command.target, None),)
+    return ((target, None),)
 
 
 def plan_attack(t: Table, command: Attack) -> Plan:
-    actor, mode = command.actor, command.mode
+    actor, mode, passion = command.actor, command.mode, command.passion
     attacker = combatant(t, actor)
     if attacker.held_by:
         raise Refused(f"{actor} is held by {attacker.held_by} and cannot attack", hint="break free (C2-27)")
@@ -123,17 +145,20 @@ def plan_attack(t: Table, command: Attack) -> Plan:
             f"{actor} is keeping up suppressive fire: that is this round's action (C2-18)",
             hint="lay it down (suppress) or do nothing",
         )
-    weapon = _weapon_for(t, attacker, command)
-    if command.passion is not None:
-        require_passion(t, attacker, command.passion)
-    if not isinstance(command.reactions, msgspec.UnsetType):
-        for choice in command.reactions:
+    weapon = _weapon_for(t, attacker, command.weapon, mode)
+    if passion is not None:
+        require_passion(t, attacker, passion)
+    chosen = command.reactions
+    reactions: dict[str, Reaction] | None = None
+    if not isinstance(chosen, msgspec.UnsetType):
+        for choice in chosen:
             if choice.id not in t.by_id:
                 raise Refused(
                     f"no combatant {choice.id!r} to choose a reaction for (M2-4)",
                     hint=f"combatants: {', '.join(r.id for r in t.rows)}",
                 )
-    strikes = _strikes(command)
+        reactions = {r.id: r.reaction for r in chosen}
+    strikes = _strikes(command.target, command.strikes)
     count = len(strikes)
     if count > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -155,8 +180,9 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
             if tid.casefold() != reaction.source.casefold():
                 raise Refused(f"{actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
-    if command.monkey_redirect:
-        redirect = combatant(t, command.monkey_redirect)
+    monkey_redirect = command.monkey_redirect
+    if monkey_redirect:
+        redirect = combatant(t, monkey_redirect)
         if redirect.id == actor:
             raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
     if mode == "disarm" and t.by_id[first].in_hand == "fists":
@@ -174,14 +200,18 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     elif mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
     spec = attack_spec(attacker, weapon, mode, command.skill)
+    pool = target_of(spec)
     if shifts or minimum is not None:
+        for shift in shifts:
+            pool += shift.amount
         spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
-    pool = spec.target
     if single:
         for shift in target_shifts(t, actor, first):
             pool += shift.amount
     _check_shares(pool, strikes)
-    return Plan(attacker, weapon, mode, spec, strikes, single, pool)
+    plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
+    plan.passion, plan.flipped, plan.reactions = passion, command.flipped, reactions
+    return plan
 
 
 def frenzy_attack(t: Table, row: Row) -> Attack | None:
@@ -331,11 +361,11 @@ def strike(
     first_at_target = target not in aimed
     aimed.add(target)
     spec = _strike_spec(t, plan, target, share, part, parts, side_shifts=first_at_target)
-    result = roll_attack(spec, plan.weapon, dice, command.flipped)
-    if command.passion is not None and not passion.spent:
+    result = roll_attack(spec, plan.weapon, dice, plan.flipped)
+    if plan.passion is not None and not passion.spent:
         spent = passion_on_failure(
             plan.attacker,
-            command.passion,
+            plan.passion,
             command.passion_mode,
             result,
             dice,
@@ -429,9 +459,7 @@ def strike(
         killed=killed,
         helpless=helpless,
         dice=dice,
-        reactions=None
-        if isinstance(command.reactions, msgspec.UnsetType)
-        else {r.id: r.reaction for r in command.reactions},
+        reactions=plan.reactions,
     )
 
 
