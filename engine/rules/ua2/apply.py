@@ -25,7 +25,7 @@ from engine.events.madness import (
 )
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
-from engine.rules.ua2.table import Row, Table
+from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
@@ -34,7 +34,6 @@ from engine.state.weapons import FISTS
 
 replace = msgspec.structs.replace
 Applier = Callable[[Table, Any], None]
-NO_SUPPRESSION = Suppression()
 
 
 # -- setup, rulings, checks ----------------------------------------------------------------------

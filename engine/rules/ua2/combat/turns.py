@@ -73,8 +73,8 @@ def fight_over(sink: Sink) -> bool:
 def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
     """Start the next round (re-setting initiative where I2-5 asks), or end at the round limit."""
     t = sink.table
-    if t.round >= t.settings.max_rounds:
-        end_fight_with(sink, None, f"the round limit ({t.settings.max_rounds}) was reached, a draw")
+    if t.round >= t.limits.max_rounds:
+        end_fight_with(sink, None, f"the round limit ({t.limits.max_rounds}) was reached, a draw")
         return
     round_ = t.round + 1
     if dice is not None:
