@@ -22,12 +22,45 @@ FIGHTER_FIELDS: tuple[str, ...] = tuple(f for f in Fighter.__struct_fields__ if 
 ROW_FIELDS: tuple[str, ...] = (*COMBATANT_FIELDS, *FIGHTER_FIELDS)
 
 
+class Arm:
+    """A weapon as the attack rules read it: its fields and derived values read once into plain
+    fields (a compiled build reads a struct's fields slowly); `weapon` is the weapon itself."""
+
+    __slots__ = (
+        "bonus",
+        "cap",
+        "firearm",
+        "harmful_thrown",
+        "kind",
+        "name",
+        "nonlethal",
+        "penetrating",
+        "throwable",
+        "weapon",
+    )
+
+    def __init__(self, weapon: Weapon) -> None:
+        self.weapon = weapon
+        self.name: str = weapon.name
+        self.kind: str = weapon.kind
+        self.firearm: bool = weapon.kind == "firearm"
+        self.bonus: int = weapon.bonus
+        self.cap: int | None = weapon.cap
+        self.penetrating: bool = weapon.penetrating
+        self.harmful_thrown: bool = weapon.harmful_thrown
+        self.throwable: bool = weapon.throwable
+        self.nonlethal: bool = weapon.nonlethal
+
+
+FISTS_ARM = Arm(FISTS)
+
+
 class Row:
     """One combatant and its fighter as plain mutable fields (the names of `Combatant` and
     `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
     fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "cuts", "cuts_of", "dealt", "held", "memo", "skills")
+    __slots__ = (*ROW_FIELDS, "armed", "cuts", "cuts_of", "dealt", "held", "memo", "skills")
 
     id: str
     side: str
@@ -78,6 +111,8 @@ class Row:
     #: thresholds `cuts_of` (None: not yet)
     cuts: tuple[tuple[int, int], ...]
     cuts_of: object
+    #: derived, not stored: the last weapon attacked with, as the rules read it (`arm`)
+    armed: Arm
 
     @classmethod
     def thaw(cls, combatant: Combatant, fighter: Fighter) -> Row:
@@ -93,6 +128,7 @@ class Row:
         row.memo = {}
         row.dealt = 0
         row.cuts, row.cuts_of = (), None
+        row.armed = FISTS_ARM
         return row
 
     def clone(self) -> Row:
@@ -139,7 +175,15 @@ class Row:
         row.memo = self.memo
         row.dealt = self.dealt
         row.cuts, row.cuts_of = self.cuts, self.cuts_of
+        row.armed = self.armed
         return row
+
+    def arm(self, weapon: Weapon) -> Arm:
+        """`weapon` as the attack rules read it (the last one asked for is kept)."""
+        armed = self.armed
+        if armed.weapon is not weapon:
+            armed = self.armed = Arm(weapon)
+        return armed
 
     def rearm(self) -> None:
         """After the hand or the arsenal changed: the weapon now in hand."""
@@ -219,6 +263,7 @@ class Table(TableBase):
         "limits",
         "next_injury_id",
         "order",
+        "ordered",
         "phase",
         "result",
         "round",
@@ -234,6 +279,9 @@ class Table(TableBase):
     _settings: Settings
     #: the settings' values the rules read most, kept with `settings`
     limits: Limits
+    #: derived, not stored: the last round order worked out (`full_order`) and the initiatives
+    #: it was worked out from (None: none yet)
+    ordered: tuple[tuple[str, ...], tuple[Initiative | None, ...]] | None
 
     def __init__(self, state: Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:  # a copy: the same fields, the rows copied
@@ -251,6 +299,7 @@ class Table(TableBase):
         self.phase: Phase = fight.phase
         self.round = fight.round
         self.order: tuple[str, ...] = fight.order
+        self.ordered = None
         self.turn = fight.turn
         self.suppression: Suppression = fight.suppression
         self.result: FightResult | None = fight.result
@@ -270,6 +319,7 @@ class Table(TableBase):
         self.phase = other.phase
         self.round = other.round
         self.order = other.order
+        self.ordered = other.ordered
         self.turn = other.turn
         self.suppression = other.suppression
         self.result = other.result

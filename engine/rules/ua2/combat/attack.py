@@ -33,10 +33,10 @@ from engine.rules.ua2.combat.situation import (
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
-from engine.rules.ua2.table import Row, Table
+from engine.rules.ua2.table import FISTS_ARM, Arm, Row, Table
 from engine.state.encounter import Reaction
 from engine.state.sheet import PassionKind
-from engine.state.weapons import FISTS, Weapon
+from engine.state.weapons import Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
 DISARM_MINIMUM = 30  # C2-19
@@ -59,6 +59,7 @@ class Plan:
     the strikes read are kept here too, read once (a compiled build reads a struct's slowly)."""
 
     __slots__ = (
+        "arm",
         "attacker",
         "flipped",
         "kind",
@@ -85,12 +86,14 @@ class Plan:
     ) -> None:
         self.attacker = attacker
         self.weapon = weapon
+        #: the weapon's fields as the strikes read them
+        self.arm = attacker.arm(weapon)
         self.mode = mode
         self.spec = spec
         self.strikes = strikes
         self.single_target = single_target
         self.pool = pool
-        kind = weapon.kind
+        kind = self.arm.kind
         self.kind: str = kind
         self.trigger: str = TRIGGERS[kind]
         self.passion: PassionKind | None = None
@@ -108,8 +111,9 @@ def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:
     weapon = fighter.held if not named else fighter.weapon(named)
     if weapon is None:
         raise Refused(f"{actor} does not carry a {named or fighter.in_hand}")
-    name = weapon.name
-    if mode in ("disarm", "throw_person") and weapon.kind == "firearm":
+    arm = fighter.arm(weapon)
+    name = arm.name
+    if mode in ("disarm", "throw_person") and arm.firearm:
         raise Refused(f"a {mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
     if name != "fists":
         if weapon is not fighter.held and name.casefold() != fighter.in_hand.casefold():
@@ -118,7 +122,7 @@ def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:
             raise Refused(f"the {name} was drawn this round and cannot be used until next round (C2-3)")
     if fighter.jammed and name in fighter.jammed:
         raise Refused(f"the {name} is jammed", hint="clear the jam first (C2-3)")
-    if mode == "throw" and (name == "fists" or not weapon.throwable):
+    if mode == "throw" and (name == "fists" or not arm.throwable):
         raise Refused(f"a {name} is not something to throw (C2-20)")
     return weapon
 
@@ -298,6 +302,11 @@ def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool
     return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=flipped)
 
 
+def _roll_strike(spec: CheckSpec, arm: Arm, dice: DiceSource, flipped: bool | None) -> CheckResult:
+    """`roll_attack` with the weapon as the strikes read it."""
+    return roll_check(spec, dice, prefer="high" if arm.firearm else "as_rolled", flipped=flipped)
+
+
 def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
     t = sink.table
     open_turn(sink, command.actor, dice=dice, helping=True)
@@ -316,7 +325,7 @@ def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
             break
         strike(sink, plan, command, plan.strikes[i][0], shares[i], i + 1, parts, dice, aimed, passion)
     if plan.mode == "throw":
-        sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
+        sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.arm.name, rule="C2-20"))
     end_turn(sink, dice)
 
 
@@ -361,7 +370,8 @@ def strike(
     first_at_target = target not in aimed
     aimed.add(target)
     spec = _strike_spec(t, plan, target, share, part, parts, side_shifts=first_at_target)
-    result = roll_attack(spec, plan.weapon, dice, plan.flipped)
+    arm = plan.arm
+    result = _roll_strike(spec, arm, dice, plan.flipped)
     if plan.passion is not None and not passion.spent:
         spent = passion_on_failure(
             plan.attacker,
@@ -369,7 +379,7 @@ def strike(
             command.passion_mode,
             result,
             dice,
-            prefer_high=plan.weapon.kind == "firearm",
+            prefer_high=arm.firearm,
         )
         if spent is not None:  # C-10: once per attack, on the first failed roll it can change
             sink.emit(spent)
@@ -380,8 +390,7 @@ def strike(
     if outcome == "matched_success" and plan.attacker.no_match_benefits:
         outcome = "success"  # C2-30 Turning Tide: no benefit from matches
         note = "Turning Tide: no benefit from the match (C2-30)"
-    weapon = plan.weapon
-    hand = weapon.kind != "firearm"
+    hand = not arm.firearm
     thrown = plan.mode == "throw"
     kind = plan.kind
     first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
@@ -405,7 +414,7 @@ def strike(
         elif outcome == "crit":
             note = _join(note, "crit (C2-10)")
         else:
-            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice, recording)
+            amount, text, rule = _damage(result, outcome, arm, thrown, plan.mode, cherry, dice, recording)
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
@@ -423,13 +432,13 @@ def strike(
             else:
                 amount = 0
     round_ = t.round
-    attack_made(t, attacker_id, target, weapon.name, kind, part, round_, amount, injury)
+    attack_made(t, attacker_id, target, arm.name, kind, part, round_, amount, injury)
     sink.applied(
         ev.AttackResolved(
             round=round_,
             attacker=attacker_id,
             target=target,
-            weapon=weapon.name,
+            weapon=arm.name,
             mode=plan.mode,
             result=result,
             weapon_kind=kind,
@@ -477,7 +486,7 @@ def _cherries(plan: Plan, spec: CheckSpec) -> bool:
 def _damage(
     result: CheckResult,
     outcome: str,
-    weapon: Weapon,
+    weapon: Arm,
     thrown: bool,
     mode: str,
     cherry: str | None,
@@ -486,10 +495,10 @@ def _damage(
 ) -> dmg.Damage:
     roll = result.roll
     assert roll is not None
-    if weapon.kind == "firearm":
+    if weapon.firearm:
         return dmg.firearm_damage(roll, weapon, describe=describe)
     if mode == "throw_person":
-        base = dmg.digit_sum_damage(roll, FISTS, describe=describe)
+        base = dmg.digit_sum_damage(roll, FISTS_ARM, describe=describe)
     elif outcome == "matched_success" and weapon.bonus >= 6 and (not thrown or weapon.harmful_thrown):
         reason = f"matched success with a +{weapon.bonus} weapon" if describe else ""
         base = dmg.firearm_style_damage(roll, weapon, reason, thrown=thrown, describe=describe)
@@ -511,7 +520,7 @@ def _special_effects(
 ) -> None:
     """Crits (C2-10), disarms (C2-19), throws (C2-21) on a successful attack."""
     attacker = plan.attacker.id
-    weapon = plan.weapon
+    weapon = plan.arm
     if outcome not in HITS:
         return
     if plan.mode == "disarm":
@@ -530,9 +539,9 @@ def _special_effects(
             inflict(sink, attacker, 3, f"taking {target}'s {taken.name}", "C2-19")
         return
     if outcome == "crit":
-        knock_out = weapon.nonlethal or (weapon.kind != "firearm" and command.crit == "knock_out")
+        knock_out = weapon.nonlethal or (not weapon.firearm and command.crit == "knock_out")
         choice = "to knock out" if knock_out else "to kill"
-        how = "a crit with a gun kills" if weapon.kind == "firearm" else f"a crit: {attacker} chooses {choice}"
+        how = "a crit with a gun kills" if weapon.firearm else f"a crit: {attacker} chooses {choice}"
         status: ev.StatusName = "unconscious" if knock_out else "dead"
         sink.emit(ev.StatusChanged(id=target, status=status, cause=how, rule="C2-10"))
         left_fight(sink, target)
@@ -544,10 +553,10 @@ def _special_effects(
 def _failure_effects(sink: Sink, plan: Plan, target: str, outcome: str) -> None:
     """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
     attacker = plan.attacker.id
-    weapon = plan.weapon
+    weapon = plan.arm
     thrown = plan.mode == "throw"
     if outcome == "fumble":
-        if weapon.kind == "firearm":
+        if weapon.firearm:
             sink.emit(ev.WeaponJammed(id=attacker, weapon=weapon.name))
         else:
             bonus = 0 if thrown else weapon.bonus
