@@ -121,6 +121,7 @@ class Row:
             setattr(row, name, getattr(combatant, name))
         for name in FIGHTER_FIELDS:
             setattr(row, name, getattr(fighter, name))
+        row.armed = FISTS_ARM
         row.rearm()
         row.skills = {}
         for skill in combatant.sheet.skills:  # the first of a name, as `Sheet.skill` finds it
@@ -128,7 +129,6 @@ class Row:
         row.memo = {}
         row.dealt = 0
         row.cuts, row.cuts_of = (), None
-        row.armed = FISTS_ARM
         return row
 
     def clone(self) -> Row:
@@ -186,8 +186,11 @@ class Row:
         return armed
 
     def rearm(self) -> None:
-        """After the hand or the arsenal changed: the weapon now in hand."""
-        self.held = self.find_weapon(self.in_hand)
+        """After the hand or the arsenal changed: the weapon now in hand (and, when there is
+        one, as the attack rules read it: copies of the row share it)."""
+        held = self.held = self.find_weapon(self.in_hand)
+        if held is not None:
+            self.arm(held)
 
     def combatant(self) -> Combatant:
         return Combatant(**{name: getattr(self, name) for name in COMBATANT_FIELDS})

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import msgspec
+from typing import Final
 
-from engine.commands.combat import Attack, Strike
+import msgspec
+from msgspec.structs import astuple
+
+from engine.commands.combat import Attack, ReactionChoice, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.rules.ua2.apply import attack_made
+from engine.rules.ua2.apply import attack_on
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import (
     hit_numbers,
@@ -137,8 +140,28 @@ def _strikes(target: str, strikes: tuple[Strike, ...]) -> tuple[tuple[str, int |
     return ((target, None),)
 
 
+#: Where each of the Attack command's fields is in `astuple(command)`: `plan_attack` reads them
+#: all with one call (a compiled build reads a struct's fields one by one, slowly).
+_FIELD = {name: i for i, name in enumerate(Attack.__struct_fields__)}
+_ACTOR: Final = _FIELD["actor"]
+_TARGET: Final = _FIELD["target"]
+_STRIKES: Final = _FIELD["strikes"]
+_WEAPON: Final = _FIELD["weapon"]
+_MODE: Final = _FIELD["mode"]
+_MINIMUM: Final = _FIELD["minimum"]
+_SKILL: Final = _FIELD["skill"]
+_SHIFTS: Final = _FIELD["shifts"]
+_MONKEY_REDIRECT: Final = _FIELD["monkey_redirect"]
+_FLIPPED: Final = _FIELD["flipped"]
+_PASSION: Final = _FIELD["passion"]
+_REACTIONS: Final = _FIELD["reactions"]
+
+
 def plan_attack(t: Table, command: Attack) -> Plan:
-    actor, mode, passion = command.actor, command.mode, command.passion
+    fields = astuple(command)
+    actor: str = fields[_ACTOR]
+    mode: str = fields[_MODE]
+    passion: PassionKind | None = fields[_PASSION]
     attacker = combatant(t, actor)
     if attacker.held_by:
         raise Refused(f"{actor} is held by {attacker.held_by} and cannot attack", hint="break free (C2-27)")
@@ -149,10 +172,10 @@ def plan_attack(t: Table, command: Attack) -> Plan:
             f"{actor} is keeping up suppressive fire: that is this round's action (C2-18)",
             hint="lay it down (suppress) or do nothing",
         )
-    weapon = _weapon_for(t, attacker, command.weapon, mode)
+    weapon = _weapon_for(t, attacker, fields[_WEAPON], mode)
     if passion is not None:
         require_passion(t, attacker, passion)
-    chosen = command.reactions
+    chosen: tuple[ReactionChoice, ...] | msgspec.UnsetType = fields[_REACTIONS]
     reactions: dict[str, Reaction] | None = None
     if not isinstance(chosen, msgspec.UnsetType):
         for choice in chosen:
@@ -162,7 +185,7 @@ def plan_attack(t: Table, command: Attack) -> Plan:
                     hint=f"combatants: {', '.join(r.id for r in t.rows)}",
                 )
         reactions = {r.id: r.reaction for r in chosen}
-    strikes = _strikes(command.target, command.strikes)
+    strikes = _strikes(fields[_TARGET], fields[_STRIKES])
     count = len(strikes)
     if count > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -184,26 +207,26 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
             if tid.casefold() != reaction.source.casefold():
                 raise Refused(f"{actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
-    monkey_redirect = command.monkey_redirect
+    monkey_redirect: str = fields[_MONKEY_REDIRECT]
     if monkey_redirect:
         redirect = combatant(t, monkey_redirect)
         if redirect.id == actor:
             raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
     if mode == "disarm" and t.by_id[first].in_hand == "fists":
         raise Refused(f"{first} holds no weapon to take (C2-19)")
-    shifts = [*command.shifts, *roll_shifts(t, actor)]
+    shifts: list[Shift] = [*fields[_SHIFTS], *roll_shifts(t, actor)]
     single = len(targets) == 1
     focus = attacker.focus
     if single and focus is not None and focus.target == first:
         shifts.append(Shift(f"focus on {focus.target} (C2-5)", focus.amount))
-    minimum = command.minimum
+    minimum: int | None = fields[_MINIMUM]
     if minimum is not None and not 1 <= minimum <= 100:
         raise Refused(f"a minimum roll is 1–100, not {minimum} (C-8)")
     if mode == "disarm":
         minimum = max(minimum or 0, DISARM_MINIMUM)
     elif mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
-    spec = attack_spec(attacker, weapon, mode, command.skill)
+    spec = attack_spec(attacker, weapon, mode, fields[_SKILL])
     pool = target_of(spec)
     if shifts or minimum is not None:
         for shift in shifts:
@@ -214,7 +237,7 @@ def plan_attack(t: Table, command: Attack) -> Plan:
             pool += shift.amount
     _check_shares(pool, strikes)
     plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
-    plan.passion, plan.flipped, plan.reactions = passion, command.flipped, reactions
+    plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
     return plan
 
 
@@ -432,7 +455,7 @@ def strike(
             else:
                 amount = 0
     round_ = t.round
-    attack_made(t, attacker_id, target, arm.name, kind, part, round_, amount, injury)
+    attack_on(t, plan.attacker, target_c, arm.name, kind, part, round_, amount, injury)
     sink.applied(
         ev.AttackResolved(
             round=round_,

@@ -15,7 +15,6 @@ from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
-from engine.state.fight import Initiative
 
 
 def skip_reason(t: Table, fighter_id: str) -> str | None:
@@ -89,21 +88,14 @@ def full_order(t: Table) -> tuple[str, ...]:
     """The order of a new round: successes first, higher first (I2-2), as ranked so far (ties
     keep the order they had, then the order combatants joined in). Worked out again only when
     the order or an initiative changed since it last was (sorting its own result again gives
-    it back)."""
+    it back; a tuple compares identical members without comparing their fields)."""
     initiatives = tuple([r.initiative for r in t.rows])
     last = t.ordered
-    if last is not None and last[0] is t.order and _same(last[1], initiatives):
+    if last is not None and last[0] == t.order and last[1] == initiatives:
         return t.order
     order = _full_order(t)
     t.ordered = (order, initiatives)
     return order
-
-
-def _same(a: tuple[Initiative | None, ...], b: tuple[Initiative | None, ...]) -> bool:
-    """The same initiative values, one for one (by identity: a fact replaces them)."""
-    if len(a) != len(b):
-        return False
-    return all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _full_order(t: Table) -> tuple[str, ...]:
