@@ -6,6 +6,7 @@ own random choices come from the AI stream."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from engine.commands.base import CommandBase
 from engine.commands.ua3 import AnswerCoercion, Coerce
@@ -21,6 +22,7 @@ from engine.commands.ua3_combat import (
     Flee,
     FullAuto,
     Grapple,
+    GrappleEnd,
     GrappleMove,
     Ready,
     Suppress,
@@ -39,7 +41,8 @@ from engine.rules.ua3.combat.situation import (
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import Ua3Weapon
+from engine.state.ua3.combat import AttackMode, Burst, Called, Ua3Weapon
+from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
 
 # -- reading the table ---------------------------------------------------------------------------
@@ -50,7 +53,11 @@ def _enemies(t: Table, row: Row) -> list[Row]:
 
 
 def _weapon(row: Row) -> Ua3Weapon | None:
-    return next((w for w in row.weapons if w.name == row.in_hand), None)
+    hand = row.in_hand
+    for w in row.weapons:
+        if w.name == hand:
+            return w
+    return None
 
 
 def _believed_dead(row: Row, me: Row) -> bool:
@@ -63,58 +70,172 @@ def _helpless_enemies(t: Table, row: Row) -> list[Row]:
     ]
 
 
+class When:
+    """A rule's `Ua3When`, its conditions read once into plain fields (None: not given; a
+    compiled build reads a struct's fields slowly), tested by `holds`."""
+
+    __slots__ = (
+        "allies_down",
+        "armed",
+        "chance",
+        "enemies_at_least",
+        "enemies_at_most",
+        "failed_at_least",
+        "grapple_advantage",
+        "grappled",
+        "hardened_at_least",
+        "helpless_enemies_at_least",
+        "holding_gun",
+        "jammed",
+        "reaction",
+        "round_at_least",
+        "round_at_most",
+        "suppressed",
+        "wound_percent",
+        "wounds_at_least",
+        "wounds_below",
+    )
+
+    def __init__(self, w: Ua3When) -> None:
+        self.wound_percent: int | None = None if w.wound_level is None else LEVEL_PERCENT[w.wound_level]
+        self.wounds_at_least: float | None = w.wounds_at_least
+        self.wounds_below: float | None = w.wounds_below
+        self.enemies_at_least: int | None = w.enemies_at_least
+        self.enemies_at_most: int | None = w.enemies_at_most
+        self.allies_down: bool | None = w.allies_down
+        self.armed: bool | None = w.armed
+        self.holding_gun: bool | None = w.holding_gun
+        self.jammed: bool | None = w.jammed
+        self.round_at_least: int | None = w.round_at_least
+        self.round_at_most: int | None = w.round_at_most
+        self.reaction: str | None = w.reaction
+        self.grappled: bool | None = w.grappled
+        self.grapple_advantage: bool | None = w.grapple_advantage
+        self.suppressed: bool | None = w.suppressed
+        self.hardened_at_least: tuple[tuple[str, int], ...] = tuple(w.hardened_at_least.items())
+        self.failed_at_least: tuple[tuple[str, int], ...] = tuple(w.failed_at_least.items())
+        self.helpless_enemies_at_least: int | None = w.helpless_enemies_at_least
+        #: `chance` in thousandths (None: no chance)
+        self.chance: int | None = None if w.chance is None else round(w.chance * 1000)
+
+    def holds(self, t: Table, row: Row, ai: DiceSource) -> bool:
+        """Every condition given holds, tried in a fixed order (`chance`, drawing from the AI
+        stream, last)."""
+        threshold = row.threshold(t.settings)
+        share = row.wounds / threshold
+        if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
+            return False
+        if self.wounds_at_least is not None and share < self.wounds_at_least:
+            return False
+        if self.wounds_below is not None and share >= self.wounds_below:
+            return False
+        if self.enemies_at_least is not None or self.enemies_at_most is not None:
+            enemies = len(_enemies(t, row))
+            if self.enemies_at_least is not None and enemies < self.enemies_at_least:
+                return False
+            if self.enemies_at_most is not None and enemies > self.enemies_at_most:
+                return False
+        if self.allies_down is not None:
+            down = any(r.side == row.side and r.id != row.id and not standing(r) for r in t.rows)
+            if down != self.allies_down:
+                return False
+        if self.armed is not None or self.holding_gun is not None:
+            weapon = _weapon(row)
+            if self.armed is not None and (weapon is not None) != self.armed:
+                return False
+            if self.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != self.holding_gun:
+                return False
+        if self.jammed is not None and row.jammed != self.jammed:
+            return False
+        if self.round_at_least is not None and t.round < self.round_at_least:
+            return False
+        if self.round_at_most is not None and t.round > self.round_at_most:
+            return False
+        if self.reaction is not None:
+            kind = row.reaction.kind if row.reaction is not None else "none"
+            if kind != self.reaction:
+                return False
+        if self.grappled is not None or self.grapple_advantage is not None:
+            grapple = grapple_of(t, row.id)
+            if self.grappled is not None and (grapple is not None) != self.grappled:
+                return False
+            if self.grapple_advantage is not None:
+                key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
+                has = grapple is not None and grapple.token == f"advantage_{key}"
+                if has != self.grapple_advantage:
+                    return False
+        if self.suppressed is not None and (t.round <= row.suppressed_until) != self.suppressed:
+            return False
+        for gauge, n in self.hardened_at_least:
+            if row.gauges.of(gauge).hardened < n:
+                return False
+        for gauge, n in self.failed_at_least:
+            if row.gauges.of(gauge).failed < n:
+                return False
+        least = self.helpless_enemies_at_least
+        if least is not None and len(_helpless_enemies(t, row)) < least:
+            return False
+        chance = self.chance
+        return chance is None or ai.choose(1000) < chance
+
+
+class Rule:
+    """A `Ua3TacticRule` ready to be tried: its fields read once, its conditions compiled."""
+
+    __slots__ = (
+        "burst",
+        "called",
+        "do",
+        "fists_crit",
+        "gauge",
+        "grapple_end",
+        "grapple_move",
+        "mode",
+        "spare_helpless",
+        "target",
+        "threat",
+        "two_targets",
+        "weapon",
+        "when",
+    )
+
+    def __init__(self, rule: Ua3TacticRule) -> None:
+        self.do: Ua3Action = rule.do
+        self.when = When(rule.when)
+        self.target: str = rule.target
+        self.two_targets: bool = rule.two_targets
+        self.weapon: str = rule.weapon
+        self.mode: AttackMode = rule.mode
+        self.called: Called = rule.called
+        self.burst: Burst = rule.burst
+        self.gauge: GaugeName = rule.gauge
+        self.threat: str = rule.threat
+        self.grapple_move: GrappleMove | None = rule.grapple_move
+        self.grapple_end: GrappleEnd = rule.grapple_end
+        self.fists_crit: Literal["unconscious", "dead"] = rule.fists_crit
+        self.spare_helpless: bool = rule.spare_helpless
+
+
+#: Each profile's rules, compiled once (by the profile's identity; the profile is kept with
+#: them, so that identity stays its own; bounded: sessions make profiles as they go).
+_COMPILED: dict[int, tuple[Ua3Profile, tuple[Rule, ...]]] = {}
+_COMPILED_MAX = 1024
+
+
+def rules_of(profile: Ua3Profile) -> tuple[Rule, ...]:
+    found = _COMPILED.get(id(profile))
+    if found is not None and found[0] is profile:
+        return found[1]
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.clear()
+    compiled = tuple(Rule(rule) for rule in profile.rules)
+    _COMPILED[id(profile)] = (profile, compiled)
+    return compiled
+
+
 def holds(t: Table, row: Row, when: Ua3When, ai: DiceSource) -> bool:
-    threshold = row.threshold(t.settings)
-    share = row.wounds / threshold
-    if when.wound_level is not None and row.wounds < at_percent(threshold, LEVEL_PERCENT[when.wound_level]):
-        return False
-    if when.wounds_at_least is not None and share < when.wounds_at_least:
-        return False
-    if when.wounds_below is not None and share >= when.wounds_below:
-        return False
-    enemies = len(_enemies(t, row))
-    if when.enemies_at_least is not None and enemies < when.enemies_at_least:
-        return False
-    if when.enemies_at_most is not None and enemies > when.enemies_at_most:
-        return False
-    if when.allies_down is not None:
-        down = any(r.side == row.side and r.id != row.id and not standing(r) for r in t.rows)
-        if down != when.allies_down:
-            return False
-    weapon = _weapon(row)
-    if when.armed is not None and (weapon is not None) != when.armed:
-        return False
-    if when.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != when.holding_gun:
-        return False
-    if when.jammed is not None and row.jammed != when.jammed:
-        return False
-    if when.round_at_least is not None and t.round < when.round_at_least:
-        return False
-    if when.round_at_most is not None and t.round > when.round_at_most:
-        return False
-    if when.reaction is not None:
-        kind = row.reaction.kind if row.reaction is not None else "none"
-        if kind != when.reaction:
-            return False
-    grapple = grapple_of(t, row.id)
-    if when.grappled is not None and (grapple is not None) != when.grappled:
-        return False
-    if when.grapple_advantage is not None:
-        key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
-        has = grapple is not None and grapple.token == f"advantage_{key}"
-        if has != when.grapple_advantage:
-            return False
-    if when.suppressed is not None and (t.round <= row.suppressed_until) != when.suppressed:
-        return False
-    for gauge, n in when.hardened_at_least.items():
-        if row.gauges.of(gauge).hardened < n:
-            return False
-    for gauge, n in when.failed_at_least.items():
-        if row.gauges.of(gauge).failed < n:
-            return False
-    if when.helpless_enemies_at_least is not None and len(_helpless_enemies(t, row)) < when.helpless_enemies_at_least:
-        return False
-    return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
+    """Every condition of `when` holds (`chance` draws from the AI stream, last)."""
+    return When(when).holds(t, row, ai)
 
 
 def _danger(row: Row) -> tuple[int, int]:
@@ -124,7 +245,7 @@ def _danger(row: Row) -> tuple[int, int]:
     return kind, gun.rating if gun is not None and kind == 2 else struggle(row).rating
 
 
-def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int = 1) -> tuple[str, ...]:
+def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tuple[str, ...]:
     """The rule's targets: standing enemies (helpless ones for `helpless`), ordered by its selector."""
     if rule.target == "helpless":
         pool = _helpless_enemies(t, row)
@@ -148,7 +269,7 @@ def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int =
     return tuple(r.id for r in pool[:count])
 
 
-def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
+def _feasible(t: Table, row: Row, rule: Rule) -> bool:
     """Whether the rules would take this declaration now (so a rule that cannot apply is skipped)."""
     weapon = _weapon(row)
     grapple = grapple_of(t, row.id)
@@ -188,8 +309,8 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
     """U-22: the first rule that holds and can be declared (nothing when none)."""
     if not can_act(row):
         return Declaration(actor=row.id, action="nothing")
-    for rule in profile.rules:
-        if not _feasible(t, row, rule) or not holds(t, row, rule.when, ai):
+    for rule in rules_of(profile):
+        if not _feasible(t, row, rule) or not rule.when.holds(t, row, ai):
             continue
         action = rule.do
         if action in ("attack", "full_auto", "suppress", "aim", "finish", "coerce"):
@@ -227,8 +348,11 @@ def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -
     return Declare(declarations=tuple(out))
 
 
-def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Ua3TacticRule:
-    return next((r for r in profile.rules if r.do == action), Ua3TacticRule(do=action))
+def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Rule:
+    for rule in rules_of(profile):
+        if rule.do == action:
+            return rule
+    return Rule(Ua3TacticRule(do=action))
 
 
 def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:

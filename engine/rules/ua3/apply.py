@@ -122,7 +122,7 @@ def _answered(t: Table, e: ev.CoercionAnswered) -> None:
 
 
 def _conflict_started(t: Table, e: ev.ConflictStarted) -> None:
-    t.conflicts.append(
+    t.add_conflict(
         Conflict(
             id=e.id,
             sides=e.sides,

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
-from engine.rules.ua3.abilities import ability_value, wound_threshold
+from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
 from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
@@ -21,11 +21,36 @@ from engine.state.ua3.sheet import Gauges, Ua3Sheet
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
 
 
+class SheetFacts:
+    """What the rules read of a sheet again and again, worked out once: the wound threshold
+    (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
+    firearms identity (U-5) — None when the sheet has none."""
+
+    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_name")
+
+    def __init__(self, sheet: Ua3Sheet) -> None:
+        self.initiative: int | None = initiative(sheet)
+        own = self.initiative
+        self.initiative_name: str = (
+            next(i.name for i in sheet.identities if i.initiative and i.rating == own) if own is not None else ""
+        )
+        options = [Option("identity", i.name, i.rating, i.obsession) for i in sheet.identities if i.firearms]
+        self.firearms: Option | None = best(options) if options else None
+        self._sheet = sheet
+        self._default = -1
+        self._threshold = 0
+
+    def threshold(self, default: int) -> int:
+        if default != self._default:
+            self._threshold, self._default = wound_threshold(self._sheet, default), default
+        return self._threshold
+
+
 class Row:
     """One character as plain mutable fields (the names of `Ua3Combatant`). Values inside
     (sheet, gauges) stay frozen: a fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "memo")
+    __slots__ = (*ROW_FIELDS, "facts", "memo")
 
     id: str
     side: str
@@ -56,6 +81,9 @@ class Row:
     #: a batch's memo of the ratings the rules read again and again (U-18: they follow the
     #: gauges, so it holds the gauges it was made for and is made again when they change)
     memo: tuple[Gauges, dict[str, Any]] | None
+    #: derived, not stored: what the rules read of the sheet again and again (`SheetFacts`,
+    #: made when first asked; the sheet never changes, so copies share it)
+    facts: SheetFacts | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
@@ -63,14 +91,48 @@ class Row:
         for name in ROW_FIELDS:
             setattr(row, name, getattr(combatant, name))
         row.memo = None
+        row.facts = None
         return row
 
     def clone(self) -> Row:
+        """A copy (field by field: a batch copies every row for every fight; the memos, pure
+        functions of the sheet and the gauges they were made for, are shared)."""
         row = Row()
-        for name in ROW_FIELDS:
-            setattr(row, name, getattr(self, name))
-        row.memo = None
+        row.id = self.id
+        row.side = self.side
+        row.sheet = self.sheet
+        row.gauges = self.gauges
+        row.wounds = self.wounds
+        row.status = self.status
+        row.reaction = self.reaction
+        row.default_reaction = self.default_reaction
+        row.passions_spent = self.passions_spent
+        row.last_check = self.last_check
+        row.next_roll = self.next_roll
+        row.weapons = self.weapons
+        row.in_hand = self.in_hand
+        row.armor = self.armor
+        row.helmet_spent = self.helmet_spent
+        row.declared = self.declared
+        row.aim = self.aim
+        row.jammed = self.jammed
+        row.suppressed_until = self.suppressed_until
+        row.suppressed_by = self.suppressed_by
+        row.dealt = self.dealt
+        row.openings = self.openings
+        row.triggered = self.triggered
+        row.loses_action = self.loses_action
+        row.restrained_by = self.restrained_by
+        row.believed_dead_by = self.believed_dead_by
+        row.memo = self.memo
+        row.facts = self.facts
         return row
+
+    def sheet_facts(self) -> SheetFacts:
+        facts = self.facts
+        if facts is None:
+            facts = self.facts = SheetFacts(self.sheet)
+        return facts
 
     def combatant(self) -> Ua3Combatant:
         return Ua3Combatant(**{name: getattr(self, name) for name in ROW_FIELDS})
@@ -85,7 +147,7 @@ class Row:
 
     def threshold(self, settings: Ua3Settings) -> int:
         """U-2, U-19: the wound threshold."""
-        return wound_threshold(self.sheet, settings.wound_threshold)
+        return self.sheet_facts().threshold(settings.wound_threshold)
 
     def burned_out(self, settings: Ua3Settings) -> bool:
         """U-24: hardened notches in all gauges at or above the setting."""
@@ -103,6 +165,7 @@ class Table(TableBase):
         "by_id",
         "coercions",
         "conflicts",
+        "grappling",
         "order",
         "phase",
         "result",
@@ -115,6 +178,9 @@ class Table(TableBase):
         "title",
         "turn",
     )
+
+    #: derived, not stored: the running grapple each grappler is in (`_index`)
+    grappling: dict[str, Conflict]
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:
@@ -130,6 +196,7 @@ class Table(TableBase):
         self.rows: list[Row] = [Row.thaw(c) for c in state.combatants]
         self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
         self.conflicts: list[Conflict] = list(state.conflicts)
+        self._index()
         self.coercions: list[PendingCoercion] = list(state.coercions)
         fight = state.fight
         self.phase: Phase = fight.phase
@@ -146,6 +213,7 @@ class Table(TableBase):
         self.rows = [r.clone() for r in other.rows]
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)
+        self.grappling = other.grappling
         self.coercions = list(other.coercions)
 
     def clone(self) -> Table:
@@ -174,8 +242,23 @@ class Table(TableBase):
     def conflict(self, conflict_id: str) -> Conflict | None:
         return next((c for c in self.conflicts if c.id == conflict_id), None)
 
+    def add_conflict(self, conflict: Conflict) -> None:
+        self.conflicts.append(conflict)
+        self._index()
+
     def replace_conflict(self, conflict: Conflict) -> None:
         self.conflicts = [conflict if c.id == conflict.id else c for c in self.conflicts]
+        self._index()
+
+    def _index(self) -> None:
+        """After the conflicts changed: the running grapple (U-17) each grappler is in, the
+        first one listed (derived, not stored; a new dict each time, so copies may share it)."""
+        grappling: dict[str, Conflict] = {}
+        for conflict in self.conflicts:
+            if conflict.kind == "grapple" and conflict.result is None:
+                for side in conflict.sides:
+                    grappling.setdefault(side.actor, conflict)
+        self.grappling = grappling
 
     def coercion_of(self, target: str) -> PendingCoercion | None:
         return next((c for c in self.coercions if c.target == target), None)

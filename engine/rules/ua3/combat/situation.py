@@ -4,7 +4,7 @@ uses (U-5, U-10, U-19, U-22), the grapple a combatant is in (U-17)."""
 from __future__ import annotations
 
 from engine.errors import Refused
-from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options, initiative
+from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Ua3Weapon
 from engine.state.ua3.conflict import Conflict
@@ -83,8 +83,7 @@ def struggle(row: Row) -> Option:
 
 def firearms(row: Row) -> Option | None:
     """U-5, U-19: the best identity with the `firearms` feature, or None."""
-    options = [Option("identity", i.name, i.rating, i.obsession) for i in row.sheet.identities if i.firearms]
-    return best(options) if options else None
+    return row.sheet_facts().firearms
 
 
 def gun_rating(row: Row, what: str) -> Option:
@@ -98,13 +97,8 @@ def gun_rating(row: Row, what: str) -> Option:
 
 
 def grapple_of(t: Table, actor: str) -> Conflict | None:
-    """The grapple (U-17) `actor` is in, if one is running."""
-    if not t.conflicts:
-        return None
-    for conflict in t.conflicts:
-        if conflict.kind == "grapple" and conflict.result is None and actor in (s.actor for s in conflict.sides):
-            return conflict
-    return None
+    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler)."""
+    return t.grappling.get(actor)
 
 
 def opponent_in(conflict: Conflict, actor: str) -> str:
@@ -117,10 +111,10 @@ def action_rating(
 ) -> Option | None:
     """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
     None for actions that roll nothing (they go last)."""
-    own = initiative(row.sheet)
+    facts = row.sheet_facts()
+    own = facts.initiative
     if own is not None:
-        name = next(i.name for i in row.sheet.identities if i.initiative and i.rating == own)
-        return Option("identity", name, own)
+        return Option("identity", facts.initiative_name, own)
     if action in ("attack", "aim"):
         if mode == "throw":
             return ability(row, "fitness")
