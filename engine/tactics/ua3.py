@@ -6,7 +6,7 @@ own random choices come from the AI stream."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Final, Literal
 
 from engine.commands.base import CommandBase
 from engine.commands.ua3 import AnswerCoercion, Coerce
@@ -216,21 +216,34 @@ class Rule:
         self.spare_helpless: bool = rule.spare_helpless
 
 
-#: Each profile's rules, compiled once (by the profile's identity; the profile is kept with
-#: them, so that identity stays its own; bounded: sessions make profiles as they go).
-_COMPILED: dict[int, tuple[Ua3Profile, tuple[Rule, ...]]] = {}
-_COMPILED_MAX = 1024
+class Compiled:
+    """Profiles' rules, compiled once each: found again by the profile's identity (a batch's
+    few profiles, looked up on every declaration and action), at most `_COMPILED_MAX` kept."""
+
+    def __init__(self) -> None:
+        self.profiles: list[Ua3Profile] = []
+        self.rules: list[tuple[Rule, ...]] = []
+
+    def of(self, profile: Ua3Profile) -> tuple[Rule, ...]:
+        profiles = self.profiles
+        for i in range(len(profiles)):
+            if profiles[i] is profile:
+                return self.rules[i]
+        if len(profiles) >= _COMPILED_MAX:
+            self.profiles, self.rules = [], []
+        compiled = tuple(Rule(rule) for rule in profile.rules)
+        self.profiles.append(profile)
+        self.rules.append(compiled)
+        return compiled
+
+
+_COMPILED_MAX: Final = 256
+_COMPILED: Final = Compiled()
 
 
 def rules_of(profile: Ua3Profile) -> tuple[Rule, ...]:
-    found = _COMPILED.get(id(profile))
-    if found is not None and found[0] is profile:
-        return found[1]
-    if len(_COMPILED) >= _COMPILED_MAX:
-        _COMPILED.clear()
-    compiled = tuple(Rule(rule) for rule in profile.rules)
-    _COMPILED[id(profile)] = (profile, compiled)
-    return compiled
+    """The profile's rules, compiled (once)."""
+    return _COMPILED.of(profile)
 
 
 def holds(t: Table, row: Row, when: Ua3When, ai: DiceSource) -> bool:

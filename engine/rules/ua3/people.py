@@ -4,6 +4,8 @@ shift named (C-12), the next-roll shifts they carry (U-16), flip-flop only with 
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dice.checks import CheckResult, CheckSpec, Kind, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
@@ -48,6 +50,8 @@ def spec_for(
     if minimum is not None and not 1 <= minimum <= 100:
         raise Refused(f"a minimum roll is 1–100, got {minimum}", hint="C-8")
     pending = row.next_roll if row is not None else carried
+    if not shifts and not pending and kind == "major" and minimum is None and not roll_anyway:
+        return _plain(option)
     return CheckSpec(
         kind=kind,
         rating=option.rating,
@@ -57,6 +61,20 @@ def spec_for(
         roll_anyway=roll_anyway,
         label=option.label,
     )
+
+
+#: The plain major check of each rating rolled (no shifts, no minimum): a value, made once.
+_PLAIN: dict[Option, CheckSpec] = {}
+_PLAIN_MAX: Final = 1024
+
+
+def _plain(option: Option) -> CheckSpec:
+    found = _PLAIN.get(option)
+    if found is None:
+        if len(_PLAIN) >= _PLAIN_MAX:
+            _PLAIN.clear()
+        found = _PLAIN[option] = CheckSpec(kind="major", rating=option.rating, flip=option.flip, label=option.label)
+    return found
 
 
 def check_orientation(spec: CheckSpec, flipped: bool | None) -> None:

@@ -50,7 +50,7 @@ class Row:
     """One character as plain mutable fields (the names of `Ua3Combatant`). Values inside
     (sheet, gauges) stay frozen: a fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "facts", "memo")
+    __slots__ = (*ROW_FIELDS, "armory", "facts", "memo")
 
     id: str
     side: str
@@ -84,6 +84,9 @@ class Row:
     #: derived, not stored: what the rules read of the sheet again and again (`SheetFacts`,
     #: made when first asked; the sheet never changes, so copies share it)
     facts: SheetFacts | None
+    #: derived, not stored: the weapons carried by case-folded name (the first of a name), and
+    #: the `weapons` they were read from
+    armory: tuple[tuple[Ua3Weapon, ...], dict[str, Ua3Weapon]] | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
@@ -92,6 +95,7 @@ class Row:
             setattr(row, name, getattr(combatant, name))
         row.memo = None
         row.facts = None
+        row.armory = None
         return row
 
     def clone(self) -> Row:
@@ -126,7 +130,18 @@ class Row:
         row.believed_dead_by = self.believed_dead_by
         row.memo = self.memo
         row.facts = self.facts
+        row.armory = self.armory
         return row
+
+    def carried(self, wanted: str) -> Ua3Weapon | None:
+        """The first weapon carried whose case-folded name is `wanted` (case-folded), if any."""
+        armory = self.armory
+        if armory is None or armory[0] is not self.weapons:
+            by_name: dict[str, Ua3Weapon] = {}
+            for weapon in self.weapons:
+                by_name.setdefault(weapon.name.casefold(), weapon)
+            armory = self.armory = (self.weapons, by_name)
+        return armory[1].get(wanted)
 
     def sheet_facts(self) -> SheetFacts:
         facts = self.facts
@@ -240,15 +255,26 @@ class Table(TableBase):
         self.by_id[row.id] = row
 
     def conflict(self, conflict_id: str) -> Conflict | None:
-        return next((c for c in self.conflicts if c.id == conflict_id), None)
+        for c in self.conflicts:
+            if c.id == conflict_id:
+                return c
+        return None
 
     def add_conflict(self, conflict: Conflict) -> None:
         self.conflicts.append(conflict)
         self._index()
 
     def replace_conflict(self, conflict: Conflict) -> None:
-        self.conflicts = [conflict if c.id == conflict.id else c for c in self.conflicts]
-        self._index()
+        """The conflict of the same id becomes `conflict` (the list is this table's own)."""
+        conflicts, wanted = self.conflicts, conflict.id
+        grapples = conflict.kind == "grapple"
+        for i in range(len(conflicts)):
+            old = conflicts[i]
+            if old.id == wanted:
+                grapples = grapples or old.kind == "grapple"
+                conflicts[i] = conflict
+        if grapples:
+            self._index()
 
     def _index(self) -> None:
         """After the conflicts changed: the running grapple (U-17) each grappler is in, the

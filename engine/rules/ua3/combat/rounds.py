@@ -42,7 +42,7 @@ from engine.rules.ua3.combat.situation import (
     weapon_of,
 )
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.conflict import SideKey
+from engine.state.ua3.conflict import Conflict, SideKey
 
 MAX_TIE_ROUNDS = 50
 #: Actions aimed at someone, and how many they may name.
@@ -62,7 +62,10 @@ def fight_over(sink: Sink[Table]) -> bool:
     t = sink.table
     if t.phase in ("ended", "setup"):
         return t.phase == "ended"
-    sides = list(dict.fromkeys(r.side for r in t.rows if standing(r)))
+    sides: list[str] = []  # the standing sides, in the order combatants joined
+    for r in t.rows:
+        if standing(r) and r.side not in sides:
+            sides.append(r.side)
     if len(sides) <= 1:
         winner = sides[0] if sides else None
         reason = f"only side {winner} is still standing" if winner else "no one is left standing"
@@ -186,6 +189,8 @@ def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tup
     winner, those sharing the best roll again. Changes `ranks` to the final ones."""
     faces: list[int] = []
     for _ in range(MAX_TIE_ROUNDS):
+        if len({ranks[actor] for actor in ids}) == len(ids):
+            break  # no ties (the usual case)
         groups: dict[int, list[str]] = {}
         for actor in ids:
             groups.setdefault(ranks[actor], []).append(actor)
@@ -199,7 +204,8 @@ def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tup
         for actor, f in rolled:
             if face_value(f) < top:
                 ranks[actor] = key - 1
-    return tuple(sorted(ids, key=lambda a: -ranks[a])), tuple(faces)
+    ordered = sorted([(-ranks[actor], i, actor) for i, actor in enumerate(ids)])  # ties: as listed
+    return tuple([actor for _, _, actor in ordered]), tuple(faces)
 
 
 def advance(sink: Sink[Table], dice: DiceSource) -> None:
@@ -382,10 +388,13 @@ def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None
 def close_grapples(sink: Sink[Table]) -> None:
     """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
     t = sink.table
-    for conflict in list(t.conflicts):
-        if conflict.kind != "grapple" or conflict.result is not None:
-            continue
-        a, b = (t.by_id[s.actor] for s in conflict.sides)
+    if not t.grappling:
+        running: list[Conflict] = []
+    else:  # the running grapples, in the order they are listed
+        running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+    for conflict in running:
+        sa, sb = conflict.sides
+        a, b = t.by_id[sa.actor], t.by_id[sb.actor]
         if standing(a) and standing(b):
             continue
         winner: SideKey | None = "a" if standing(a) else "b" if standing(b) else None

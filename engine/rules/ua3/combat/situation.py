@@ -47,9 +47,9 @@ def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
     wanted = (name or row.in_hand).casefold()
     if wanted == "fists":
         return FISTS
-    for weapon in row.weapons:
-        if weapon.name.casefold() == wanted:
-            return weapon
+    weapon = row.carried(wanted)
+    if weapon is not None:
+        return weapon
     carried = ", ".join(["fists", *(w.name for w in row.weapons)])
     raise Refused(f"{row.id} carries no {name or row.in_hand}", hint=f"carried: {carried}")
 
