@@ -4,8 +4,6 @@ shift named (C-12), the next-roll shifts they carry (U-16), flip-flop only with 
 
 from __future__ import annotations
 
-from typing import Final
-
 from engine.dice.checks import CheckResult, CheckSpec, Kind, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
@@ -63,18 +61,13 @@ def spec_for(
     )
 
 
-#: The plain major check of each rating rolled (no shifts, no minimum): a value, made once.
-_PLAIN: dict[Option, CheckSpec] = {}
-_PLAIN_MAX: Final = 1024
-
-
 def _plain(option: Option) -> CheckSpec:
-    found = _PLAIN.get(option)
-    if found is None:
-        if len(_PLAIN) >= _PLAIN_MAX:
-            _PLAIN.clear()
-        found = _PLAIN[option] = CheckSpec(kind="major", rating=option.rating, flip=option.flip, label=option.label)
-    return found
+    """The plain major check of rolling `option` (no shifts, no minimum), a value made once
+    per option (options are remembered on the rows)."""
+    spec = option.plain
+    if spec is None:
+        spec = option.plain = CheckSpec(kind="major", rating=option.rating, flip=option.flip, label=option.label)
+    return spec
 
 
 def check_orientation(spec: CheckSpec, flipped: bool | None) -> None:

@@ -26,13 +26,16 @@ class SheetFacts:
     (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
     firearms identity (U-5) — None when the sheet has none."""
 
-    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_name")
+    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
 
     def __init__(self, sheet: Ua3Sheet) -> None:
         self.initiative: int | None = initiative(sheet)
         own = self.initiative
-        self.initiative_name: str = (
-            next(i.name for i in sheet.identities if i.initiative and i.rating == own) if own is not None else ""
+        #: the rating an initiative identity gives any action (U-19, U-22), None without one
+        self.initiative_option: Option | None = (
+            Option("identity", next(i.name for i in sheet.identities if i.initiative and i.rating == own), own)
+            if own is not None
+            else None
         )
         options = [Option("identity", i.name, i.rating, i.obsession) for i in sheet.identities if i.firearms]
         self.firearms: Option | None = best(options) if options else None

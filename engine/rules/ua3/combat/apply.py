@@ -10,7 +10,7 @@ import msgspec
 
 from engine.events import EventBase
 from engine.events.ua3 import combat as ev
-from engine.rules.ua3.table import Table
+from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Aim, Declared
 from engine.state.ua3.encounter import FightResult
 
@@ -34,8 +34,13 @@ def _order(t: Table, e: ev.OrderSet) -> None:
 
 
 def _turn(t: Table, e: ev.TurnEnded) -> None:
-    if e.lost:
-        t.by_id[e.actor].loses_action = False
+    turn_ended(t, t.by_id[e.actor] if e.lost else None, e.lost)
+
+
+def turn_ended(t: Table, row: Row | None, lost: bool) -> None:
+    """A turn is over (the next one's); one lost getting up (U-9) is the action lost."""
+    if lost and row is not None:
+        row.loses_action = False
     t.turn += 1
 
 

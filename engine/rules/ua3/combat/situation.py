@@ -111,10 +111,9 @@ def action_rating(
 ) -> Option | None:
     """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
     None for actions that roll nothing (they go last)."""
-    facts = row.sheet_facts()
-    own = facts.initiative
+    own = row.sheet_facts().initiative_option
     if own is not None:
-        return Option("identity", facts.initiative_name, own)
+        return own
     if action in ("attack", "aim"):
         if mode == "throw":
             return ability(row, "fitness")
