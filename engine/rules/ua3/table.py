@@ -131,8 +131,14 @@ class Row:
         row.loses_action = self.loses_action
         row.restrained_by = self.restrained_by
         row.believed_dead_by = self.believed_dead_by
+        # the memos are made on this row first, so that every copy of it shares them (a batch
+        # copies the prepared table's rows for each fight)
+        if self.memo is None:
+            self.memo = (self.gauges, {})
         row.memo = self.memo
-        row.facts = self.facts
+        row.facts = self.sheet_facts()
+        if self.armory is None:
+            self.carried("")
         row.armory = self.armory
         return row
 
