@@ -270,16 +270,28 @@ def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tu
         pool = [r for r in pool if r.id == row.reaction.source]
     if not pool:
         return ()
-    if rule.target == "weakest":
-        pool.sort(key=lambda r: r.threshold(t.settings) - r.wounds)
-    elif rule.target == "strongest":
-        pool.sort(key=lambda r: -struggle(r).rating)
-    elif rule.target == "most_dangerous":
-        pool.sort(key=lambda r: tuple(-x for x in _danger(r)))
-    elif rule.target == "random":
+    selector = rule.target
+    if selector == "weakest":
+        settings = t.settings
+        pool = _sorted(pool, [(r.threshold(settings) - r.wounds, 0) for r in pool])
+    elif selector == "strongest":
+        pool = _sorted(pool, [(-struggle(r).rating, 0) for r in pool])
+    elif selector == "most_dangerous":
+        pool = _sorted(pool, [_danger(r) for r in pool], descending=True)
+    elif selector == "random":
         first = pool.pop(ai.choose(len(pool)))
         pool.insert(0, first)
     return tuple(r.id for r in pool[:count])
+
+
+def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = False) -> list[Row]:
+    """`pool` in the order of `keys` (lowest first, or highest with `descending`), a tie keeping
+    the order of the pool (as a stable sort by each one's key would)."""
+    if len(pool) < 2:
+        return pool
+    sign = -1 if descending else 1
+    ranked = sorted([(sign * a, sign * b, i) for i, (a, b) in enumerate(keys)])
+    return [pool[i] for _, _, i in ranked]
 
 
 def _feasible(t: Table, row: Row, rule: Rule) -> bool:
@@ -310,6 +322,8 @@ def _feasible(t: Table, row: Row, rule: Rule) -> bool:
 
 def _best_weapon(row: Row) -> Ua3Weapon | None:
     """The weapon to ready: a gun when it may shoot one (U-5), else the best melee weapon."""
+    if not row.weapons:
+        return None
     guns = [w for w in row.weapons if w.kind == "firearm"] if firearms(row) is not None else []
     melee = sorted((w for w in row.weapons if w.kind == "melee"), key=lambda w: -w.bonus)
     choices = guns or melee
