@@ -12,7 +12,7 @@ from typing import Any
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
 from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
-from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
+from engine.state.ua3.combat import FISTS, Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
@@ -87,9 +87,9 @@ class Row:
     #: derived, not stored: what the rules read of the sheet again and again (`SheetFacts`,
     #: made when first asked; the sheet never changes, so copies share it)
     facts: SheetFacts | None
-    #: derived, not stored: the weapons carried by case-folded name (the first of a name), and
-    #: the `weapons` they were read from
-    armory: tuple[tuple[Ua3Weapon, ...], dict[str, Ua3Weapon]] | None
+    #: derived, not stored: the weapon each name asked for means (`carried`), and the
+    #: `weapons` that was read from
+    armory: tuple[tuple[Ua3Weapon, ...], dict[str, Ua3Weapon | None]] | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
@@ -138,19 +138,28 @@ class Row:
         row.memo = self.memo
         row.facts = self.sheet_facts()
         if self.armory is None:
-            self.carried("")
+            self.armory = (self.weapons, {})
         row.armory = self.armory
         return row
 
-    def carried(self, wanted: str) -> Ua3Weapon | None:
-        """The first weapon carried whose case-folded name is `wanted` (case-folded), if any."""
+    def carried(self, name: str) -> Ua3Weapon | None:
+        """The weapon `name` means (any case): fists, else the first carried of that name, else
+        None (remembered by the name as asked, for the weapons carried now)."""
         armory = self.armory
         if armory is None or armory[0] is not self.weapons:
-            by_name: dict[str, Ua3Weapon] = {}
+            armory = self.armory = (self.weapons, {})
+        known = armory[1]
+        if name in known:
+            return known[name]
+        wanted = name.casefold()
+        found: Ua3Weapon | None = FISTS if wanted == "fists" else None
+        if found is None:
             for weapon in self.weapons:
-                by_name.setdefault(weapon.name.casefold(), weapon)
-            armory = self.armory = (self.weapons, by_name)
-        return armory[1].get(wanted)
+                if weapon.name.casefold() == wanted:
+                    found = weapon
+                    break
+        known[name] = found
+        return found
 
     def sheet_facts(self) -> SheetFacts:
         facts = self.facts

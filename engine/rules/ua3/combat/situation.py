@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.errors import Refused
 from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import FISTS, Ua3Weapon
+from engine.state.ua3.combat import Ua3Weapon
 from engine.state.ua3.conflict import Conflict
 from engine.state.ua3.sheet import U18
 
@@ -44,10 +44,7 @@ def combatant(t: Table, actor: str) -> Row:
 
 def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
     """The weapon `name` (default: the one in hand) among what the combatant carries."""
-    wanted = (name or row.in_hand).casefold()
-    if wanted == "fists":
-        return FISTS
-    weapon = row.carried(wanted)
+    weapon = row.carried(name or row.in_hand)
     if weapon is not None:
         return weapon
     carried = ", ".join(["fists", *(w.name for w in row.weapons)])
