@@ -29,6 +29,7 @@ from engine.commands.ua3_combat import (
     Surrender,
 )
 from engine.dice.source import DiceSource
+from engine.rules.ua3.abilities import gauge_in
 from engine.rules.ua3.combat.situation import (
     can_act,
     firearms,
@@ -167,10 +168,10 @@ class When:
         if self.suppressed is not None and (t.round <= row.suppressed_until) != self.suppressed:
             return False
         for gauge, n in self.hardened_at_least:
-            if row.gauges.of(gauge).hardened < n:
+            if gauge_in(row.gauges, gauge).hardened < n:
                 return False
         for gauge, n in self.failed_at_least:
-            if row.gauges.of(gauge).failed < n:
+            if gauge_in(row.gauges, gauge).failed < n:
                 return False
         least = self.helpless_enemies_at_least
         if least is not None and len(_helpless_enemies(t, row)) < least:
@@ -391,7 +392,7 @@ def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
         row = t.by_id[pending.target]
         choice = profile.coerced
         if choice == "auto":
-            choice = "refuse" if row.gauges.of(pending.gauge).hardened >= pending.rank else "acquiesce"
+            choice = "refuse" if gauge_in(row.gauges, pending.gauge).hardened >= pending.rank else "acquiesce"
         return AnswerCoercion(target=row.id, answer="refuse" if choice == "refuse" else "acquiesce")
     return None
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from engine.dice.spec import CheckSpec
 from engine.errors import Refused
-from engine.state.ua3.sheet import ABILITIES, GAUGES, U18, Gauges, Ua3Sheet
+from engine.state.ua3.sheet import ABILITIES, GAUGE_FIELDS, GAUGES, U18, Gauge, Gauges, Ua3Sheet
 
 #: U-18: which gauge sets each ability, and whether as its upbeat (True) or downbeat one.
 SET_BY: dict[str, tuple[str, bool]] = {
@@ -35,8 +35,14 @@ def downbeat(hardened: int) -> int:
 def ability_value(gauges: Gauges, ability: str) -> int:
     """U-18: an ability's percentage from the hardened notches of the gauge that sets it."""
     gauge, is_upbeat = SET_BY[ability]
-    hardened = gauges.of(gauge).hardened
+    hardened = gauge_in(gauges, gauge).hardened
     return upbeat(hardened) if is_upbeat else downbeat(hardened)
+
+
+def gauge_in(gauges: Gauges, name: str) -> Gauge:
+    """`gauges.of(name)`, for compiled callers (they call no interpreted method)."""
+    found: Gauge = getattr(gauges, GAUGE_FIELDS[name])
+    return found
 
 
 def abilities(gauges: Gauges) -> dict[str, int]:

@@ -30,6 +30,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import (
     downbeat,
     for_ability,
+    gauge_in,
     gauge_named,
     identity_options,
     label,
@@ -93,7 +94,7 @@ def stress_events(
         raise Refused(f"a stress check's rank is 1–10, got {rank}", hint="U-23")
     kind, chooser = reaction_for(row, reaction, t)
     spent = require_passion(t, row, passion) if passion is not None else None
-    held = row.gauges.of(gauge)
+    held = gauge_in(row.gauges, gauge)
     cause = cause or source or sample_text(sample) or f"{gauge} {rank}"
     how = _Check(actor, gauge, rank, held.hardened, held.failed, source, sample, low, high, cause)
     if held.hardened >= rank:  # 1. immune: no roll, nothing marked
@@ -173,7 +174,7 @@ class _Check:
 def hardened_events(t: Table, row: Row, gauge: GaugeName, cause: str) -> list[EventBase]:
     """U-23: one hardened notch (at most 9), U-18 recomputing the two abilities at once; U-24
     when the notches in all gauges reach the burnout setting."""
-    before = row.gauges.of(gauge).hardened
+    before = gauge_in(row.gauges, gauge).hardened
     if before >= MAX_HARDENED:
         return []
     rules = U18[gauge]

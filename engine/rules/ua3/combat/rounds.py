@@ -63,12 +63,17 @@ def fight_over(sink: Sink[Table]) -> bool:
     t = sink.table
     if t.phase in ("ended", "setup"):
         return t.phase == "ended"
-    sides: list[str] = []  # the standing sides, in the order combatants joined
+    first: str | None = None  # the first standing combatant's side; `several`: another's too
+    several = False
     for r in t.rows:
-        if standing(r) and r.side not in sides:
-            sides.append(r.side)
-    if len(sides) <= 1:
-        winner = sides[0] if sides else None
+        if standing(r):
+            if first is None:
+                first = r.side
+            elif r.side != first:
+                several = True
+                break
+    if not several:
+        winner = first
         reason = f"only side {winner} is still standing" if winner else "no one is left standing"
     elif not any(can_act(r) for r in t.rows):
         winner, reason = None, "no one standing can act (frozen or restrained)"
