@@ -162,7 +162,7 @@ class When:
                 return False
             if self.grapple_advantage is not None:
                 key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
-                has = grapple is not None and grapple.token == f"advantage_{key}"
+                has = grapple is not None and grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B)
                 if has != self.grapple_advantage:
                     return False
         if self.suppressed is not None and (t.round <= row.suppressed_until) != self.suppressed:
@@ -239,6 +239,8 @@ class Compiled:
 
 
 _COMPILED_MAX: Final = 256
+ADVANTAGE_A: Final = "advantage_a"
+ADVANTAGE_B: Final = "advantage_b"
 _COMPILED: Final = Compiled()
 
 
@@ -287,12 +289,21 @@ def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tu
 
 def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = False) -> list[Row]:
     """`pool` in the order of `keys` (lowest first, or highest with `descending`), a tie keeping
-    the order of the pool (as a stable sort by each one's key would)."""
-    if len(pool) < 2:
+    the order of the pool (as a stable sort by each one's key would: an insertion sort)."""
+    n = len(pool)
+    if n < 2:
         return pool
     sign = -1 if descending else 1
-    ranked = sorted([(sign * a, sign * b, i) for i, (a, b) in enumerate(keys)])
-    return [pool[i] for _, _, i in ranked]
+    order = list(pool)
+    firsts = [sign * a for a, _ in keys]
+    seconds = [sign * b for _, b in keys]
+    for i in range(1, n):
+        row, a, b, j = order[i], firsts[i], seconds[i], i - 1
+        while j >= 0 and (firsts[j] > a or (firsts[j] == a and seconds[j] > b)):
+            order[j + 1], firsts[j + 1], seconds[j + 1] = order[j], firsts[j], seconds[j]
+            j -= 1
+        order[j + 1], firsts[j + 1], seconds[j + 1] = row, a, b
+    return order
 
 
 def _feasible(t: Table, row: Row, rule: Rule) -> bool:
@@ -408,7 +419,7 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
         rule = _rule_for(profile, "grapple")
         key = "a" if grapple.sides[0].actor == actor else "b"
         move: GrappleMove = "roll"
-        if grapple.token == f"advantage_{key}":
+        if grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B):
             if rule.grapple_move is not None:
                 move = rule.grapple_move
             elif key == "a":

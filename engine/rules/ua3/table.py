@@ -7,7 +7,7 @@ stored log uses too; `freeze` turns it back into the stored, immutable `Ua3Encou
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
@@ -19,6 +19,8 @@ from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import Gauges, Ua3Sheet
 
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
+#: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
+NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
 
 
 class SheetFacts:
@@ -149,16 +151,16 @@ class Row:
         if armory is None or armory[0] is not self.weapons:
             armory = self.armory = (self.weapons, {})
         known = armory[1]
-        if name in known:
-            return known[name]
-        wanted = name.casefold()
-        found: Ua3Weapon | None = FISTS if wanted == "fists" else None
-        if found is None:
-            for weapon in self.weapons:
-                if weapon.name.casefold() == wanted:
-                    found = weapon
-                    break
-        known[name] = found
+        found = known.get(name, NOT_CARRIED)
+        if found is NOT_CARRIED:  # not asked yet
+            wanted = name.casefold()
+            found = FISTS if wanted == "fists" else None
+            if found is None:
+                for weapon in self.weapons:
+                    if weapon.name.casefold() == wanted:
+                        found = weapon
+                        break
+            known[name] = found
         return found
 
     def sheet_facts(self) -> SheetFacts:

@@ -417,9 +417,8 @@ def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None
 def close_grapples(sink: Sink[Table]) -> None:
     """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
     t = sink.table
-    if not t.grappling:
-        running: list[Conflict] = []
-    else:  # the running grapples, in the order they are listed
+    running: list[Conflict] = []
+    if any(not standing(t.by_id[grappler]) for grappler in t.grappling):  # one of them to close
         running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
     for conflict in running:
         sa, sb = conflict.sides
