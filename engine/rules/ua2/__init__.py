@@ -1,5 +1,2 @@
-"""Unknown Armies, 2nd edition (`ua2`): its table, appliers, rules and views, as `RULESET`."""
-
-from engine.rules.ua2.ruleset import RULESET
-
-__all__ = ["RULESET"]
+"""Unknown Armies, 2nd edition (`ua2`): its table, appliers, rules and views; the ruleset value is
+`engine.rules.ua2.ruleset.RULESET` (the registry imports it on first use)."""

@@ -1,5 +1,2 @@
-"""Unknown Armies, 3rd edition (`ua3`): its table, appliers, rules and views, as `RULESET`."""
-
-from engine.rules.ua3.ruleset import RULESET
-
-__all__ = ["RULESET"]
+"""Unknown Armies, 3rd edition (`ua3`): its table, appliers, rules and views; the ruleset value is
+`engine.rules.ua3.ruleset.RULESET` (the registry imports it on first use)."""
