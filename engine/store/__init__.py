@@ -1,21 +1,6 @@
 """The event log: append with an expected version, read from a position, list streams.
-
 Stores know positions, ids, type names and bytes — never what an event means.
+
+One module per store (`memory`, `sqlite`, `jsonl`), beside the interface (`base`); this package
+imports none of them, so a command opens only the store it uses.
 """
-
-from engine.store.base import EventStore, NewEvent, StoredEvent, event_id_for
-from engine.store.jsonl import JsonlStore, export_log, write_log
-from engine.store.memory import MemoryStore
-from engine.store.sqlite import SqliteStore
-
-__all__ = [
-    "EventStore",
-    "JsonlStore",
-    "MemoryStore",
-    "NewEvent",
-    "SqliteStore",
-    "StoredEvent",
-    "event_id_for",
-    "export_log",
-    "write_log",
-]
