@@ -20,20 +20,20 @@ from engine.commands.base import CommandBase
 from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import SeededDice
 from engine.dice.spec import CheckResult
-from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, NotFound, Refused
+from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, Refused
 from engine.events.base import EventBase
 from engine.events.combat import RoundStarted
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
-from engine.session.audit import Line, narrate
 from engine.session.diff import state_diff
 from engine.session.faces import faces_went
 from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.reader import SessionReader
 from engine.session.roster import Roster, roster_of
 from engine.state.encounter import Encounter
 from engine.state.sheet import PassionKind, PassionMode
-from engine.store.base import EventStore, new_command_id
+from engine.store.base import new_command_id
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import LoadedScenario
@@ -306,28 +306,10 @@ def changed(name: str) -> ConcurrencyConflict:
     )
 
 
-class SessionService:
-    """Sessions in one store. `where` names the store in messages (a database's path)."""
-
-    def __init__(self, store: EventStore, *, where: str = "") -> None:
-        self.store = store
-        self.where = where
-
-    # -- finding sessions -----------------------------------------------------------------------
-
-    def sessions(self) -> list[tuple[str, int]]:
-        """(name, events) of every session in the store."""
-        return [(n, self.store.version(n)) for n in self.store.streams()]
-
-    def open(self, name: str) -> LiveEncounter:
-        """The live session `name`, or `NotFound`."""
-        session = LiveEncounter(self.store, name)
-        if not session.version:
-            where = f" in {self.where}" if self.where else ""
-            raise NotFound(
-                f"no session {name!r}{where}", hint="ua session list; or ua session new NAME --scenario FILE"
-            )
-        return session
+class SessionService(SessionReader):
+    """Sessions in one store, run: starting them, their commands, undo and redo, passions,
+    NPCs; reading them is `SessionReader`'s. `where` names the store in messages (a database's
+    path)."""
 
     # -- starting ---------------------------------------------------------------------------------
 
@@ -840,47 +822,7 @@ class SessionService:
             hint=f"{hint}combatants: {', '.join(ids) or 'none yet'}",
         )
 
-    # -- reading ----------------------------------------------------------------------------------
-
-    def state(self, name: str, *, at: int | None = None) -> Any:
-        """The session's state (of its ruleset's type) now, or right after event `at`."""
-        session = self.open(name)
-        if at is None:
-            return session.state
-        if not 1 <= at <= session.version:
-            raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
-        return session.state_at(at)
-
-    def position(self, name: str, text: str, *, where: str = "") -> int:
-        """The event position `text` names: `N` is event N; `#N` (or `cN`) is the last event of
-        command #N, a command that counts now (the number `session log` heads it with)."""
-        text = text.strip()
-        if text[:1] in ("#", "c", "C"):
-            digits = text[1:]
-            if not digits.isdigit():
-                raise InvalidInput(
-                    f"not a command number: {text!r}", where=where, hint="#9 is command 9; 27 is event 27"
-                )
-            number = int(digits)
-            records = self.open(name).records
-            counting = [e.id for e in command_entries(records) if e.status == "effective"]
-            if number not in counting:
-                shown = ", ".join(f"#{i}" for i in counting[-12:]) or "none"
-                raise InvalidInput(
-                    f"command #{number} is not one that counts now in session {name!r}",
-                    where=where,
-                    hint=f"commands that count (the latest): {shown}",
-                )
-            return max(p for p, e in records if e.command == number)
-        if not text.removeprefix("-").isdigit():
-            raise InvalidInput(
-                f"not an event or command number: {text!r}", where=where, hint="27 (event) or #9 (command)"
-            )
-        return int(text)
-
-    def narrate(self, name: str, **filters: Any) -> list[Line]:
-        """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
-        return narrate(self.open(name).records, **filters)
+    # -- what-if forks -----------------------------------------------------------------------------
 
     def check_fightable(self, name: str, *, where: str = "ua session fork", what: str = "cannot be fought out") -> None:
         """Refused when the session's ruleset has no scripted fights (ua3): no fork, no NPCs."""
@@ -916,7 +858,3 @@ class SessionService:
         except InvalidInput as exc:
             raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
         return state, loaded
-
-    def records(self, name: str) -> list[Record]:
-        """Every (position, event) of the session."""
-        return self.open(name).records
