@@ -1,4 +1,9 @@
-"""The `ua` application: registers commands; every error leaves as one line and an exit code."""
+"""The `ua` application: registers commands; every error leaves as one line and an exit code.
+
+A command is built when it is invoked (`engine.cli.lazy`), and `ua --help` builds each top-level
+command to show its help: so a command's module imports at its top what its options need, and
+what the command runs with (the simulator, the session service, the event types) in the
+command's body, as it runs."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from typing import Annotated, Any, ClassVar
 import typer
 from typer.exceptions import TyperException
 
-from engine.cli.common import fail_from, warn
+from engine.cli.common import INTERRUPTED, fail_from, warn
 from engine.cli.lazy import LazyGroup
 from engine.errors import EngineError
 from engine.logging import configure_logging
@@ -32,7 +37,7 @@ class UaGroup(LazyGroup):
         "audit": ("engine.cli.replay", "audit"),
         "serve": ("engine.cli.serve", "serve"),
         "serve-bench": ("engine.cli.serve", "serve_bench"),
-        "stress-checks": ("engine.cli.session.ua3", "stress_checks"),
+        "stress-checks": ("engine.cli.samples", "stress_checks"),
         "character": ("engine.cli.character", "app"),
         "scenario": ("engine.cli.scenario", "app"),
         "session": ("engine.cli.session", "app"),
@@ -50,7 +55,7 @@ class UaGroup(LazyGroup):
             rv = exc.exit_code
         except typer.Abort:
             warn("error: aborted")
-            rv = 130
+            rv = INTERRUPTED
         except EngineError as exc:
             try:
                 fail_from(exc)

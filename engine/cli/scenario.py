@@ -9,7 +9,7 @@ breaks a creation rule (one line per finding); 2 a usage error.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -19,12 +19,11 @@ from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.simulate import ScenarioArg, SetOpt
 from engine.errors import InvalidInput
-from engine.scenario.checks import SheetCheck, check_sheets
-from engine.scenario.scenario import LoadedScenario, Scenario
-from engine.simulate.batch import run_batch
-from engine.simulate.overrides import load_with_overrides
-from engine.simulate.stats import TOP_REASONS, summary
 from engine.text import shown
+
+if TYPE_CHECKING:
+    from engine.scenario.checks import SheetCheck
+    from engine.scenario.scenario import LoadedScenario
 
 app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
 
@@ -35,6 +34,9 @@ TRIAL_SEED = 1
 
 def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
     """A few fights on one worker: the refusals and round-0 endings a long batch would have."""
+    from engine.simulate.batch import run_batch
+    from engine.simulate.stats import summary
+
     prep, tally, _ = run_batch(loaded, fights, TRIAL_SEED, workers=1)
     report = summary(prep, tally, seed=TRIAL_SEED)
     return {
@@ -73,7 +75,9 @@ def check(
     commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule. A ua3
     scenario: every sheet loaded and checked (U-1, U-2, U-18…U-21), its warnings shown; no
     trial fights (ua3 combat comes later)."""
+    from engine.scenario.checks import check_sheets
     from engine.scenario.ua3_scenario import scenario_ruleset
+    from engine.simulate.overrides import load_with_overrides
 
     if scenario_ruleset(scenario) == "ua3":
         if sets:
@@ -117,6 +121,8 @@ def check(
 def _render(
     path: object, loaded: LoadedScenario, sheets: list[SheetCheck], errors: int, tried: dict[str, Any] | None
 ) -> None:
+    from engine.simulate.stats import TOP_REASONS
+
     verdict = ("valid", "bold green") if not errors else (f"not valid ({errors} errors)", "bold red")
     console.print(Text.assemble(f"{path}: ", verdict, f" — {loaded.scenario.title}"))
     for f, c in zip(loaded.fighters, sheets, strict=True):
@@ -179,4 +185,6 @@ def _check_ua3(scenario: Path, *, json: bool) -> None:
 @app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of scenario files."""
+    from engine.scenario.scenario import Scenario
+
     emit_json(msgspec.json.schema(Scenario))
