@@ -24,6 +24,9 @@ HOT = sorted(
         *glob("engine/rules/ua2/*.py"),
         *glob("engine/rules/ua2/combat/*.py"),
         *glob("engine/rules/ua3/*.py"),
+        *glob("engine/rules/ua3/combat/*.py"),
+        "engine/tactics/ua3.py",
+        "engine/tactics/ua3_script.py",
         "engine/rules/sink.py",
         "engine/rules/ruleset.py",
         "engine/rules/common.py",
@@ -45,6 +48,7 @@ HOT = sorted(
         "engine/rules/ua2/creation.py",
         "engine/rules/ua2/view.py",
         "engine/rules/ua3/__init__.py",
+        "engine/rules/ua3/combat/__init__.py",
         "engine/rules/ua3/samples.py",  # msgspec decodes its structs: it needs their annotations
     }
 )

@@ -49,6 +49,9 @@ SIMULATED = (
     Simulated("gunfight.jsonl", "scenarios/gunfight.toml", 4, 0),
     Simulated("ambush.jsonl", "scenarios/ambush.toml", 5, 0),
     Simulated("the-thing-in-the-cellar.jsonl", "scenarios/the-thing-in-the-cellar.toml", 6, 2),
+    # ua3 (U-3…U-25): a brawl with a grapple, and a cellar where the helpless are finished
+    Simulated("ua3/back-alley-brawl.jsonl", "scenarios/ua3/back-alley-brawl.toml", 7, 2),
+    Simulated("ua3/cellar-execution.jsonl", "scenarios/ua3/cellar-execution.toml", 8, 0),
 )
 SESSION_FILE = "session-undo-amend.jsonl"
 #: A ua3 session at the table (stress checks, coercion, the gridiron, undo, redo, amend).
@@ -168,6 +171,7 @@ def write_all(*, force: bool) -> None:
     """Rewrite every golden log and its state; existing files only with `force`."""
     REPLAYS.mkdir(exist_ok=True)
     for item in SIMULATED:
+        (REPLAYS / item.file).parent.mkdir(exist_ok=True)
         write_file(REPLAYS / item.file, simulated_log(item), force=force)
     write_file(REPLAYS / SESSION_FILE, session_log(), force=force)
     (REPLAYS / UA3_SESSION_FILE).parent.mkdir(exist_ok=True)

@@ -12,10 +12,18 @@ from pathlib import Path
 
 import pytest
 
-SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("*.toml"))
+ROOT = Path(__file__).parent.parent
+#: Every shipped scenario that is fought (ua3's too: its combat is compiled with the rest).
+SCENARIOS = [
+    *sorted((ROOT / "scenarios").glob("*.toml")),
+    *(p for p in sorted((ROOT / "scenarios" / "ua3").glob("*.toml")) if p.stem != "the-reading-room"),
+]
 
 UA = "import sys; from engine.cli.app import main; sys.argv[0] = 'ua'; main()"
-PROBE = "import engine.simulate.fight as m, engine.tactics.script as c; print(m.__file__); print(c.__file__)"
+PROBE = (
+    "import engine.simulate.fight as m, engine.tactics.script as c, engine.tactics.ua3_script as u; "
+    "print(m.__file__); print(c.__file__); print(u.__file__)"
+)
 
 
 def run(args: list[str], *, pure: bool, cwd: Path) -> str:

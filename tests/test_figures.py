@@ -16,7 +16,7 @@ from engine.dice.source import derive_seed
 from engine.errors import Refused
 from engine.events.combat import AttackResolved, WoundsInflicted
 from engine.events.madness import NotchMarked
-from engine.rules.ua2.ruleset import RULESET
+from engine.rules.ua2 import RULESET
 from engine.scenario.scenario import load_scenario
 from engine.simulate import fight as fight_module
 from engine.simulate.batch import run_batch

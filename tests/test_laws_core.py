@@ -10,7 +10,7 @@ from engine.dice.checks import CheckSpec, Shift
 from engine.errors import InvalidInput, Refused
 from engine.session import LiveEncounter, load_state
 from engine.state.sheet import Sheet
-from engine.store.memory import MemoryStore
+from engine.store import MemoryStore
 from tests.strategies import instances_of
 
 specs = st.builds(

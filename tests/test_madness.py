@@ -42,7 +42,7 @@ from engine.settings import Settings
 from engine.state.encounter import Combatant, Encounter, Reaction
 from engine.state.fight import Fight, Fighter
 from engine.state.sheet import METERS, Meter, MeterName, Meters, Passion, Sheet, Skill, Stats
-from engine.store.memory import MemoryStore
+from engine.store import MemoryStore
 
 E = TypeVar("E", bound=EventBase)
 

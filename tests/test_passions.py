@@ -18,7 +18,7 @@ from engine.session import LiveEncounter, load_state
 from engine.settings import Settings
 from engine.state.encounter import Combatant
 from engine.state.sheet import Passion, Sheet, Skill, Stats
-from engine.store.memory import MemoryStore
+from engine.store import MemoryStore
 
 MARA = Sheet(
     name="Mara",

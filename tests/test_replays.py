@@ -37,7 +37,7 @@ def records_of(path: Path) -> list[tuple[int, object]]:
 
 
 def test_there_is_a_golden_log_for_every_scenario_kind_and_for_undo_and_amend() -> None:
-    names = {p.name for p in LOGS}
+    names = {str(p.relative_to(REPLAYS)) for p in LOGS}
     assert {s.file for s in SIMULATED} | {SESSION_FILE} <= names
     assert (REPLAYS / UA3_SESSION_FILE) in LOGS
     assert any(p.parent.name.startswith("schema-v") for p in LOGS)

@@ -10,13 +10,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT.parent / "shared" / "RULES.md"
-#: The sections whose every rule a test must cite.
-SECTIONS = ("D", "C", "S2", "M2", "I2", "C2", "H2")
+#: The sections whose every rule a test must cite (U: the third edition, its combat included).
+SECTIONS = ("D", "C", "S2", "M2", "I2", "C2", "H2", "U")
 RULE_ID = re.compile(r"\*\*((?:" + "|".join(SECTIONS) + r")-\d+)\*\*")
-CITATION = re.compile(r"\b((?:" + "|".join((*SECTIONS, "U")) + r")-\d+)\b")
+CITATION = re.compile(r"\b((?:" + "|".join(SECTIONS) + r")-\d+)\b")
 #: Section U (the third edition), part 1: characters, abilities and identities, harm, stress,
-#: burnout, coercion, the gridiron and its order, the sample catalog, what is left out. Combat
-#: (U-3…U-13) and grappling (U-17) come with part 2.
+#: burnout, coercion, the gridiron and its order, the sample catalog, what is left out (combat,
+#: U-3…U-13, and grappling, U-17, part 2, are checked with the rest of section U above).
 U_PART_1 = ("U-1", "U-2", "U-15", "U-16", "U-18", "U-19", "U-20", "U-21", "U-22", "U-23", "U-24", "U-25", "U-26")
 
 

@@ -31,7 +31,7 @@ from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded, CommandUndone
 from engine.reducers import fold
-from engine.rules.ua2.ruleset import RULESET
+from engine.rules.ua2 import RULESET
 from engine.session.history import command_entries, effective_fold
 from engine.session.live import Amendment, LiveEncounter, import_log, load_state, stored_events
 from engine.session.verify import verify

@@ -27,7 +27,7 @@ from engine.simulate.fight import FightRun, Prepared, prepare, run_fight
 from engine.simulate.outcome import outcome_of
 from engine.simulate.stats import Tally, median_of, summary, wilson
 from engine.state.encounter import Encounter
-from engine.store.jsonl import JsonlStore, write_log
+from engine.store import JsonlStore, write_log
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

@@ -11,7 +11,7 @@ from engine.events import CheckRolled
 from engine.events.base import EventBase
 from engine.session import LiveEncounter, load_state
 from engine.state.sheet import Sheet, Skill, Stats
-from engine.store.memory import MemoryStore
+from engine.store import MemoryStore
 
 MARA = Sheet(
     name="Mara",

@@ -25,9 +25,8 @@ from engine.scenario.scenario import load_scenario
 from engine.simulate.fight import prepare, run_fight
 from engine.state.encounter import Encounter, ReactionState
 from engine.state.fight import Focus
-from engine.tactics.choose import Profile, choose_command, declarations
+from engine.tactics import PRESETS, Profile, TacticRule, When, choose_command, declarations
 from engine.tactics.conditions import holds
-from engine.tactics.rules import PRESETS, TacticRule, When
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

@@ -27,15 +27,17 @@ SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
 ScenariosArg = Annotated[
     list[Path] | None,
     typer.Argument(
-        help="Scenario files (default: every scenario in ./scenarios, else the shipped ones).", show_default=False
+        help="Scenario files (default: every scenario in ./scenarios and ./scenarios/ua3, else the shipped ones).",
+        show_default=False,
     ),
 ]
 
 
 def shipped_scenarios() -> list[Path]:
-    """`./scenarios/*.toml` when there is such a folder here, else the checkout's own."""
+    """`./scenarios/*.toml` (and the third edition's, `ua3/*.toml`) when there is such a folder
+    here, else the checkout's own."""
     for folder in (Path("scenarios"), SHIPPED):
-        found = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+        found = [*sorted(folder.glob("*.toml")), *sorted(folder.glob("ua3/*.toml"))] if folder.is_dir() else []
         if found:
             return found
     raise NotFound("no scenarios to run", where="ua bench", hint="name scenario files: ua bench FILE…")

@@ -18,7 +18,6 @@ from rich.text import Text
 from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.simulate import ScenarioArg, SetOpt
-from engine.errors import InvalidInput
 from engine.text import shown
 
 if TYPE_CHECKING:
@@ -73,18 +72,17 @@ def check(
     """Load a scenario and every sheet it names; check each sheet against the creation rules
     (S2-1…S2-6, as `ua character check`); fight a few trial fights and warn about refused
     commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule. A ua3
-    scenario: every sheet loaded and checked (U-1, U-2, U-18…U-21), its warnings shown; no
-    trial fights (ua3 combat comes later)."""
+    scenario: every sheet, weapon, armor piece and tactic loaded and checked (U-1, U-2,
+    U-18…U-21), its warnings shown, and the same trial fights (U-22)."""
     from engine.scenario.checks import check_sheets
     from engine.scenario.ua3_scenario import scenario_ruleset
     from engine.simulate.overrides import load_with_overrides
 
-    if scenario_ruleset(scenario) == "ua3":
-        if sets:
-            raise InvalidInput("--set is for ua2 scenarios", where="--set", hint="edit the ua3 scenario file")
-        _check_ua3(scenario, json=json)
-        return
     loaded = load_with_overrides(scenario, sets or [])
+    if scenario_ruleset(scenario) == "ua3":
+        fightable = fights and len(loaded.sides) > 1  # one side: a scenario for the table, not a fight
+        _check_ua3(scenario, loaded, trial(loaded, fights) if fightable else None, json=json)
+        return
     sheets = check_sheets(loaded, tier)
     errors = sum(c.errors for c in sheets)
     warnings = sum(c.warnings for c in sheets)
@@ -121,8 +119,6 @@ def check(
 def _render(
     path: object, loaded: LoadedScenario, sheets: list[SheetCheck], errors: int, tried: dict[str, Any] | None
 ) -> None:
-    from engine.simulate.stats import TOP_REASONS
-
     verdict = ("valid", "bold green") if not errors else (f"not valid ({errors} errors)", "bold red")
     console.print(Text.assemble(f"{path}: ", verdict, f" — {loaded.scenario.title}"))
     for f, c in zip(loaded.fighters, sheets, strict=True):
@@ -135,6 +131,12 @@ def _render(
         for finding in c.findings:
             style = "bold red" if finding.severity == "error" else "yellow"
             console.print(Text.assemble("    ", (finding.severity, style), f": {finding.path}: {finding.message}"))
+    _render_trial(tried)
+
+
+def _render_trial(tried: dict[str, Any] | None) -> None:
+    from engine.simulate.stats import TOP_REASONS
+
     if tried is None:
         return
     if not tried["warnings"]:
@@ -145,11 +147,10 @@ def _render(
         console.print(f"    also refused: {r['reason']!r} in {r['fights']} fights", markup=False)
 
 
-def _check_ua3(scenario: Path, *, json: bool) -> None:
+def _check_ua3(scenario: Path, loaded: Any, tried: dict[str, Any] | None, *, json: bool) -> None:
+    """`check` of a ua3 scenario, `loaded` (a sheet that breaks a rule was refused loading it)."""
     from engine.rules.ua3.sheet_check import sheet_warnings
-    from engine.scenario.ua3_scenario import load_ua3_scenario
 
-    loaded = load_ua3_scenario(scenario)  # a sheet that breaks a rule: one line, exit 1
     warnings = {f.id: sheet_warnings(f.sheet, burnout_at=loaded.settings.burnout_hardened) for f in loaded.fighters}
     if json:
         emit_json(
@@ -168,8 +169,8 @@ def _check_ua3(scenario: Path, *, json: bool) -> None:
                     for f in loaded.fighters
                 ],
                 "errors": 0,
-                "warnings": sum(len(w) for w in warnings.values()),
-                "trial": None,
+                "warnings": sum(len(w) for w in warnings.values()) + (len(tried["warnings"]) if tried else 0),
+                "trial": tried,
                 "valid": True,
             }
         )
@@ -179,7 +180,8 @@ def _check_ua3(scenario: Path, *, json: bool) -> None:
         console.print(shown(f"  {f.id} ({f.side}): {f.sheet.name}, sheet valid"), markup=False)
         for w in warnings[f.id]:
             console.print(shown(f"    warning: {w.path}: {w.message}"), markup=False)
-    console.print("valid (no trial fights: ua3 combat is not modelled yet)", markup=False)
+    console.print("valid" + ("" if len(loaded.sides) > 1 else " (one side: no trial fights)"), markup=False)
+    _render_trial(tried)
 
 
 @app.command("schema")

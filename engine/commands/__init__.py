@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.commands import ua3 as _ua3
+from engine.commands import ua3_combat as _ua3c
 from engine.commands.base import CommandBase
 from engine.commands.checks import SkillCheck, SpendPassion
 from engine.commands.combat import (
@@ -68,6 +69,21 @@ Command = (
     | _ua3.EndConflict
     | _ua3.SpendPassion
     | _ua3.ThreatGone
+    | _ua3c.BeginFight
+    | _ua3c.Declare
+    | _ua3c.Attack
+    | _ua3c.FullAuto
+    | _ua3c.Suppress
+    | _ua3c.Aim
+    | _ua3c.Dodge
+    | _ua3c.Grapple
+    | _ua3c.Finish
+    | _ua3c.Ready
+    | _ua3c.ClearJam
+    | _ua3c.Flee
+    | _ua3c.Surrender
+    | _ua3c.DoNothing
+    | _ua3c.EndFight
 )
 
 COMMAND_TYPES: tuple[type[CommandBase], ...] = (
@@ -107,6 +123,21 @@ COMMAND_TYPES: tuple[type[CommandBase], ...] = (
     _ua3.EndConflict,
     _ua3.SpendPassion,
     _ua3.ThreatGone,
+    _ua3c.BeginFight,
+    _ua3c.Declare,
+    _ua3c.Attack,
+    _ua3c.FullAuto,
+    _ua3c.Suppress,
+    _ua3c.Aim,
+    _ua3c.Dodge,
+    _ua3c.Grapple,
+    _ua3c.Finish,
+    _ua3c.Ready,
+    _ua3c.ClearJam,
+    _ua3c.Flee,
+    _ua3c.Surrender,
+    _ua3c.DoNothing,
+    _ua3c.EndFight,
 )
 
 command_encoder = msgspec.json.Encoder()

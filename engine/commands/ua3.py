@@ -7,6 +7,7 @@ import msgspec
 
 from engine.commands.base import CommandBase
 from engine.dice.checks import Kind, Shift
+from engine.state.ua3.combat import NO_ARMOR, Armor, Ua3Weapon
 from engine.state.ua3.conflict import Space
 from engine.state.ua3.sheet import PassionKind, PassionMode, Ua3Sheet
 
@@ -23,6 +24,10 @@ class AddCharacter(CommandBase, frozen=True, kw_only=True, tag="ua3_add_characte
     side: str
     sheet: Ua3Sheet
     reaction: Reaction | None = None
+    #: what it carries and holds, and its armor (U-4, U-5, U-13)
+    weapons: tuple[Ua3Weapon, ...] = ()
+    in_hand: str = ""
+    armor: Armor = NO_ARMOR
 
 
 class AbilityCheck(CommandBase, frozen=True, kw_only=True, tag="ua3_check"):

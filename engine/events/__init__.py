@@ -124,6 +124,23 @@ Event = (
     | _ua3.ConflictEnded
     | _ua3.WoundsTaken
     | _ua3.StatusChanged
+    | _ua3.Aimed
+    | _ua3.ActionDeclared
+    | _ua3.AttackRolled
+    | _ua3.FightEnded
+    | _ua3.GrappleSwapped
+    | _ua3.HelmetSpent
+    | _ua3.OpeningGiven
+    | _ua3.OrderSet
+    | _ua3.Restrained
+    | _ua3.RoundStarted
+    | _ua3.SuppressionLaid
+    | _ua3.ThoughtDead
+    | _ua3.ThrownDown
+    | _ua3.TurnEnded
+    | _ua3.WeaponDropped
+    | _ua3.WeaponJammed
+    | _ua3.WeaponReadied
 )
 
 EVENT_TYPES: tuple[type[EventBase], ...] = (
@@ -189,6 +206,23 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     _ua3.ConflictEnded,
     _ua3.WoundsTaken,
     _ua3.StatusChanged,
+    _ua3.Aimed,
+    _ua3.ActionDeclared,
+    _ua3.AttackRolled,
+    _ua3.FightEnded,
+    _ua3.GrappleSwapped,
+    _ua3.HelmetSpent,
+    _ua3.OpeningGiven,
+    _ua3.OrderSet,
+    _ua3.Restrained,
+    _ua3.RoundStarted,
+    _ua3.SuppressionLaid,
+    _ua3.ThoughtDead,
+    _ua3.ThrownDown,
+    _ua3.TurnEnded,
+    _ua3.WeaponDropped,
+    _ua3.WeaponJammed,
+    _ua3.WeaponReadied,
 )
 TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
 

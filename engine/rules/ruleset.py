@@ -136,7 +136,11 @@ class Ruleset(ABC, Generic[T, S]):
         """Decide `command` on the sink's table: its facts go to the sink, or `Refused`."""
         handler = self.handlers.get(type(command))
         if handler is None:
-            raise Refused(f"the {self.name} rules have no command {type(command).__name__}")
+            tags = sorted(str(kind.__struct_config__.tag) for kind in self.handlers)
+            raise Refused(
+                f"the {self.name} rules have no command {command.__struct_config__.tag!r} (another edition's?)",
+                hint=f"{self.name} commands: {', '.join(tags)}",
+            )
         handler(sink, command, dice)
 
     def decide(self, state: S, command: CommandBase, dice: DiceSource) -> tuple[list[EventBase], S]:

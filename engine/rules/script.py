@@ -8,7 +8,7 @@ table how each combatant ended. It decides nothing: every command still goes to 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from engine.commands.base import CommandBase
@@ -53,9 +53,25 @@ class Script(Protocol):
         """Each scripted combatant's tactics, by id."""
         ...
 
+    def preset(self, name: str) -> Any:
+        """The tactics profile of a combatant acting by the named preset."""
+        ...
+
     def next_command(self, table: Any, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         """The next scripted command on this table: the round's declarations, or the action of
         whoever acts now."""
+        ...
+
+    def nothing(self, actor: str) -> CommandBase:
+        """`actor`, whose turn it is, does nothing."""
+        ...
+
+    def responds(
+        self, table: Any, profiles: Mapping[str, Any], npcs: Collection[str], ai: DiceSource, *, round_opened: bool
+    ) -> CommandBase | None:
+        """What the NPCs (`npcs`, of a session) do on their own after any command, out of turn:
+        their declarations when a round has just opened (the players declare after them), an
+        answer owed by one of them. None when they do nothing."""
         ...
 
     def instead(self, table: Any, phase: str) -> CommandBase:
@@ -73,4 +89,3 @@ class Script(Protocol):
     def max_rounds(self, table: Any) -> int:
         """The round limit in force on `table` (the fight loop's guard is sized from it)."""
         ...
-

@@ -9,13 +9,14 @@ session stores in its own log so that a what-if fork never reads a file again.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 
 from engine.catalog import weapon_catalog
 from engine.commands.setup import AddCombatant
 from engine.rules.registry import RULESETS
+from engine.scenario import ua3_scenario as ua3
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import CherryName, Settings
@@ -126,20 +127,16 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
     name = str(path)
     if document is None:
         document = parse_document(read_limited(path), name=name)
-    if isinstance(document, dict) and document.get("ruleset") == "ua3":
-        raise FileError(
-            name,
-            "a ua3 scenario is played at the table; fighting it out needs ua3 combat (U-3…U-13, U-17, U-22), "
-            "not modelled yet",
-            json_path="$.ruleset",
-            hint="ua session new NAME --scenario FILE plays it",
-        )
+    if ua3.is_ua3(document):  # a ua3 scenario has its own shape (engine.scenario.ua3_scenario)
+        return cast(LoadedScenario, ua3.load_ua3_document(document, name, path.resolve().parent))
     scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, name, root=path.resolve().parent)
 
 
 def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
     """The scenario as one self-contained document: every sheet inline, nothing left to read."""
+    if isinstance(loaded, ua3.LoadedUa3Scenario):
+        return ua3.ua3_scenario_document(loaded)
     inline = tuple(
         msgspec.structs.replace(spec, sheet=None, character=fighter.sheet)
         for spec, fighter in zip(loaded.scenario.combatants, loaded.fighters, strict=True)
@@ -153,6 +150,8 @@ def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
 def scenario_from_document(document: Any, *, where: str) -> LoadedScenario:
     """A scenario from a document (`scenario_document`'s, as a session stores it), checked as a
     file would be; it may not name a sheet file: `where` names where it came from."""
+    if ua3.is_ua3(document):
+        return cast(LoadedScenario, ua3.load_ua3_document(document, where, None))
     scenario = convert_document(document, name=where, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, where, root=None)
 

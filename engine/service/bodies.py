@@ -112,8 +112,8 @@ def load_source(source: ScenarioSource) -> LoadedScenario:
 
 
 def load_any_source(source: ScenarioSource) -> LoadedScenario | LoadedUa3Scenario:
-    """The scenario a request names or posts, of the ruleset it names: a ua3 scenario (played at
-    the table, not simulated) is checked as `ua scenario check` checks a ua3 file."""
+    """The scenario a request names or posts, of the ruleset it names: a ua3 scenario is checked
+    as `ua scenario check` checks a ua3 file."""
     if source.name is not None:
         path = shipped_path(source.name)
         if source.document is None and source.text is None and scenario_ruleset(path) == "ua3":

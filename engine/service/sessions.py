@@ -32,7 +32,6 @@ from engine.errors import (
 )
 from engine.events.base import EventBase
 from engine.rules.registry import ruleset_of
-from engine.rules.unscripted import Unscripted
 from engine.scenario.scenario import LoadedScenario, scenario_document
 from engine.scenario.ua3_scenario import LoadedUa3Scenario, ua3_scenario_document
 from engine.service.errors import VersionConflict
@@ -440,13 +439,6 @@ class Sessions:
         """The state after event `at` of the history that counts, and the scenario the session
         stored when it was started (its tactics), as `ua session fork` takes them."""
         records = self._records(name)
-        script = ruleset_of(self._live(name).state).script
-        if isinstance(script, Unscripted):  # ua3: no combat to fight the rest out with yet
-            raise InvalidInput(
-                f"a {script.ruleset} session cannot be forked into fights: {script.why}",
-                where="$",
-                hint="play the what-if at the table: export the log and import it under another name",
-            )
         if not 1 <= at <= len(records):
             raise InvalidInput(f"no event {at} in session {name!r}", where="$.at", hint=f"1 to {len(records)}")
         try:

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from engine.commands.setup import AddCombatant, StartEncounter
+from engine.commands.ua3 import AddCharacter
 from engine.events.commands import CommandRecorded
 from engine.session.history import Record
 
@@ -51,29 +52,11 @@ class Roster:
         return out
 
 
-def _preset_profile(ruleset: str, preset: str, at_range: bool = False) -> Any:
+def _preset_profile(ruleset: str, preset: str) -> Any:
     """The tactics profile of a combatant that acts by a named preset (one added mid-fight)."""
     from engine.rules.registry import find_ruleset
-    from engine.tactics.rules import PRESETS
 
-    script = find_ruleset(ruleset).script
-    shim = _Shim(fighters=(_ShimFighter(id="x", rules=PRESETS[preset], at_range=at_range),))
-    return script.profiles(shim)["x"]
-
-
-@dataclass(frozen=True)
-class _ShimFighter:
-    """What a script's `profiles` reads of a scenario fighter."""
-
-    id: str
-    rules: Any
-    at_range: bool = False
-    cherry: str | None = None
-
-
-@dataclass(frozen=True)
-class _Shim:
-    fighters: tuple[_ShimFighter, ...]
+    return find_ruleset(ruleset).script.preset(preset)
 
 
 def roster_of(records: Iterable[Record], *, where: str = "") -> Roster:
@@ -87,16 +70,12 @@ def roster_of(records: Iterable[Record], *, where: str = "") -> Roster:
         issued = event.issued
         if isinstance(issued, StartEncounter):
             start, joined, added = issued, [], {}
-        elif isinstance(issued, AddCombatant):
+        elif isinstance(issued, (AddCombatant, AddCharacter)):
             joined.append((issued.id, issued.side))
-            added[issued.id] = issued
+            if isinstance(issued, AddCombatant):
+                added[issued.id] = issued
     if start is None:
         return Roster(players=())
-    from engine.rules.registry import find_ruleset
-    from engine.rules.unscripted import Unscripted
-
-    if isinstance(find_ruleset(start.ruleset).script, Unscripted):  # ua3: no tactics, everyone a player's
-        return Roster(players=tuple(cid for cid, _ in joined), ruleset=start.ruleset)
     loaded = None
     if not isinstance(start.scenario_document, msgspec.UnsetType):
         from engine.scenario.scenario import scenario_from_document

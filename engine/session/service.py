@@ -17,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.commands.base import CommandBase
-from engine.commands.combat import Declare, DoNothing
 from engine.dice.source import SeededDice
 from engine.dice.spec import CheckResult
 from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, Refused
 from engine.events.base import EventBase
-from engine.events.combat import RoundStarted
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
 from engine.session.diff import state_diff
@@ -259,7 +257,15 @@ def options_apply(command: CommandBase, events: Sequence[EventBase]) -> None:
 
 
 #: Fields (of commands and the structs inside them) that name a combatant.
-ID_FIELDS = frozenset({"actor", "target", "healer", "patient", "monkey_redirect", "focus_target", "id", "field"})
+ID_FIELDS = frozenset(
+    {"actor", "target", "targets", "healer", "patient", "monkey_redirect", "focus_target", "id", "field"}
+)
+
+
+def _round(state: Any) -> int:
+    """The round the fight on `state` is in (0 before it begins)."""
+    round_: int = ruleset_of(state).thaw(state).round
+    return round_
 
 
 def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
@@ -267,8 +273,9 @@ def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
     case-insensitively); an unknown one is `InvalidInput` listing the combatants. A command
     that brings a combatant in (or starts the encounter) is left as it is."""
     from engine.commands import AddCombatant, StartEncounter
+    from engine.commands.ua3 import AddCharacter
 
-    if isinstance(command, (AddCombatant, StartEncounter)) or not state.combatants:
+    if isinstance(command, (AddCombatant, AddCharacter, StartEncounter)) or not state.combatants:
         return command
 
     def fix(value: Any, where: str) -> Any:
@@ -366,6 +373,7 @@ class SessionService(SessionReader):
         if check is not None:
             check(session.state)
         command_id = command_id or new_command_id()
+        round_before = _round(session.state)
         try:
             if amend is not None:
                 return self._amended(session, amend, command, command_id)
@@ -385,7 +393,7 @@ class SessionService(SessionReader):
                 hint = f"ua session log {name} shows each command, its number and what it did"
             raise Refused(exc.message, where=exc.where, hint=hint) from None
         done = self._executed(session, command_id, events)
-        then = self._npc_declarations(session, done, command_id)
+        then = self._npc_responses(session, done, command_id, round_before)
         return done if not then else replace(done, then=then)
 
     def _run(
@@ -481,13 +489,15 @@ class SessionService(SessionReader):
         command: CommandBase | None = None if command_id is None else session.issued(command_id)
         if command is not None:
             pass  # a retry: the command this id moved on with, whatever the state says now
-        elif fight.phase == "declare":
-            command = Declare()
-        elif fight.phase in ("ambush", "acting"):
+        elif fight.phase in ("declare", "ambush", "acting"):
             # a madness check (or the like) may have put the fighter whose turn it was out of action:
             # the turn has passed on; if it passed to the next round, its declarations come first
+            script = ruleset_of(session.state).script
             actor = ruleset_of(session.state).acting_now(session.state)
-            command = Declare() if actor is None else DoNothing(actor=actor)
+            if fight.phase == "declare" or actor is None:
+                command = script.instead(ruleset_of(session.state).thaw(session.state), "declare")
+            else:
+                command = script.nothing(actor)
         else:
             raise InvalidInput(f"there is no turn to move on from (the fight is {fight.phase})", where=name)
         return self.execute(name, command, command_id=command_id)
@@ -670,7 +680,6 @@ class SessionService(SessionReader):
         `dice` are the first action's faces (the rest come from the seed). A tactic the rules
         refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
         action N is `ID.N` (a retry redoes none already done)."""
-        self.check_fightable(name, where="ua session npc", what="has no NPCs acting by tactics")
         session = self.open(name)
         roster = roster_of(session.records, where=f"session {name}")
         if not roster.npcs:
@@ -738,6 +747,7 @@ class SessionService(SessionReader):
         if dice:
             command = msgspec.structs.replace(command, dice=dice)
         cid = command_id or new_command_id()
+        round_before = _round(state)
         refused = ""
         try:
             events = self._run(session, command, cid, draw_rest=draw_rest, ask=ask)
@@ -753,7 +763,7 @@ class SessionService(SessionReader):
         except ConcurrencyConflict:
             raise changed(session.stream) from None
         done = self._executed(session, cid, events)
-        then = self._npc_declarations(session, done, cid)
+        then = self._npc_responses(session, done, cid, round_before)
         return NpcTurn(who=who, chosen=command, refused=refused, done=replace(done, then=then) if then else done)
 
     @staticmethod
@@ -763,7 +773,8 @@ class SessionService(SessionReader):
             return state
         ruleset = ruleset_of(state)
         try:
-            _, closed = ruleset.decide(state, Declare(), SeededDice(state.seed or 0))
+            closing = ruleset.script.instead(ruleset.thaw(state), "declare")
+            _, closed = ruleset.decide(state, closing, SeededDice(state.seed or 0))
         except Refused:
             return state
         return closed  # type: ignore[no-any-return]
@@ -774,31 +785,37 @@ class SessionService(SessionReader):
         act first once they close. None when the fight is not going on."""
         return ruleset_of(state).up_next(state)
 
-    def _npc_declarations(self, session: LiveEncounter, done: Executed, command_id: str) -> tuple[Executed, ...]:
-        """At a new round's start (C2-4), the NPCs' declarations from their tactics: one open
-        declaration command (`ID.declare`), made only when some NPC declares something."""
-        if session.state.fight.phase != "declare" or not any(isinstance(e, RoundStarted) for e in done.events):
-            return ()
+    def _npc_responses(
+        self, session: LiveEncounter, done: Executed, command_id: str, round_before: int
+    ) -> tuple[Executed, ...]:
+        """What the NPCs do on their own after a command (`Script.responds`): their declarations
+        at a new round's start (C2-4, U-22: one open declaration command, `ID.declare`), an
+        answer owed by one of them (U-15, `ID.answer`). A response the rules refuse is not made
+        (as in a batch)."""
         roster = roster_of(session.records)
         if not roster.npcs:
             return ()
-        state = session.state
-        ruleset = ruleset_of(state)
-        table = ruleset.thaw(state)
-        profiles = roster.tactics_for([c.id for c in state.combatants])
-        ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
-        chosen = ruleset.script.next_command(table, profiles, ai)
-        if not isinstance(chosen, Declare):
-            return ()
-        mine = tuple(d for d in chosen.declarations if roster.is_npc(d.id))
-        if not mine:
-            return ()
-        cid = f"{command_id}.declare"[:128]
-        try:
-            events = session.execute(Declare(declarations=mine, open=True), command_id=cid)
-        except Refused:
-            return ()  # a tactic's declaration the rules refuse is not made (as in a batch)
-        return (self._executed(session, cid, events),)
+        then: list[Executed] = []
+        declared = False
+        for k in range(1, NPC_STEPS + 1):
+            state = session.state
+            ruleset = ruleset_of(state)
+            table = ruleset.thaw(state)
+            opened = table.round != round_before and not declared
+            profiles = roster.tactics_for([c.id for c in state.combatants])
+            ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
+            chosen = ruleset.script.responds(table, profiles, roster.npcs, ai, round_opened=opened)
+            if chosen is None:
+                break
+            declaring = table.phase == "declare" and type(chosen) is type(ruleset.script.instead(table, "declare"))
+            declared = declared or declaring
+            cid = f"{command_id}.{'declare' if declaring else f'answer{k}'}"[:128]
+            try:
+                events = session.execute(chosen, command_id=cid)
+            except Refused:
+                break
+            then.append(self._executed(session, cid, events))
+        return tuple(then)
 
     @staticmethod
     def combatant_id(state: Encounter, text: str, *, where: str = "") -> str:
@@ -824,14 +841,6 @@ class SessionService(SessionReader):
 
     # -- what-if forks -----------------------------------------------------------------------------
 
-    def check_fightable(self, name: str, *, where: str = "ua session fork", what: str = "cannot be fought out") -> None:
-        """Refused when the session's ruleset has no scripted fights (ua3): no fork, no NPCs."""
-        from engine.rules.unscripted import Unscripted
-
-        script = ruleset_of(self.open(name).state).script
-        if isinstance(script, Unscripted):
-            raise Refused(f"session {name!r} {what}: {script.why}", where=where)
-
     def fork_point(
         self, name: str, at: int, *, scenario: Path | None = None, check: Callable[[], None] | None = None
     ) -> tuple[Encounter, LoadedScenario]:
@@ -842,7 +851,6 @@ class SessionService(SessionReader):
         from engine.session.history import fork_point
         from engine.session.scenario import stored_scenario
 
-        self.check_fightable(name)
         session = self.open(name)
         if not 1 <= at <= session.version:
             raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")

@@ -9,10 +9,9 @@ table the opening left. An opening that reads no faces is the same for every fig
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.dice.source import SeededDice
-from engine.rules.ruleset import Table
 
 #: Distinct openings kept per worker (a few KB each): memory stays bounded; past it, the rest are
 #: fought each time.
@@ -22,7 +21,8 @@ MAX_OPENINGS = 2_000
 class Opening(NamedTuple):
     """Where a fight stands after its opening: the table, the faces read, the facts counted."""
 
-    table: Table
+    #: the ruleset's working table (any edition's)
+    table: Any
     faces: int
     events: int
 

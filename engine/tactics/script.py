@@ -3,7 +3,7 @@ its combatants' tactics profiles, the next scripted command, and how each combat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from engine.commands.base import CommandBase
@@ -17,6 +17,7 @@ from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS, Meters
 from engine.tactics.choose import Profile, choose_command, declarations
+from engine.tactics.rules import PRESETS
 
 #: What a combatant brings to a fight: its meters and how many injuries it already had.
 Baseline = tuple[Meters, int]
@@ -57,12 +58,27 @@ class Ua2Script:
     def profiles(self, loaded: Any) -> dict[str, Any]:
         return {f.id: Profile(rules=f.rules, cherry=f.cherry, at_range=f.at_range) for f in loaded.fighters}
 
+    def preset(self, name: str) -> Any:
+        return Profile(rules=PRESETS[name])
+
     def next_command(self, table: Table, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         if table.phase == "declare":
             return declarations(table, profiles, ai)
         actor = table.current
         assert actor is not None, "a turn belongs to someone"
         return choose_command(table, actor, profiles, ai)
+
+    def nothing(self, actor: str) -> CommandBase:
+        return DoNothing(actor=actor)
+
+    def responds(
+        self, table: Table, profiles: Mapping[str, Any], npcs: Collection[str], ai: DiceSource, *, round_opened: bool
+    ) -> CommandBase | None:
+        if not round_opened or table.phase != "declare":
+            return None
+        chosen = declarations(table, profiles, ai)
+        mine = tuple(d for d in chosen.declarations if d.id in npcs)
+        return Declare(declarations=mine, open=True) if mine else None
 
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":

@@ -58,8 +58,8 @@ def test_bench_text_lists_every_shipped_scenario_by_default(monkeypatch: pytest.
     monkeypatch.chdir(ROOT)
     result = runner.invoke(app, ["bench", "-n", "5", "--workers", "1"])
     assert result.exit_code == 0, result.stderr
-    for path in (ROOT / "scenarios").glob("*.toml"):
-        assert path.stem[:20] in result.stdout
+    for path in [*(ROOT / "scenarios").glob("*.toml"), *(ROOT / "scenarios").glob("ua3/*.toml")]:
+        assert path.stem[:20] in result.stdout  # ua3 scenarios too
     assert "fights/s" in result.stdout and "events/s" in result.stdout and "scaling" in result.stdout
     assert "peak RSS" in result.stdout and "MiB" in result.stdout
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from engine.cli.app import app
 from engine.commands import BeginFight
 from engine.errors import Refused
-from engine.rules.ua2.ruleset import RULESET
+from engine.rules.ua2 import RULESET
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from engine.rules.decide import decide
 from engine.scenario.scenario import load_scenario
 from engine.session import load_state
 from engine.simulate.fight import prepare, run_fight
-from engine.store.jsonl import JsonlStore
+from engine.store import JsonlStore
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

@@ -162,11 +162,12 @@ def test_ua3_mistakes_are_one_line_and_a_non_zero_exit(ua: Ua) -> None:
     ua.fails("session", "conflict", "church", "--a", "Dana", "--b", "x")
     ua.fails("session", "coerce", "church", "Agnes", "Marge", "self", "--coercer-passion", "greed")
     ua.fails("session", "ability", "church", "Marge", "Flying")
-    ua.fails("session", "fork", "church", "5")  # no ua3 fights yet
+    ua.fails("session", "fork", "church", "5")  # event 5 is before the fight began
     ua.fails("session", "new", "x", "--ruleset", "ua2", "--sheet", f"M:a:{SHEETS / 'bystander.toml'}")
     ua.fails("session", "new", "y", "--ruleset", "ua9", "--scenario", str(CHURCH))
-    ua.fails("simulate", str(CHURCH))  # ua3 combat is not modelled yet
     ua.fails("stress-checks", "dread")
+    fought = ua("simulate", str(CHURCH), "-n", "20", "--seed", "1")  # ua3 combat fights it out (U-22)
+    assert fought.exit_code == 0 and "The Hollow Church — 20 fights" in fought.stdout
 
 
 def test_the_sample_stress_checks_are_listed_by_gauge(ua: Ua) -> None:
@@ -179,11 +180,20 @@ def test_the_sample_stress_checks_are_listed_by_gauge(ua: Ua) -> None:
     assert {s["gauge"] for s in everything} == {"violence", "helplessness", "isolation", "unnatural", "self"}
 
 
-def test_scenario_check_loads_a_ua3_scenario_and_its_sheets_without_trial_fights(ua: Ua) -> None:
+def test_scenario_check_loads_a_one_sided_ua3_scenario_and_its_sheets_without_trial_fights(ua: Ua) -> None:
     out = ua.ok("scenario", "check", str(ROOT / "scenarios" / "ua3" / "the-reading-room.toml"))
-    assert out["ruleset"] == "ua3" and out["valid"] and out["trial"] is None
+    assert out["ruleset"] == "ua3" and out["valid"] and out["trial"] is None  # one side: nothing to fight
     hal = next(c for c in out["combatants"] if c["id"] == "Hal")
     assert any("U-24" in w["message"] for w in hal["warnings"])  # burned out: passions lost
+
+
+def test_scenario_check_fights_trial_fights_of_a_ua3_scenario_with_overrides(ua: Ua) -> None:
+    """U-22: a ua3 scenario's trial fights, as a ua2 one's; --set applies to ua3 files too."""
+    ambush = str(ROOT / "scenarios" / "ua3" / "full-auto-ambush.toml")
+    out = ua.ok("scenario", "check", ambush, "--set", "settings.suppression_rank=5", "--trial", "12")
+    assert out["trial"]["fights"] == 12 and out["trial"]["refusals"]["fights"] == 0 and out["warnings"] == 0
+    bad = ua.fails("scenario", "check", ambush, "--set", "settings.suppression_rank=99")
+    assert "--set settings.suppression_rank=99" in bad
 
 
 def test_check_in_a_ua3_session_rolls_an_ability_and_refuses_a_stat(ua: Ua) -> None:
@@ -194,10 +204,12 @@ def test_check_in_a_ua3_session_rolls_an_ability_and_refuses_a_stat(ua: Ua) -> N
     assert "no stats" in ua.fails("session", "check", "church", "Marge", "Fitness", "--stat", "body")
 
 
-def test_table_play_in_a_ua3_session_says_there_are_no_npcs_and_names_whose_dice_went_where(ua: Ua) -> None:
+def test_table_play_in_a_ua3_session_begins_with_npcs_and_names_whose_dice_went_where(ua: Ua) -> None:
     ua.ok("session", "new", "church", "--scenario", str(CHURCH), "--seed", "3")
-    assert "no NPCs" in ua.fails("session", "npc", "church")  # ua3 fights nothing by tactics yet
-    assert "--players" in ua.fails("session", "new", "again", "--scenario", str(CHURCH), "--players", "Marge")
+    assert "ua session begin" in ua.fails("session", "npc", "church")  # the NPCs act once the fight begins
+    assert "did you mean 'Marge'" in ua.fails(
+        "session", "new", "again", "--scenario", str(CHURCH), "--players", "Margo"
+    )
     done = ua("session", "check", "church", "Marge", "Notice", "--dice", "2,3")
     assert done.exit_code == 0, done.stderr
     assert "Marge's Notice 2,3" in done.stdout  # the faces named by the roll they made

@@ -10,7 +10,7 @@ from engine.commands.combat import Attack, BreakFree, Declaration, Declare, Dodg
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.madness import MadnessCheckResolved, ReactionEnded, ReactionTaken
-from engine.rules.ua2.ruleset import RULESET
+from engine.rules.ua2 import RULESET
 from engine.settings import Settings
 from engine.state.sheet import WoundPoints
 from tests.fixtures import Table

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import msgspec
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +36,6 @@ from engine.errors import EngineError, Refused
 from engine.events import decode, encode
 from engine.reducers import fold
 from engine.rules.registry import find_ruleset
-from engine.rules.unscripted import Unscripted
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
@@ -235,14 +233,7 @@ class RulesetContract(ABC):
         assert recording.table.freeze() == counting.table.freeze()
         assert ruleset.fold(recording.recorded, start) == counting.table.freeze()
 
-    def _fights(self) -> None:
-        """Batches need the ruleset's combatants scripted into fights."""
-        script = find_ruleset(self.ruleset).script
-        if isinstance(script, Unscripted):
-            pytest.skip(f"{self.ruleset} has no scripted fights yet: {script.why}")
-
     def test_law_1_counting_and_recording_sinks_fight_one_fight(self) -> None:
-        self._fights()
         for path in self.scenarios():
             prep = prepare(load_scenario(path))
             for i in range(10):
@@ -253,7 +244,6 @@ class RulesetContract(ABC):
                 assert fold(logged.events) == logged.state, path.name
 
     def test_law_3_a_batch_is_the_same_on_one_and_two_workers(self) -> None:
-        self._fights()
         path = self.scenarios()[0]
         loaded = load_scenario(path)
         one = summary(*run_batch(loaded, 400, 9, workers=1)[:2], seed=9)

@@ -1,6 +1,7 @@
 """ua3 keeps the ruleset contract (DESIGN's laws as Hypothesis properties, `tests/rulesets/contract.py`):
 characters, ability checks (U-1), stress checks (U-23, U-25), burnout (U-24), passions (U-21),
-coercion (U-15) and the gridiron (U-16). Batches are skipped until ua3 combat exists."""
+coercion (U-15) and the gridiron (U-16) at the table; batches of the shipped ua3 scenarios
+(fought by the ua3 Script; fights themselves: `test_ua3_combat_contract.py`)."""
 
 from __future__ import annotations
 

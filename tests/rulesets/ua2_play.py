@@ -24,7 +24,7 @@ from engine.commands import (
 from engine.commands.base import CommandBase
 from engine.commands.combat import Declaration
 from engine.dice.checks import CheckSpec, Shift
-from engine.rules.ua2.ruleset import RULESET
+from engine.rules.ua2 import RULESET
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS

@@ -1,10 +1,11 @@
 """Third-edition (ua3) sessions over HTTP, as ua2 ones: made from a shipped ua3 scenario (a name
 in the ruleset's folder) or a posted ua3 document, ua3 commands decoded from the engine's union,
-state at N, the narrated log, undo, audit, export and import — and ua3 scenarios refused where
-they cannot go yet (batch simulation)."""
+state at N, the narrated log, undo, audit, export and import — and ua3 scenarios simulated in
+batches (ua3 combat)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,12 +114,19 @@ def test_a_posted_ua3_document_makes_a_session(client: TestClient[Any]) -> None:
     assert r.status_code in (400, 422) and r.json()["where"] == "$.combatants[0].sheet"
 
 
-def test_a_ua3_scenario_is_not_simulated_in_batches_nor_forked(client: TestClient[Any]) -> None:
-    r = client.post("/simulations", json={"scenario": {"name": CHURCH}, "n": 10, "seed": 1})
-    assert 400 <= r.status_code < 500 and "ua3" in r.json()["message"]
+def test_a_ua3_scenario_is_simulated_in_batches_and_a_fork_before_its_fight_is_refused(client: TestClient[Any]) -> None:
+    """U-22: ua3 combat fights a ua3 scenario out (the ua3 Script), as `ua simulate` does."""
+    job = client.post("/simulations", json={"scenario": {"name": CHURCH}, "n": 10, "seed": 1})
+    assert job.status_code == 202, job.text
+    jid = job.json()["id"]
+    deadline = time.monotonic() + 60
+    while client.get(f"/jobs/{jid}").json()["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    result = client.get(f"/jobs/{jid}/result").json()
+    assert result["job"]["state"] == "done" and result["report"]["fights"] == 10
     made = _church(client)
     r = client.post("/sessions/church/fork", json={"at": made["version"], "simulate": 10, "seed": 1})
-    assert r.status_code == 400 and "ua3" in r.json()["message"] and "not modelled" in r.json()["message"]
+    assert r.status_code == 400, r.text  # the fight has not begun at the table
 
 
 def test_the_ua3_golden_replay_is_exported_and_imported_the_same(client: TestClient[Any]) -> None:

@@ -13,7 +13,7 @@ from engine.session import LiveEncounter, load_state
 from engine.state.ua3.encounter import Ua3Combatant, Ua3Encounter
 from engine.state.ua3.settings import Ua3Settings
 from engine.state.ua3.sheet import Gauge, Gauges, Identity, Passion, Relationship, Ua3Sheet
-from engine.store.memory import MemoryStore
+from engine.store import MemoryStore
 
 PASSIONS = (
     Passion(kind="rage", trigger="being laughed at"),

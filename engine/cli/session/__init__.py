@@ -70,6 +70,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gridiron": ("ua3", "gridiron"),
     "conflict-end": ("ua3", "conflict_end"),
     "threat-gone": ("ua3", "threat_gone"),
+    "declare-action": ("ua3_combat", "declare_action"),
+    "act": ("ua3_combat", "act"),
 }
 
 

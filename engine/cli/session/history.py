@@ -71,7 +71,6 @@ def fork(
     from engine.simulate.whatif import fork_batch
 
     sessions = service(db, name)
-    sessions.check_fightable(name)  # ua3 has no scripted fights
     position = sessions.position(name, at, where="AT")
     state, loaded = sessions.fork_point(name, position, scenario=scenario, check=lambda: check_size(simulate, workers))
     batch_seed = seed if seed is not None else 0

@@ -31,7 +31,7 @@ from engine.commands import AddCombatant, BeginFight, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import InitiativeChoice
 from engine.errors import CorruptLog, InvalidInput
-from engine.rules.registry import available
+from engine.rules.registry import available, ruleset_of
 from engine.session.service import Executed, SessionService
 from engine.state.encounter import Reaction
 from engine.state.fight import InitiativeMethod
@@ -119,35 +119,23 @@ def _from_scenario(
         raise InvalidInput(
             f"{scenario} is a {named} scenario, not {ruleset}", where="--ruleset", hint="leave --ruleset out"
         )
+    loaded: Any
     if named == "ua3":
-        if players is not None:
-            raise InvalidInput(
-                "--players goes with a ua2 scenario: ua3 has no tactics yet, all are players",
-                where="--players",
-                hint="leave --players out",
-            )
-        ua3 = load_ua3_scenario(scenario)
-        return [
-            StartEncounter(
-                ruleset="ua3",
-                title=title or ua3.scenario.title,
-                seed=seed,
-                settings=ua3.settings,
-                scenario=str(scenario.resolve()),
-                scenario_document=ua3_scenario_document(ua3),
-            ),
-            *(f.joins() for f in ua3.fighters),
-        ]
-    from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
+        loaded = load_ua3_scenario(scenario)
+        document = ua3_scenario_document(loaded)
+    else:
+        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
 
-    loaded = load_scenario(scenario)
+        loaded = load_scenario(scenario)
+        document = scenario_document(loaded)
     return [
         StartEncounter(
+            ruleset=named,
             title=title or loaded.scenario.title,
             seed=seed,
             settings=loaded.settings,
             scenario=str(scenario.resolve()),
-            scenario_document=scenario_document(loaded),
+            scenario_document=document,
             players=_players(players, [f.id for f in loaded.fighters]),
         ),
         *(f.joins() for f in loaded.fighters),
@@ -245,7 +233,8 @@ def begin(
     json: JsonOption = False,
 ) -> None:
     """Begin the fight: the scenario's madness triggers not yet made (M2-8), then initiative
-    (I2-1…I2-4); unnamed combatants choose automatically.
+    (I2-1…I2-4); unnamed combatants choose automatically. A ua3 fight begins with round 1's
+    declarations (U-22), after its scenario's stress checks; the NPCs declare first.
 
     Dice (--dice, initiative only), in the order read: each combatant that rolls initiative, in
     the order they joined, its Speed roll (2 faces, that combatant's player); then a die for each
@@ -256,7 +245,16 @@ def begin(
         if method not in ("roll", "default", "ambush"):
             raise InvalidInput(f"bad --init {text!r}", where="--init", hint="ID=roll, ID=default or ID=ambush")
         choices.append(InitiativeChoice(id=who, method=cast(InitiativeMethod, method)))
-    command = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
+    command: CommandBase = BeginFight(initiative=tuple(choices), dice=parse_dice(dice))
+    state = service(db, name).state(name)
+    if state.ruleset != "ua2":  # U-22: a ua3 fight begins with the round's declarations, no roll
+        if choices or dice:
+            raise InvalidInput(
+                f"a {state.ruleset} fight's order follows the declared actions (U-22): no --init or --dice",
+                where="ua session begin",
+                hint="leave --init and --dice out",
+            )
+        command = ruleset_of(state).script.begin()
     if amend is not None:
         act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
         return
@@ -266,7 +264,8 @@ def begin(
         if asked is None:
             return None
         who = getattr(trigger, "actor", "")
-        what = f"{who}'s {getattr(trigger, 'meter', '')} {getattr(trigger, 'rank', '')} check (Mind)"
+        kind = getattr(trigger, "meter", "") or getattr(trigger, "gauge", "")
+        what = f"{who}'s {kind} {getattr(trigger, 'rank', '')} check" + (" (Mind)" if state.ruleset == "ua2" else "")
         return asked(what)
 
     results = service(db, name).begin(

@@ -55,17 +55,25 @@ def npc(
         draw_rest=draw_rest,
         ask=ask_dice(),
     )
+    state = sessions.state(name)
+    phase = state.fight.phase
     if json:
         emit_json(
             {
                 "turns": [{"npc": t.who, "refused": t.refused, **result_json(t.done)} for t in turns],
                 "turn": turns[-1].done.turn if turns else None,
+                "phase": phase,
             }
         )
         return
     if not turns:
-        up = sessions.up_next(sessions.state(name))
-        console.print(_safe(f"no NPC acts: it is {up}'s turn, a player's" if up else "no one acts now"), markup=False)
+        up = sessions.up_next(state)
+        if up:
+            console.print(_safe(f"no NPC acts: it is {up}'s turn, a player's"), markup=False)
+        elif phase == "declare":
+            console.print("no NPC acts: the players declare their actions for the round", markup=False)
+        else:
+            console.print("no one acts now", markup=False)
         return
     for t in turns:
         if t.refused:

@@ -1,6 +1,25 @@
 """Third edition (`ua3`) events: each a fact, each explaining itself with its U rule ids."""
 
 from engine.events.ua3.coercion import CoercionAnswered, CoercionRolled
+from engine.events.ua3.combat import (
+    ActionDeclared,
+    Aimed,
+    AttackRolled,
+    FightEnded,
+    GrappleSwapped,
+    HelmetSpent,
+    OpeningGiven,
+    OrderSet,
+    Restrained,
+    RoundStarted,
+    SuppressionLaid,
+    ThoughtDead,
+    ThrownDown,
+    TurnEnded,
+    WeaponDropped,
+    WeaponJammed,
+    WeaponReadied,
+)
 from engine.events.ua3.conflict import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken
 from engine.events.ua3.harm import StatusChanged, WoundsTaken
 from engine.events.ua3.mind import (
@@ -18,6 +37,9 @@ from engine.events.ua3.setup import CharacterJoined
 
 __all__ = [
     "AbilityChecked",
+    "ActionDeclared",
+    "Aimed",
+    "AttackRolled",
     "BurnedOut",
     "CharacterJoined",
     "CoercionAnswered",
@@ -25,14 +47,28 @@ __all__ = [
     "ConflictEnded",
     "ConflictStarted",
     "FailedNotchMarked",
+    "FightEnded",
+    "GrappleSwapped",
     "GridironRolled",
     "HardenedNotchMarked",
+    "HelmetSpent",
+    "OpeningGiven",
+    "OrderSet",
     "PassionSpent",
     "PenaltyTaken",
     "ReactionEnded",
     "ReactionTaken",
+    "Restrained",
+    "RoundStarted",
     "StatusChanged",
     "StressChecked",
+    "SuppressionLaid",
+    "ThoughtDead",
+    "ThrownDown",
     "TraumaMarked",
+    "TurnEnded",
+    "WeaponDropped",
+    "WeaponJammed",
+    "WeaponReadied",
     "WoundsTaken",
 ]

@@ -3,6 +3,7 @@
 from typing import Literal
 
 from engine.events.base import EventBase
+from engine.state.ua3.combat import NO_ARMOR, Armor, Ua3Weapon
 from engine.state.ua3.sheet import GAUGES, Ua3Sheet
 
 
@@ -14,8 +15,15 @@ class CharacterJoined(EventBase, frozen=True, kw_only=True, tag="ua3_character_j
     side: str
     sheet: Ua3Sheet
     reaction: Literal["flee", "freeze", "frenzy"] | None = None
+    #: what it carries and holds, and its armor (U-4, U-5, U-13)
+    weapons: tuple[Ua3Weapon, ...] = ()
+    in_hand: str = "fists"
+    armor: Armor = NO_ARMOR
 
     def explain(self) -> str:
         gauges = ", ".join(f"{g} {self.sheet.gauges.of(g).hardened}/{self.sheet.gauges.of(g).failed}" for g in GAUGES)
         wounds = f", {self.sheet.wounds} wounds already" if self.sheet.wounds else ""
-        return f"{self.id} joins side {self.side} (gauges hardened/failed: {gauges}{wounds}; U-18, U-2)."
+        kit = ", ".join(w.name for w in self.weapons)
+        held = f"; carries {kit}, {self.in_hand} in hand" if kit else ""
+        armor = f"; armor: {self.armor.describe()}" if self.armor != NO_ARMOR else ""
+        return f"{self.id} joins side {self.side} (gauges hardened/failed: {gauges}{wounds}{held}{armor}; U-18, U-2)."

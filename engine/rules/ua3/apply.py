@@ -15,6 +15,7 @@ from engine.events.checks import CheckRolled
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
+from engine.rules.ua3.combat.apply import APPLIERS as COMBAT_APPLIERS
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.conflict import Conflict, ConflictResult, PendingCoercion
 from engine.state.ua3.encounter import ReactionState, Ua3Combatant
@@ -32,7 +33,15 @@ def _started(t: Table, e: EncounterStarted) -> None:
 def _joined(t: Table, e: ev.CharacterJoined) -> None:
     sheet = e.sheet
     combatant = Ua3Combatant(
-        id=e.id, side=e.side, sheet=sheet, gauges=sheet.gauges, wounds=sheet.wounds, default_reaction=e.reaction
+        id=e.id,
+        side=e.side,
+        sheet=sheet,
+        gauges=sheet.gauges,
+        wounds=sheet.wounds,
+        default_reaction=e.reaction,
+        weapons=e.weapons,
+        in_hand=e.in_hand,
+        armor=e.armor,
     )
     t.add(Row.thaw(combatant))
 
@@ -210,4 +219,5 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.ConflictEnded: _conflict_ended,
     ev.WoundsTaken: _wounds,
     ev.StatusChanged: _status,
+    **COMBAT_APPLIERS,
 }

@@ -8,6 +8,7 @@ from engine.commands.base import CommandBase
 from engine.rules import common
 from engine.rules.ruleset import Handler
 from engine.rules.ua3 import checks, coercion, gridiron, setup, stress
+from engine.rules.ua3.combat.handlers import COMBAT_HANDLERS
 from engine.state.ua3.settings import Ua3Settings
 
 HANDLERS: dict[type[CommandBase], Handler] = {
@@ -24,4 +25,5 @@ HANDLERS: dict[type[CommandBase], Handler] = {
     cmd.StartConflict: gridiron.start_conflict,
     cmd.GridironRoll: gridiron.gridiron_roll,
     cmd.EndConflict: gridiron.end_conflict,
+    **COMBAT_HANDLERS,
 }

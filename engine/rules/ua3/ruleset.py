@@ -9,13 +9,13 @@ from engine.rules.ua3 import view
 from engine.rules.ua3.apply import APPLIERS
 from engine.rules.ua3.handlers import HANDLERS
 from engine.rules.ua3.table import Table
-from engine.rules.unscripted import Unscripted
 from engine.rules.view import View
 from engine.state.ua3.encounter import Ua3Encounter
+from engine.tactics.ua3_script import SCRIPT
 
 
 class Ua3(Ruleset[Table, Ua3Encounter]):
-    """Seed 002: section U of RULES.md (characters, stress, coercion, the gridiron; combat later)."""
+    """Seed 002: section U of RULES.md (characters, stress, coercion, the gridiron, combat)."""
 
     def thaw(self, state: Ua3Encounter | None) -> Table:
         return Table(state)
@@ -33,14 +33,11 @@ class Ua3(Ruleset[Table, Ua3Encounter]):
         return view.state_diff(before, after)
 
 
-#: Scripted fights (batches, what-ifs) need combat, which is not modelled yet.
-NO_FIGHTS = Unscripted("ua3", "combat (U-3…U-13, U-17, U-22) is not modelled yet")
-
 RULESET = Ua3(
     name="ua3",
     title="Unknown Armies, 3rd edition",
     state_type=Ua3Encounter,
     appliers=APPLIERS,
     handlers=HANDLERS,
-    script=NO_FIGHTS,
+    script=SCRIPT,
 )

@@ -23,4 +23,20 @@ def add_character(sink: Sink[Table], command: AddCharacter, dice: DiceSource) ->
     if problems:
         first = problems[0]
         raise Refused(f"{command.id}'s sheet: {first.message} at {first.path}", hint=first.hint)
-    sink.emit(CharacterJoined(id=command.id, side=command.side, sheet=command.sheet, reaction=command.reaction))
+    names = {"fists": "fists", **{w.name.casefold(): w.name for w in command.weapons}}
+    if len(names) != len(command.weapons) + 1:
+        raise Refused(f"{command.id} carries two weapons of one name (or one named fists)")
+    held = names.get((command.in_hand or "fists").casefold())
+    if held is None:
+        raise Refused(f"{command.id} does not carry a {command.in_hand}", hint=f"carried: {', '.join(names.values())}")
+    sink.emit(
+        CharacterJoined(
+            id=command.id,
+            side=command.side,
+            sheet=command.sheet,
+            reaction=command.reaction,
+            weapons=command.weapons,
+            in_hand=held,
+            armor=command.armor,
+        )
+    )

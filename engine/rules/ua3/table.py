@@ -7,8 +7,11 @@ stored log uses too; `freeze` turns it back into the stored, immutable `Ua3Encou
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.ua3.abilities import ability_value, wound_threshold
+from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
@@ -21,7 +24,7 @@ class Row:
     """One character as plain mutable fields (the names of `Ua3Combatant`). Values inside
     (sheet, gauges) stay frozen: a fact replaces them, never mutates them."""
 
-    __slots__ = ROW_FIELDS
+    __slots__ = (*ROW_FIELDS, "memo")
 
     id: str
     side: str
@@ -34,18 +37,38 @@ class Row:
     passions_spent: tuple[str, ...]
     last_check: CheckResult | None
     next_roll: tuple[Shift, ...]
+    weapons: tuple[Ua3Weapon, ...]
+    in_hand: str
+    armor: Armor
+    helmet_spent: bool
+    declared: Declared | None
+    aim: Aim | None
+    jammed: bool
+    suppressed_until: int
+    suppressed_by: str
+    dealt: int
+    openings: tuple[str, ...]
+    triggered: tuple[str, ...]
+    loses_action: bool
+    restrained_by: str
+    believed_dead_by: str
+    #: a batch's memo of the ratings the rules read again and again (U-18: they follow the
+    #: gauges, so it holds the gauges it was made for and is made again when they change)
+    memo: tuple[Gauges, dict[str, Any]] | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
         row = cls()
         for name in ROW_FIELDS:
             setattr(row, name, getattr(combatant, name))
+        row.memo = None
         return row
 
     def clone(self) -> Row:
         row = Row()
         for name in ROW_FIELDS:
             setattr(row, name, getattr(self, name))
+        row.memo = None
         return row
 
     def combatant(self) -> Ua3Combatant:
@@ -116,8 +139,10 @@ class Table:
         self.result: FightResult | None = fight.result
 
     def _copy(self, other: Table) -> None:
-        for name in self.__slots__:
-            setattr(self, name, getattr(other, name))
+        # field by field (a compiled class has no `__slots__` to walk)
+        self.version, self.ruleset, self.title, self.seed = other.version, other.ruleset, other.title, other.seed
+        self.scenario, self.settings, self.phase, self.round = other.scenario, other.settings, other.phase, other.round
+        self.order, self.turn, self.result = other.order, other.turn, other.result
         self.rows = [r.clone() for r in other.rows]
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)

@@ -118,6 +118,9 @@ def state_view(state: Ua3Encounter, *, title: str = "") -> View:
         ),
     )
     sections = [people]
+    fight = _fight_section(state)
+    if fight is not None:
+        sections.append(fight)
     if state.combatants:
         sections.append(
             Section(
@@ -140,6 +143,63 @@ def state_view(state: Ua3Encounter, *, title: str = "") -> View:
         sections=tuple(sections),
         notes=tuple(_notes(state)),
     )
+
+
+PHASE_WORDS = {
+    "declare": "declarations open",
+    "acting": "actions in declared order",
+    "ended": "the fight is over",
+}
+
+
+def _fight_section(state: Ua3Encounter) -> Section | None:
+    """The fight as an initiative tracker (U-22): the round's order (those not in it after), who
+    acts now (▶), each one's declared action and rating, weapon in hand, armor and conditions."""
+    fight = state.fight
+    if fight.phase == "setup":
+        return None
+    now = fight.order[fight.turn] if fight.phase == "acting" and 0 <= fight.turn < len(fight.order) else None
+    by_id = {c.id: c for c in state.combatants}
+    ids = [*fight.order, *(c.id for c in state.combatants if c.id not in fight.order)]
+    rows = []
+    for cid in ids:
+        c = by_id[cid]
+        d = c.declared
+        declared = "—"
+        if d is not None:
+            declared = d.action.replace("_", " ") + (f" → {', '.join(d.targets)}" if d.targets else "")
+            declared += f" ({d.weapon})" if d.weapon else ""
+        rating = f"{d.rating} {d.rated_by}".strip() if d is not None and d.rating else ""
+        hand = c.in_hand + (" (jammed)" if c.jammed else "")
+        armor = c.armor.describe() + (" (helmet spent)" if c.helmet_spent else "")
+        rows.append(("▶" if cid == now else "", cid, declared, rating, hand, armor or "—", _conditions(c)))
+    title = f"round {fight.round}: {PHASE_WORDS.get(fight.phase, fight.phase)}"
+    if fight.result is not None:
+        winner = fight.result.winner
+        title += f" — {'side ' + winner + ' wins' if winner else 'no winner'} ({fight.result.reason})"
+    return Section(
+        title=title,
+        columns=("", "character", "declared (U-22)", "rating", "in hand", "armor (U-13)", "conditions"),
+        rows=tuple(rows),
+    )
+
+
+def _conditions(c: Ua3Combatant) -> str:
+    """What weighs on a character in the fight, in words (U-8, U-9, U-10, U-17, U-3)."""
+    out = []
+    if c.suppressed_until:
+        out.append(f"suppressed by {c.suppressed_by} to round {c.suppressed_until} (U-8)")
+    if c.aim is not None:
+        out.append(f"aiming at {c.aim.target}, {c.aim.rounds} round{'s' if c.aim.rounds != 1 else ''} (U-9)")
+    if c.loses_action:
+        out.append("thrown down: loses its next action (U-9)")
+    if c.restrained_by:
+        out.append(f"restrained by {c.restrained_by} (U-17)")
+    if c.believed_dead_by:
+        out.append(f"believed dead by side {c.believed_dead_by} (U-10)")
+    if c.openings:
+        out.append(f"open to {', '.join(c.openings)}: +10 (U-3)")
+    return "; ".join(out) or "—"
 
 
 def _wounds(c: Ua3Combatant, settings: Ua3Settings) -> str:

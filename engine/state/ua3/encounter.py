@@ -1,7 +1,8 @@
 """The ua3 encounter's state: what folding its events gives. Frozen; replaced, never mutated.
 
-Combat (U-3…U-13, U-22) comes later: `Ua3Fight` already holds where a fight stands (phase,
-round, order, turn) so its facts can be added as new fields with defaults.
+Combat (U-3…U-13, U-17, U-22): `Ua3Fight` holds where a fight stands (phase, round, order,
+turn, result); each combatant's combat fields (weapons, armor, its declared action, …) follow
+its other fields, with defaults.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Literal
 import msgspec
 
 from engine.dice.checks import CheckResult, Shift
+from engine.state.ua3.combat import NO_ARMOR, Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import GaugeName, Gauges, Ua3Sheet
@@ -46,6 +48,34 @@ class Ua3Combatant(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     last_check: CheckResult | None = None
     #: shifts on the next roll (U-16: a matched failure's −10)
     next_roll: tuple[Shift, ...] = ()
+    # -- combat (U-3…U-13, U-17, U-22); fields added at the end, with defaults ------------------
+    #: the weapons carried (fists are always at hand) and the one in hand ("fists": none)
+    weapons: tuple[Ua3Weapon, ...] = ()
+    in_hand: str = "fists"
+    armor: Armor = NO_ARMOR
+    #: U-13: a helmet turns a gun wound once, then is spent
+    helmet_spent: bool = False
+    #: U-22: this round's declared action (None: none declared yet, or nothing)
+    declared: Declared | None = None
+    #: U-9: rounds spent aiming, for the next attack on that target
+    aim: Aim | None = None
+    #: U-5, U-7, U-8: the gun in hand is jammed until an action clears it
+    jammed: bool = False
+    #: U-8: suppressed up to the end of this round (0: not suppressed), and by whom
+    suppressed_until: int = 0
+    suppressed_by: str = ""
+    #: wounds this combatant has dealt in this fight
+    dealt: int = 0
+    #: U-3: opponents who get +10 on their next attack on this combatant
+    openings: tuple[str, ...] = ()
+    #: U-25: the combat stress checks already raised in this combatant this fight
+    triggered: tuple[str, ...] = ()
+    #: U-9: thrown to the ground, it loses its next action
+    loses_action: bool = False
+    #: U-17: restrained by (the grappler's id), helpless until released
+    restrained_by: str = ""
+    #: U-10: the side that believes it dead (it is unconscious)
+    believed_dead_by: str = ""
 
     @property
     def name(self) -> str:
@@ -58,7 +88,7 @@ class FightResult(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
 
 class Ua3Fight(msgspec.Struct, frozen=True, gc=False, kw_only=True):
-    """Where a fight stands (U-22); combat itself is not modelled yet."""
+    """Where a fight stands (U-22): declarations, then the order of the round's actions."""
 
     phase: Phase = "setup"
     round: int = 0

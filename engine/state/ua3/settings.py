@@ -26,3 +26,14 @@ class Ua3Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
     compressed_exchanges: Annotated[int, msgspec.Meta(ge=1, le=100)] = 3
     #: U-2: the wound threshold of a character no identity sets one for.
     wound_threshold: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 50
+    #: U-22 (as C2-33): the round limit; a fight reaching it is a draw.
+    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 100
+    #: U-25: the rank of each combat-raised stress check (violence); 0 turns that check off.
+    attacked_with_weapon_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 1
+    shot_at_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
+    kill_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 3
+    #: U-10: finishing the helpless (Violence 7–8) and seeing it (Violence 3–4).
+    finish_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 7
+    witness_finish_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 3
+    #: U-8: the Violence 2–4 check a suppressed combatant passes to act (Decision: 3).
+    suppression_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 3

@@ -1,0 +1,147 @@
+"""What each ua3 fight fact does to the working table (one small function per event type; the
+rules apply them through the sink, folding a stored log applies the same ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from engine.events import EventBase
+from engine.events.ua3 import combat as ev
+from engine.rules.ua3.table import Table
+from engine.state.ua3.combat import FISTS, Aim, Declared
+from engine.state.ua3.encounter import FightResult
+
+replace = msgspec.structs.replace
+
+
+def _round(t: Table, e: ev.RoundStarted) -> None:
+    t.round, t.phase, t.order, t.turn = e.round, "declare", (), 0
+    for row in t.rows:
+        row.declared = None
+
+
+def _declared(t: Table, e: ev.ActionDeclared) -> None:
+    t.by_id[e.actor].declared = Declared(
+        action=e.action, targets=e.targets, weapon=e.weapon, rating=e.rating, rated_by=e.rated_by
+    )
+
+
+def _order(t: Table, e: ev.OrderSet) -> None:
+    t.phase, t.order, t.turn = "acting", e.order, 0
+
+
+def _turn(t: Table, e: ev.TurnEnded) -> None:
+    if e.lost:
+        t.by_id[e.actor].loses_action = False
+    t.turn += 1
+
+
+def _attack(t: Table, e: ev.AttackRolled) -> None:
+    attacker = t.by_id[e.attacker]
+    attacker.next_roll = ()
+    attacker.last_check = e.result
+    attacker.dealt += sum(e.wounds)
+    aim = attacker.aim
+    if aim is not None and aim.target in e.targets:
+        attacker.aim = None  # U-9: the aim is spent on the next attack on its target
+    trigger = "shot_at" if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
+    for target_id in e.targets:
+        target = t.by_id[target_id]
+        if e.attacker in target.openings:
+            target.openings = tuple(o for o in target.openings if o != e.attacker)
+        if trigger and trigger not in target.triggered:
+            target.triggered = (*target.triggered, trigger)
+
+
+def _dropped(t: Table, e: ev.WeaponDropped) -> None:
+    row = t.by_id[e.actor]
+    weapon = next((w for w in row.weapons if w.name == e.weapon), None)
+    row.weapons = tuple(w for w in row.weapons if w.name != e.weapon)
+    if row.in_hand == e.weapon:
+        row.in_hand = "fists"
+        row.jammed = False
+    if e.taken_by and weapon is not None:
+        taker = t.by_id[e.taken_by]
+        taker.weapons = (*taker.weapons, weapon)
+        taker.in_hand = weapon.name
+        taker.jammed = False
+
+
+def _readied(t: Table, e: ev.WeaponReadied) -> None:
+    row = t.by_id[e.actor]
+    row.in_hand = e.weapon
+    row.jammed = False
+
+
+def _jammed(t: Table, e: ev.WeaponJammed) -> None:
+    t.by_id[e.actor].jammed = not e.cleared
+
+
+def _aimed(t: Table, e: ev.Aimed) -> None:
+    t.by_id[e.actor].aim = Aim(target=e.target, rounds=e.rounds)
+
+
+def _suppressed(t: Table, e: ev.SuppressionLaid) -> None:
+    for target in e.targets:
+        row = t.by_id[target]
+        row.suppressed_until, row.suppressed_by = e.until, e.attacker
+
+
+def _helmet(t: Table, e: ev.HelmetSpent) -> None:
+    t.by_id[e.actor].helmet_spent = True
+
+
+def _opening(t: Table, e: ev.OpeningGiven) -> None:
+    row = t.by_id[e.actor]
+    row.openings = (*row.openings, e.to)
+
+
+def _thrown(t: Table, e: ev.ThrownDown) -> None:
+    t.by_id[e.actor].loses_action = True
+
+
+def _restrained(t: Table, e: ev.Restrained) -> None:
+    t.by_id[e.actor].restrained_by = "" if e.released else e.by
+
+
+def _thought_dead(t: Table, e: ev.ThoughtDead) -> None:
+    t.by_id[e.actor].believed_dead_by = e.by_side
+
+
+def _swapped(t: Table, e: ev.GrappleSwapped) -> None:
+    conflict = t.conflict(e.conflict)
+    assert conflict is not None
+    a, b = conflict.sides
+    sides = (replace(b, key="a"), replace(a, key="b"))
+    t.replace_conflict(replace(conflict, sides=sides, token="balance"))
+
+
+def _ended(t: Table, e: ev.FightEnded) -> None:
+    t.phase = "ended"
+    t.result = FightResult(winner=e.winner, reason=e.reason)
+
+
+APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
+    ev.RoundStarted: _round,
+    ev.ActionDeclared: _declared,
+    ev.OrderSet: _order,
+    ev.TurnEnded: _turn,
+    ev.AttackRolled: _attack,
+    ev.WeaponDropped: _dropped,
+    ev.WeaponReadied: _readied,
+    ev.WeaponJammed: _jammed,
+    ev.Aimed: _aimed,
+    ev.SuppressionLaid: _suppressed,
+    ev.HelmetSpent: _helmet,
+    ev.OpeningGiven: _opening,
+    ev.ThrownDown: _thrown,
+    ev.Restrained: _restrained,
+    ev.ThoughtDead: _thought_dead,
+    ev.GrappleSwapped: _swapped,
+    ev.FightEnded: _ended,
+}
+
+__all__ = ["APPLIERS", "FISTS"]

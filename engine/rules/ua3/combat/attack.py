@@ -1,0 +1,487 @@
+"""Attacks in ua3: fists (U-3), melee weapons (U-4), guns (U-5), two targets (U-6), full auto
+(U-7), suppressive fire (U-8), tactical options (U-9), disarming (U-11), against dodgers (U-12)
+and armor (U-13), with the stress checks they raise (U-25) and the suppressed one's (U-8)."""
+
+from __future__ import annotations
+
+from engine.commands.ua3_combat import Attack, FullAuto, Suppress
+from engine.dice.checks import CheckResult, Shift, roll_check
+from engine.dice.percentile import face_value
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events.ua3 import PenaltyTaken, StatusChanged
+from engine.events.ua3 import combat as ev
+from engine.rules.sink import Sink
+from engine.rules.ua3.abilities import Option
+from engine.rules.ua3.combat.harm import d10s, failed, stress, total, wound
+from engine.rules.ua3.combat.rounds import end_turn, turn_of
+from engine.rules.ua3.combat.situation import ability, firearms, gun_rating, held, standing, struggle
+from engine.rules.ua3.people import check_orientation, require_passion, spec_for, with_passion
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.combat import FISTS, Ua3Weapon
+from engine.state.ua3.encounter import Status
+
+HITS = frozenset({"crit", "matched_success", "success"})
+MISSES = frozenset({"failure", "matched_failure"})
+#: U-9: called shots and throwing a person.
+CALLED = {"limb": -20, "head": -30}
+THROW_PERSON = -20
+#: U-7: the burst's shift to hit and its wounds beyond the roll.
+BURSTS = {"three_round": (10, 0), "long": (10, 5), "clip": (20, 10)}
+#: U-3 (Decision): "up to 5 wounds" is 1d10 halved, rounded up.
+FUMBLE_FISTS = "a fumble with fists: 1d10 halved, rounded up (U-3)"
+FUMBLE_MELEE = 20  # U-4
+CLEAVE_MISS = 1  # U-4
+EDGED_DISARM = 1  # U-11
+FULL_AUTO_CRIT = 100  # U-7
+
+
+def dodge_shift(target: Row, rating: int, round_: int) -> Shift | None:
+    """U-12: −10 when the dodger's Dodge is below the attacker's rating, −20 when equal or higher."""
+    declared = target.declared
+    if declared is None or declared.action != "dodge" or target.status != "active":
+        return None
+    dodge = ability(target, "dodge").rating
+    amount = -20 if dodge >= rating else -10
+    return Shift(f"{target.id} dodges, Dodge {dodge} {'≥' if amount == -20 else '<'} {rating} (U-12)", amount)
+
+
+def target_shifts(attacker: Row, target: Row, rating: int, round_: int) -> list[Shift]:
+    """What an attack gets from its target: a dodge (U-12), an aim at it (U-9), an opening (U-3)."""
+    out = []
+    dodged = dodge_shift(target, rating, round_)
+    if dodged is not None:
+        out.append(dodged)
+    aim = attacker.aim
+    if aim is not None and aim.target == target.id:
+        out.append(Shift(f"aimed {aim.rounds} round{'s' * (aim.rounds > 1)} (U-9)", 10 * min(2, aim.rounds)))
+    if attacker.id in target.openings:
+        out.append(Shift(f"{target.id}'s opening (U-3)", 10))
+    return out
+
+
+def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
+    """U-8: a suppressed combatant acting against its suppressor passes a Violence stress check
+    first (Decision: any attack, aim, grab or finishing while suppressed); a failed check is
+    its action."""
+    t = sink.table
+    source = t.by_id.get(row.suppressed_by)
+    if t.round > row.suppressed_until or source is None or not standing(source):
+        return True
+    cause = f"suppressed by {source.id}: to act (U-8)"
+    outcome = stress(sink, row, t.settings.suppression_rank, source.id, cause, dice)
+    if failed(outcome) or row.status != "active":
+        end_turn(sink, row.id, dice)
+        return False
+    return True
+
+
+def first_weapon_checks(
+    sink: Sink[Table], attacker: str, target: Row, kind: str, seen: tuple[str, ...], dice: DiceSource
+) -> None:
+    """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2)."""
+    settings = sink.table.settings
+    if kind == "firearm" and "shot_at" not in seen:
+        stress(sink, target, settings.shot_at_rank, attacker, "shot at (U-25)", dice)
+    elif kind == "melee" and "weapon" not in seen:
+        stress(sink, target, settings.attacked_with_weapon_rank, attacker, "attacked with a weapon (U-25)", dice)
+
+
+def killed_checks(sink: Sink[Table], attacker: Row, killed: list[Row], dice: DiceSource) -> None:
+    """U-25: killing someone in a fight: violence 3, for each one killed (the reaction lasts
+    until the body is gone: the round's end, U-23 Decision)."""
+    for victim in killed:
+        cause = f"killed {victim.id} in a fight (U-25)"
+        stress(sink, attacker, sink.table.settings.kill_rank, victim.id, cause, dice)
+
+
+def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
+    if mode == "throw":
+        return ability(row, "fitness")  # U-9
+    if weapon.kind == "firearm":
+        return gun_rating(row, "shoot")  # U-5
+    return struggle(row)  # U-3, U-4, U-9, U-11
+
+
+def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, limb: bool) -> tuple[int, str]:
+    """U-13: bulletproof turns gun wounds into melee wounds (the digit sum); a helmet does once,
+    then is spent; a limb shot ignores armor (U-9)."""
+    if limb:
+        return amount, "a limb shot ignores armor (U-9)"
+    roll = result.roll
+    assert roll is not None
+    if target.armor.bulletproof:
+        return roll.digit_sum, f"bulletproof: melee wounds, {roll.tens}+{roll.ones} (U-13)"
+    if target.armor.helmet and not target.helmet_spent:
+        sink.emit(ev.HelmetSpent(actor=target.id))
+        return roll.digit_sum, f"the helmet: melee wounds, {roll.tens}+{roll.ones}, once (U-13)"
+    return amount, ""
+
+
+def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
+    """A declared attack on its turn: one target, or two with the target halved (U-6)."""
+    t = sink.table
+    row = turn_of(t, command.actor, "attack")
+    declared = row.declared
+    assert declared is not None
+    weapon = held(row, command.weapon or declared.weapon)
+    mode = command.mode
+    targets = command.targets
+    if not 1 <= len(targets) <= 2 or len(set(targets)) != len(targets):
+        raise Refused("an attack names one target, or two (U-6)")
+    for target_id in targets:
+        if target_id not in declared.targets:
+            raise Refused(f"{row.id} declared an attack on {', '.join(declared.targets)}, not {target_id}")
+        if t.by_id[target_id].status in ("dead", "fled"):
+            raise Refused(f"{target_id} is {t.by_id[target_id].status}")
+    if mode != "strike" and len(targets) > 1:
+        raise Refused(f"a {mode.replace('_', ' ')} goes at one target (U-9, U-11)")
+    if mode in ("throw_person", "disarm", "throw") and weapon.kind == "firearm":
+        raise Refused(f"a {mode.replace('_', ' ')} is done with the hands, not a gun")
+    if command.called and weapon.kind != "firearm":
+        raise Refused("limb and head shots are gun attacks (U-9)")
+    if mode == "disarm" and t.by_id[targets[0]].in_hand == "fists":
+        raise Refused(f"{targets[0]} holds no weapon to take (U-11)")
+    if weapon.kind == "firearm" and row.jammed:
+        raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
+    option = _rating(row, weapon, mode)
+    spent = require_passion(t, row, command.passion) if command.passion is not None else None
+    check_orientation(spec_for(row, option), command.flipped)
+    if not suppressed_may_act(sink, row, dice):
+        return
+    if mode == "throw":
+        weapon = FISTS  # U-9: a heavy thing thrown deals wounds like a punch
+    shifts = list(command.shifts)
+    if mode == "throw_person":
+        shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
+    if command.called:
+        shifts.append(Shift(f"{command.called} shot (U-9)", CALLED[command.called]))
+    if len(targets) == 2:
+        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in row.next_roll)
+        shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
+    for target_id in targets:
+        if t.phase == "ended" or row.status != "active":
+            break
+        target = t.by_id[target_id]
+        if target.status in ("dead", "fled"):
+            continue
+        spec = spec_for(row, option, shifts=(*shifts, *target_shifts(row, target, option.rating, t.round)))
+        result = roll_check(
+            spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=command.flipped
+        )
+        if spent is not None and not result.success:
+            passions, result = with_passion(row, spent, command.passion_mode, result, dice)
+            sink.emit_all(passions)
+            spent = None
+        strike(sink, row, target, weapon, mode, command, result, dice)
+    end_turn(sink, row.id, dice)
+
+
+def strike(
+    sink: Sink[Table],
+    row: Row,
+    target: Row,
+    weapon: Ua3Weapon,
+    mode: str,
+    command: Attack,
+    result: CheckResult,
+    dice: DiceSource,
+) -> None:
+    """One attack roll's consequences (U-3, U-4, U-5, U-9, U-11, U-13, U-25)."""
+    t = sink.table
+    outcome = result.outcome
+    roll = result.roll
+    assert roll is not None
+    kind = weapon.kind
+    seen = target.triggered
+    alive = target.status != "dead"
+    helmet = target.helmet_spent
+    amount, parts, rule, note = 0, "", "U-3", ""
+    if mode == "disarm":
+        rule = "U-11"
+    elif mode in ("throw", "throw_person"):
+        rule = "U-9"
+    elif kind == "melee":
+        rule = "U-4"
+    elif kind == "firearm":
+        rule = "U-5"
+    if outcome in HITS and mode != "disarm":
+        if kind == "firearm":
+            cap = weapon.cap
+            amount = cap if outcome == "crit" and cap is not None else min(roll.value, cap or roll.value)
+            parts = (
+                f"crit: the cap, {cap}"
+                if outcome == "crit"
+                else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
+            )
+            amount, armor = _gun_wounds(sink, target, amount, result, command.called == "limb")
+            parts = f"{parts}; {armor}" if armor else parts
+        elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
+            note = "crit: the opponent dies (U-4)"
+        elif outcome == "crit":
+            note = f"crit: {target.id} is {command.fists_crit} ({rule})"
+        elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
+            amount = roll.value + weapon.bonus
+            parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
+        else:
+            amount = roll.digit_sum + weapon.bonus
+            tags = f" +{weapon.bonus} ({', '.join(t for t in weapon.tags if t != 'edged')})" if weapon.bonus else ""
+            thick = (
+                "; a thick jacket stops the matched success (U-13)"
+                if outcome == "matched_success" and kind == "melee"
+                else ""
+            )
+            parts = f"{face_value(roll.tens)}+{face_value(roll.ones)}{tags}{thick}"
+    elif outcome in MISSES and kind == "melee" and weapon.cleaves and mode == "strike":
+        amount, parts = CLEAVE_MISS, "a cleaving weapon's miss (U-4)"
+    sink.emit(
+        ev.AttackRolled(
+            round=t.round,
+            attacker=row.id,
+            targets=(target.id,),
+            weapon=weapon.name if mode != "throw" else "a heavy object",
+            kind=kind,
+            mode=mode,
+            result=result,
+            wounds=(amount,),
+            breakdown=parts,
+            rule=rule,
+            note=note,
+        )
+    )
+    wound(sink, target, amount, f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}", rule)
+    turned = target.helmet_spent and not helmet
+    _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
+    first_weapon_checks(sink, row.id, target, kind, seen, dice)
+    killed_checks(sink, row, [target] if alive and target.status == "dead" else [], dice)
+
+
+def _effects(
+    sink: Sink[Table],
+    row: Row,
+    target: Row,
+    weapon: Ua3Weapon,
+    mode: str,
+    command: Attack,
+    outcome: str,
+    result: CheckResult,
+    dice: DiceSource,
+    helmet_turned: bool,
+) -> None:
+    """Crits, fumbles, matched failures, disarms, throws, called shots (U-3…U-5, U-9, U-11)."""
+    kind = weapon.kind
+    roll = result.roll
+    assert roll is not None
+    if outcome in HITS:
+        if mode == "disarm":
+            taken = target.in_hand
+            edged = any(w.edged for w in target.weapons if w.name == taken)
+            holds = row.id if outcome in ("crit", "matched_success") else ""
+            sink.emit(ev.WeaponDropped(actor=target.id, weapon=taken, taken_by=holds, rule="U-11"))
+            if outcome == "crit":
+                wound(sink, target, roll.digit_sum, f"{row.id} takes the {taken} with a punch", "U-11")
+            elif edged and not holds:
+                wound(sink, row, EDGED_DISARM, f"taking {target.id}'s {taken}: pointy or edged", "U-11")
+            return
+        if outcome == "crit" and kind != "firearm" and target.status == "active":
+            status: Status = "dead" if kind == "melee" or command.fists_crit == "dead" else "unconscious"
+            rule = "U-4" if kind == "melee" else "U-9" if mode in ("throw", "throw_person") else "U-3"
+            sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
+        if mode == "throw_person" and target.status == "active":
+            sink.emit(ev.ThrownDown(actor=target.id))
+        if command.called == "limb" and target.in_hand != "fists" and target.status == "active":
+            sink.emit(ev.WeaponDropped(actor=target.id, weapon=target.in_hand, rule="U-9"))
+        if command.called == "head" and target.status == "active":
+            if helmet_turned:  # U-13 (Decision): the helmet that turned this shot keeps it conscious
+                return
+            sink.emit(StatusChanged(actor=target.id, status="unconscious", cause=f"{row.id}'s head shot", rule="U-9"))
+        return
+    if outcome == "fumble":
+        if kind == "firearm":
+            sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-5"))
+        elif kind == "melee" and mode == "strike":
+            wound(sink, row, FUMBLE_MELEE, f"a fumble with the {weapon.name}: it hits itself", "U-4")
+        else:
+            face = dice.d10()
+            wound(sink, row, -(-face_value(face) // 2), FUMBLE_FISTS, "U-3", faces=(face,))
+        return
+    if outcome == "matched_failure":
+        if kind == "melee" and mode == "strike":
+            sink.emit(ev.WeaponDropped(actor=row.id, weapon=weapon.name, rule="U-4"))
+        elif kind != "firearm":
+            if command.fists_miss == "opening":
+                sink.emit(ev.OpeningGiven(actor=row.id, to=target.id))
+            else:
+                sink.emit(
+                    PenaltyTaken(actor=row.id, shift=Shift("a matched failure with fists (U-3)", -10), rule="U-3")
+                )
+
+
+def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
+    """U-7: one roll against one or two targets, no cap, the burst's shift and wounds."""
+    t = sink.table
+    row = turn_of(t, command.actor, "full_auto")
+    declared = row.declared
+    assert declared is not None
+    weapon = held(row, declared.weapon)
+    targets = command.targets
+    if (
+        not 1 <= len(targets) <= 2
+        or any(x not in declared.targets for x in targets)
+        or len(set(targets)) != len(targets)
+    ):
+        raise Refused(f"full auto goes at the one or two targets declared: {', '.join(declared.targets)} (U-7)")
+    if row.jammed:
+        raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
+    live = [t.by_id[x] for x in targets if t.by_id[x].status not in ("dead", "fled")]
+    if not live:
+        raise Refused("no one left to shoot at among the targets")
+    option = gun_rating(row, "fire full auto")
+    check_orientation(spec_for(row, option), command.flipped)
+    if not suppressed_may_act(sink, row, dice):
+        return
+    to_hit, extra = BURSTS[command.burst]
+    shifts = [*command.shifts, Shift(f"{command.burst.replace('_', '-')} burst (U-7)", to_hit)]
+    # one roll against both (Decision): the hardest target's dodge counts, and an aim at the first
+    per_target = [target_shifts(row, x, option.rating, t.round) for x in live]
+    dodges = [s for group in per_target for s in group if "dodges" in s.source]
+    if dodges:
+        shifts.append(min(dodges, key=lambda s: s.amount))
+    shifts += [s for s in per_target[0] if "dodges" not in s.source]
+    result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=command.flipped)
+    outcome = result.outcome
+    roll = result.roll
+    assert roll is not None
+    wounds = [0] * len(live)
+    parts = ""
+    if outcome == "crit":
+        wounds[0], parts = FULL_AUTO_CRIT, f"crit: {FULL_AUTO_CRIT} wounds to {live[0].id}, none to any other"
+    elif outcome in ("success", "matched_success"):
+        whole = roll.value + extra
+        parts = f"the roll {roll.value}, no cap" + (f", +{extra} ({command.burst} burst)" if extra else "")
+        if outcome == "matched_success" and weapon.cap is not None and weapon.cap > roll.value:
+            whole, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+        share, rest = divmod(whole, len(live))
+        wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
+        if len(live) > 1:
+            parts += f", divided {'/'.join(map(str, wounds))}"
+    armored = []
+    for i, x in enumerate(live):
+        if wounds[i]:
+            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, False)
+            if note:
+                armored.append(f"{x.id}: {note}")
+    seen = [x.triggered for x in live]
+    alive = [x.status != "dead" for x in live]
+    sink.emit(
+        ev.AttackRolled(
+            round=t.round,
+            attacker=row.id,
+            targets=tuple(x.id for x in live),
+            weapon=weapon.name,
+            kind="firearm",
+            mode="full_auto",
+            result=result,
+            wounds=tuple(wounds),
+            breakdown="; ".join([parts, *armored]) if parts else "",
+            rule="U-7",
+        )
+    )
+    for x, amount in zip(live, wounds, strict=True):
+        wound(sink, x, amount, f"{row.id}'s full auto", "U-7")
+    if outcome == "fumble":
+        _friendly_fire(sink, row, 3, "U-7", dice)
+    elif outcome == "matched_failure":
+        sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-7"))
+    for x, s in zip(live, seen, strict=True):
+        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+    killed_checks(sink, row, [x for x, a in zip(live, alive, strict=True) if a and x.status == "dead"], dice)
+    end_turn(sink, row.id, dice)
+
+
+def _friendly_fire(sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, dice: DiceSource) -> None:
+    """U-7, U-8 fumbles: the attacker and its side each roll 1d10; the lowest (all tied lowest)
+    take the wounds."""
+    t = sink.table
+    side = [r for r in t.rows if r.side == row.side and standing(r)]
+    rolled = [(r, dice.d10()) for r in side]
+    low = min(face_value(f) for _, f in rolled)
+    shown = ", ".join(f"{r.id} {face_value(f)}" for r, f in rolled)
+    for r, f in rolled:
+        if face_value(f) == low:
+            faces = d10s(dice, dice_of_wounds)
+            wound(sink, r, total(faces), f"{row.id}'s fumble hits its own side (1d10 each: {shown})", rule, faces=faces)
+
+
+def _random(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...]]:
+    """A die picks one of `n` (≤ 10): faces above the largest multiple of n are rolled again."""
+    faces = []
+    while True:
+        face = dice.d10()
+        faces.append(face)
+        value = face_value(face) - 1
+        if value < n * (10 // n):
+            return value % n, tuple(faces)
+
+
+def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
+    """U-8: at least three bullets at a group, with a firearms identity or with Struggle."""
+    t = sink.table
+    row = turn_of(t, command.actor, "suppress")
+    declared = row.declared
+    assert declared is not None
+    weapon = held(row, declared.weapon)
+    if weapon.kind != "firearm":
+        raise Refused("suppressive fire needs a gun (U-8)")
+    if row.jammed:
+        raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
+    group = [t.by_id[x] for x in command.targets if x in declared.targets and t.by_id[x].status not in ("dead", "fled")]
+    if not group or len(group) != len(command.targets):
+        raise Refused(f"suppressive fire goes at the group declared: {', '.join(declared.targets)} (U-8)")
+    option = firearms(row) or struggle(row)
+    check_orientation(spec_for(row, option), command.flipped)
+    result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)
+    outcome = result.outcome
+    roll = result.roll
+    assert roll is not None
+    wounds = [0] * len(group)
+    parts = ""
+    if outcome == "matched_success":
+        index, picked = _random(dice, len(group))
+        faces = d10s(dice, 1)
+        wounds[index] = total(faces)
+        parts = f"matched success: {group[index].id} (picked by a die, {picked}) takes 1d10"
+    elif outcome == "crit":
+        faces = d10s(dice, 3)
+        wounds[0] = total(faces)
+        parts = f"crit: center mass on {group[0].id}, 3d10 ({'+'.join(str(face_value(f)) for f in faces)})"
+    seen = [x.triggered for x in group]
+    alive = [x.status != "dead" for x in group]
+    sink.emit(
+        ev.AttackRolled(
+            round=t.round,
+            attacker=row.id,
+            targets=tuple(x.id for x in group),
+            weapon=weapon.name,
+            kind="firearm",
+            mode="suppress",
+            result=result,
+            wounds=tuple(wounds),
+            breakdown=parts,
+            rule="U-8",
+        )
+    )
+    for x, amount in zip(group, wounds, strict=True):
+        wound(sink, x, amount, f"{row.id}'s suppressive fire", "U-8")
+    if outcome == "fumble":
+        _friendly_fire(sink, row, 2, "U-8", dice)
+    elif outcome == "matched_failure":
+        sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-8"))
+    else:
+        standing_group = tuple(x.id for x in group if standing(x))
+        if standing_group:
+            sink.emit(ev.SuppressionLaid(attacker=row.id, targets=standing_group, until=t.round + 1))
+    for x, s in zip(group, seen, strict=True):
+        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+    killed_checks(sink, row, [x for x, a in zip(group, alive, strict=True) if a and x.status == "dead"], dice)
+    end_turn(sink, row.id, dice)

@@ -1,0 +1,176 @@
+"""Grappling (U-17): a gridiron conflict (U-16) rolled with Struggle inside the round structure,
+the grab's initiator side A. Each grappler's declared `grapple` is its roll of the exchange —
+or, with advantage, the attacker's 1d10 wounds or disarm, the defender's swap of roles, a gun
+shot (U-5); an edged or pointy weapon in hand cuts 1d10 on each of its turns."""
+
+from __future__ import annotations
+
+from engine.commands.ua3_combat import Attack, Grapple
+from engine.dice.checks import Shift, roll_check
+from engine.dice.percentile import face_value
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
+from engine.events.ua3 import combat as ev
+from engine.rules.sink import Sink
+from engine.rules.ua3.combat.attack import killed_checks, strike, suppressed_may_act
+from engine.rules.ua3.combat.harm import wound
+from engine.rules.ua3.combat.rounds import end_turn, turn_of
+from engine.rules.ua3.combat.situation import grapple_of, gun_rating, opponent_in, standing, struggle, weapon_of
+from engine.rules.ua3.gridiron import steps_of
+from engine.rules.ua3.people import check_orientation, spec_for
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.conflict import Conflict, ConflictSide, step_toward
+
+MATCHED_FAILURE = Shift(source="matched failure in a grapple (U-16, U-17)", amount=-10)
+#: U-17: where each side has advantage.
+ADVANTAGE = {"a": "advantage_a", "b": "advantage_b"}
+
+
+def _key(conflict: Conflict, actor: str) -> str:
+    return "a" if conflict.sides[0].actor == actor else "b"
+
+
+def grab(sink: Sink[Table], row: Row, target: Row) -> Conflict:
+    """U-17: a new grapple, both at balance, the grabber side A."""
+    t = sink.table
+    if not standing(target):
+        raise Refused(f"{target.id} is {target.status}: there is no one to grapple")
+    if grapple_of(t, target.id) is not None:
+        raise Refused(f"{target.id} is already in a grapple")
+    number = sum(1 for c in t.conflicts if c.kind == "grapple") + 1
+    conflict_id = f"grapple-{number}"
+    while t.conflict(conflict_id) is not None:
+        number += 1
+        conflict_id = f"grapple-{number}"
+    sides = (
+        ConflictSide(key="a", name=row.id, stake="restrain or kill", actor=row.id, roll="Struggle"),
+        ConflictSide(key="b", name=target.id, stake="break free", actor=target.id, roll="Struggle"),
+    )
+    sink.emit(
+        ConflictStarted(
+            id=conflict_id,
+            sides=sides,
+            about=f"{row.id} grabs {target.id}",
+            kind="grapple",
+            first="a",
+            order="the grab's initiator is side A (U-17)",
+        )
+    )
+    found = t.conflict(conflict_id)
+    assert found is not None
+    return found
+
+
+def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
+    """U-17 on the actor's turn: a grab (then its first roll, Decision), or its move in the grapple."""
+    t = sink.table
+    row = turn_of(t, command.actor, "grapple")
+    declared = row.declared
+    assert declared is not None
+    conflict = grapple_of(t, row.id)
+    option = struggle(row)
+    if conflict is None:
+        target_id = command.target or (declared.targets[0] if declared.targets else "")
+        if not target_id or (declared.targets and target_id not in declared.targets):
+            raise Refused(f"{row.id} declared grabbing {', '.join(declared.targets) or 'no one'}")
+        if command.move != "roll":
+            raise Refused("a grab is a roll (U-17)", hint="wounds, disarm, swap and shooting come with advantage")
+        check_orientation(spec_for(row, option), command.flipped)
+        if not suppressed_may_act(sink, row, dice):
+            return
+        conflict = grab(sink, row, t.by_id[target_id])
+    else:
+        if command.target and command.target != opponent_in(conflict, row.id):
+            raise Refused(f"{row.id} is grappling {opponent_in(conflict, row.id)}, not {command.target}")
+        _check_move(t, row, conflict, command)
+    key = _key(conflict, row.id)
+    other = t.by_id[opponent_in(conflict, row.id)]
+    if command.move == "roll":
+        _roll(sink, row, other, conflict, key, command, dice)
+    elif command.move == "wounds":
+        faces = (dice.d10(),)
+        wound(sink, other, face_value(faces[0]), f"{row.id} has advantage in the grapple: 1d10", "U-17", faces=faces)
+    elif command.move == "disarm":
+        sink.emit(ev.WeaponDropped(actor=other.id, weapon=other.in_hand, rule="U-17"))
+    elif command.move == "swap":
+        sink.emit(ev.GrappleSwapped(conflict=conflict.id, attacker=row.id))
+    else:  # shoot (U-5), with advantage
+        gun = weapon_of(row)
+        option = gun_rating(row, "shoot in a grapple")
+        spec = spec_for(row, option, shifts=command.shifts)
+        result = roll_check(spec, dice, prefer="high", flipped=command.flipped)
+        strike(sink, row, other, gun, "strike", Attack(actor=row.id, targets=(other.id,)), result, dice)
+    blade = weapon_of(row)
+    if blade.edged and row.status == "active" and other.status == "active" and grapple_of(t, row.id) is not None:
+        faces = (dice.d10(),)
+        wound(sink, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", "U-17", faces=faces)
+    end_turn(sink, row.id, dice)
+
+
+def _check_move(t: Table, row: Row, conflict: Conflict, command: Grapple) -> None:
+    key = _key(conflict, row.id)
+    token = conflict.token
+    has_advantage = token == ADVANTAGE[key]
+    move = command.move
+    other = t.by_id[opponent_in(conflict, row.id)]
+    if move in ("wounds", "disarm") and not (key == "a" and has_advantage):
+        raise Refused(f"only the attacker with advantage may {move.replace('wounds', 'deal 1d10 wounds')} (U-17)")
+    if move == "disarm" and other.in_hand == "fists":
+        raise Refused(f"{other.id} holds no weapon (U-17)")
+    if move == "swap" and not (key == "b" and has_advantage):
+        raise Refused("only the defender with advantage may swap roles (U-17)")
+    if move == "shoot":
+        gun = weapon_of(row)
+        if gun.kind != "firearm" or row.jammed or not has_advantage:
+            raise Refused("a grappler shoots with a working gun in hand, with advantage (U-17, U-5)")
+        gun_rating(row, "shoot")
+    check_orientation(spec_for(row, struggle(row)), command.flipped)
+
+
+def _roll(
+    sink: Sink[Table], row: Row, other: Row, conflict: Conflict, key: str, command: Grapple, dice: DiceSource
+) -> None:
+    """U-16 moves on the grapple's gridiron; the end zones end it (U-17)."""
+    option = struggle(row)
+    result = roll_check(spec_for(row, option, shifts=command.shifts), dice, flipped=command.flipped)
+    steps = steps_of(result)
+    after = step_toward(conflict.token, key, steps)
+    side = conflict.side(key)
+    sink.emit(
+        GridironRolled(
+            conflict=conflict.id,
+            side=side.key,
+            roller=side.name,
+            actor=row.id,
+            result=result,
+            before=conflict.token,
+            after=after,
+            steps=steps,
+            exchange=side.rolls + 1,
+        )
+    )
+    if result.outcome == "matched_failure":
+        sink.emit(PenaltyTaken(actor=row.id, shift=MATCHED_FAILURE, rule="U-16"))
+    attacker = sink.table.by_id[conflict.sides[0].actor]
+    defender = sink.table.by_id[conflict.sides[1].actor]
+    if after == "end_zone_a":
+        reason = f"{attacker.id} reaches its end zone"
+        sink.emit(ConflictEnded(conflict=conflict.id, winner="a", token=after, reason=reason, stake="restrain or kill"))
+        if command.end == "kill" and row.id == attacker.id:
+            sink.emit(
+                StatusChanged(
+                    actor=defender.id, status="dead", cause=f"{attacker.id} kills it in the grapple", rule="U-17"
+                )
+            )
+            killed_checks(sink, attacker, [defender], dice)
+        else:
+            sink.emit(ev.Restrained(actor=defender.id, by=attacker.id))
+    elif after == "end_zone_b":
+        reason = f"{defender.id} breaks free"
+        sink.emit(ConflictEnded(conflict=conflict.id, winner="b", token=after, reason=reason, stake="break free"))
+        roll = result.roll
+        assert roll is not None
+        if row.id == defender.id:
+            punch = roll.digit_sum
+            wound(sink, attacker, punch, f"{defender.id} breaks free with a punch", "U-17")

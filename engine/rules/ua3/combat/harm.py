@@ -1,0 +1,47 @@
+"""Harm in a ua3 fight: wounds dealt (U-2), armor (U-13), the stress checks combat raises
+(U-25, U-8, U-10) and the reactions they bring in a fight (U-23)."""
+
+from __future__ import annotations
+
+from engine.dice.percentile import face_value
+from engine.dice.source import DiceSource
+from engine.events.base import EventBase
+from engine.events.ua3 import StatusChanged, StressChecked
+from engine.rules.sink import Sink
+from engine.rules.ua3.harm import wound_events
+from engine.rules.ua3.stress import stress_events
+from engine.rules.ua3.table import Row, Table
+
+
+def wound(sink: Sink[Table], row: Row, amount: int, cause: str, rule: str, faces: tuple[int, ...] = ()) -> None:
+    """U-2: wounds count up; 90% of the threshold knocks out, 100% kills."""
+    if amount > 0 and row.status != "dead":
+        sink.emit_all(wound_events(sink.table, row, amount, cause, faces=faces, rule=rule))
+
+
+def d10s(dice: DiceSource, n: int) -> tuple[int, ...]:
+    return tuple(dice.d10() for _ in range(n))
+
+
+def total(faces: tuple[int, ...]) -> int:
+    """D-7: the sum of ten-sided dice, 0 counting as 10."""
+    return sum(face_value(f) for f in faces)
+
+
+def stress(sink: Sink[Table], row: Row, rank: int, source: str, cause: str, dice: DiceSource) -> str:
+    """A Violence stress check of `rank` a fight raises (U-25, U-8, U-10), for a conscious
+    combatant; a failure's reaction to flee takes it out of the fight at once (U-23, U-22).
+    Returns the check's outcome ("" when none was taken)."""
+    if rank <= 0 or row.status != "active":
+        return ""
+    events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
+    sink.emit_all(events)
+    outcome = next(e.outcome for e in events if isinstance(e, StressChecked))
+    reaction = row.reaction
+    if reaction is not None and reaction.kind == "flee" and reaction.source == source and row.status == "active":
+        sink.emit(StatusChanged(actor=row.id, status="fled", cause=f"flees {source} (U-23)", rule="U-23"))
+    return outcome
+
+
+def failed(outcome: str) -> bool:
+    return outcome in ("failure", "automatic_failure")

@@ -1,0 +1,401 @@
+"""The round structure of a ua3 fight (U-22): declarations, the order by the rating each
+declared action uses, turns, the end of a round and of the fight; the actions that roll
+nothing (dodge U-12, aim U-9, ready, clear a jam U-5, flee, surrender, nothing)."""
+
+from __future__ import annotations
+
+from engine.commands.ua3 import AnswerCoercion, Coerce
+from engine.commands.ua3_combat import (
+    Aim,
+    BeginFight,
+    ClearJam,
+    Declaration,
+    Declare,
+    Dodge,
+    DoNothing,
+    EndFight,
+    Flee,
+    Ready,
+    Surrender,
+)
+from engine.dice.percentile import face_value
+from engine.dice.source import DiceSource
+from engine.errors import Refused
+from engine.events.base import EventBase
+from engine.events.ua3 import ConflictEnded, ReactionEnded, StatusChanged
+from engine.events.ua3 import combat as ev
+from engine.rules.common import require_started
+from engine.rules.sink import Sink
+from engine.rules.ua3 import coercion
+from engine.rules.ua3.abilities import gauge_named
+from engine.rules.ua3.combat.situation import (
+    GONE,
+    IN_GRAPPLE,
+    action_rating,
+    can_act,
+    combatant,
+    frozen,
+    grapple_of,
+    held,
+    helpless,
+    standing,
+    weapon_of,
+)
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.conflict import SideKey
+
+MAX_TIE_ROUNDS = 50
+#: Actions aimed at someone, and how many they may name.
+TARGETS = {
+    "attack": (1, 2),
+    "full_auto": (1, 2),
+    "suppress": (1, 16),
+    "aim": (1, 1),
+    "finish": (1, 1),
+    "coerce": (1, 1),
+}
+
+
+def fight_over(sink: Sink[Table]) -> bool:
+    """U-22 (as C2-33): at most one side standing ends it (that side wins; none: a draw); so
+    does a fight in which no standing combatant can act at all."""
+    t = sink.table
+    if t.phase in ("ended", "setup"):
+        return t.phase == "ended"
+    sides = list(dict.fromkeys(r.side for r in t.rows if standing(r)))
+    if len(sides) <= 1:
+        winner = sides[0] if sides else None
+        reason = f"only side {winner} is still standing" if winner else "no one is left standing"
+    elif not any(can_act(r) for r in t.rows):
+        winner, reason = None, "no one standing can act (frozen or restrained)"
+    else:
+        return False
+    sink.emit(ev.FightEnded(winner=winner, reason=reason, round=t.round))
+    return True
+
+
+def begin_fight(sink: Sink[Table], command: BeginFight, dice: DiceSource) -> None:
+    """U-22: the fight begins: round 1, everyone declares."""
+    t = sink.table
+    require_started(t)
+    if t.phase != "setup":
+        raise Refused("the fight has already begun")
+    if len({r.side for r in t.rows if standing(r)}) < 2:
+        raise Refused("a fight needs combatants standing on at least two sides (U-22)")
+    sink.emit(ev.RoundStarted(round=1))
+    fight_over(sink)
+
+
+def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
+    """A declaration's weapon and rating, or `Refused` (U-22: what it can do now)."""
+    action = d.action
+    if not can_act(row):
+        why = "frozen (U-23)" if frozen(row) else f"restrained by {row.restrained_by} (U-17)"
+        why = row.status if not standing(row) else why
+        if action != "nothing":
+            raise Refused(f"{row.id} is {why} and can declare nothing")
+        return "", 0
+    reaction = row.reaction
+    if reaction is not None and reaction.kind == "flee" and action not in ("flee", "nothing"):
+        raise Refused(f"{row.id} flees until {reaction.source} is gone (U-23)", hint="declare flee")
+    grapple = grapple_of(t, row.id)
+    if grapple is not None and action not in IN_GRAPPLE:
+        raise Refused(f"{row.id} is in a grapple (U-17): it grapples or does nothing")
+    low, high = TARGETS.get(action, (0, 1 if action == "grapple" else 0))
+    if not low <= len(d.targets) <= high:
+        raise Refused(f"{action.replace('_', ' ')} names {low}–{high} targets, not {len(d.targets)}")
+    for target in d.targets:
+        other = combatant(t, target)
+        if other.id == row.id:
+            raise Refused(f"{row.id} cannot aim its {action.replace('_', ' ')} at itself")
+        if other.status in ("dead", "fled"):
+            raise Refused(f"{target} is {other.status}")
+    if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
+        if any(target != reaction.source for target in d.targets):
+            raise Refused(f"{row.id} is in a frenzy and goes only for {reaction.source} (U-23)")
+    if action == "ready":
+        return weapon_of(row, d.weapon or "fists").name, 0
+    if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:
+        raise Refused(f"unknown shock gauge {d.gauge!r} (U-18)")
+    weapon = held(row, d.weapon) if action not in ("grapple", "finish") else weapon_of(row, d.weapon)
+    if action in ("attack", "full_auto", "suppress") and row.jammed and weapon.kind == "firearm":
+        raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam first (U-5)")
+    if action == "clear_jam" and not row.jammed:
+        raise Refused(f"{row.id}'s gun is not jammed")
+    if action == "full_auto" and not weapon.full_auto:
+        raise Refused(f"the {weapon.name} cannot fire full auto (U-7)")
+    if action == "suppress" and weapon.kind != "firearm":
+        raise Refused("suppressive fire needs a gun (U-8)")
+    if action == "finish" and not helpless(t.by_id[d.targets[0]]):
+        raise Refused(f"{d.targets[0]} is not helpless (U-10: unconscious, restrained or frozen)")
+    if action == "grapple" and grapple is None:
+        if not d.targets:
+            raise Refused("a grab names whom it grabs (U-17)")
+        if grapple_of(t, d.targets[0]) is not None:
+            raise Refused(f"{d.targets[0]} is already in a grapple")
+    option = action_rating(t, row, action, weapon, gauge=d.gauge)
+    uses = action in ("attack", "full_auto", "suppress", "aim", "finish")
+    return weapon.name if uses else "", option.rating if option is not None else 0
+
+
+def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
+    """U-22: declarations (all at once, or some now and the rest later), then — once closed —
+    the order by rating, highest first (ties a die each, I2-4)."""
+    t = sink.table
+    require_started(t)
+    if t.phase != "declare":
+        raise Refused("it is not the time to declare", hint="declarations open each round (U-22)")
+    seen: set[str] = set()
+    events: list[EventBase] = []
+    for d in command.declarations:
+        row = combatant(t, d.actor)
+        if row.id in seen or row.declared is not None:
+            raise Refused(f"{row.id} has already declared this round", hint="U-22: one action a round")
+        seen.add(row.id)
+        if d.action == "nothing":
+            events.append(ev.ActionDeclared(actor=row.id, action="nothing"))
+            continue
+        weapon, rating = _check(t, row, d)
+        option = None
+        if d.action != "ready":
+            option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
+        events.append(
+            ev.ActionDeclared(
+                actor=row.id,
+                action=d.action,
+                targets=d.targets,
+                weapon=weapon,
+                rating=rating,
+                rated_by=option.label if option is not None else "",
+            )
+        )
+    waiting = [r.id for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
+    if command.close is False or (command.close is None and waiting):
+        sink.emit_all(events)
+        return
+    sink.emit_all(events)
+    acting = [r.id for r in t.rows if r.declared is not None and r.declared.action != "nothing"]
+    ranks = {actor: t.by_id[actor].declared.rating for actor in acting}  # type: ignore[union-attr]
+    order, faces = ranked(acting, ranks, dice)
+    sink.emit(ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces))
+    advance(sink, dice)
+
+
+def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Highest first; I2-4 ties: a die each, those below the best drop one point just below the
+    winner, those sharing the best roll again. Changes `ranks` to the final ones."""
+    faces: list[int] = []
+    for _ in range(MAX_TIE_ROUNDS):
+        groups: dict[int, list[str]] = {}
+        for actor in ids:
+            groups.setdefault(ranks[actor], []).append(actor)
+        tied = sorted((k for k, g in groups.items() if len(g) > 1), reverse=True)
+        if not tied:
+            break
+        key = tied[0]
+        rolled = [(actor, dice.d10()) for actor in groups[key]]
+        faces += [f for _, f in rolled]
+        top = max(face_value(f) for _, f in rolled)
+        for actor, f in rolled:
+            if face_value(f) < top:
+                ranks[actor] = key - 1
+    return tuple(sorted(ids, key=lambda a: -ranks[a])), tuple(faces)
+
+
+def advance(sink: Sink[Table], dice: DiceSource) -> None:
+    """On to the next combatant who can act; those who cannot pass (their turn ends, saying why);
+    after the last, the round ends."""
+    t = sink.table
+    while t.phase == "acting" and t.turn < len(t.order):
+        row = t.by_id[t.order[t.turn]]
+        if not can_act(row):
+            why = row.status if not standing(row) else "frozen" if frozen(row) else f"restrained by {row.restrained_by}"
+            sink.emit(ev.TurnEnded(actor=row.id, why=f"{why}, it cannot act"))
+        elif row.loses_action:
+            sink.emit(ev.TurnEnded(actor=row.id, why="getting up, it loses this action (U-9)", lost=True))
+        else:
+            return
+    if t.phase == "acting":
+        end_round(sink, dice)
+
+
+def end_round(sink: Sink[Table], dice: DiceSource) -> None:
+    """The fight may be over; the round limit is a draw; reactions whose threat is out of the
+    fight end (U-23, Decision); the next round's declarations open."""
+    t = sink.table
+    if fight_over(sink):
+        return
+    if t.round >= t.settings.max_rounds:
+        sink.emit(ev.FightEnded(winner=None, reason=f"the round limit ({t.settings.max_rounds})", round=t.round))
+        return
+    ended: list[EventBase] = []
+    for row in t.rows:
+        kept = row.reaction
+        source = t.by_id.get(kept.source) if kept is not None else None
+        if kept is not None and source is not None and source.status in GONE:
+            ended.append(ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, gauge=kept.gauge))
+    sink.emit_all(ended)
+    sink.emit(ev.RoundStarted(round=t.round + 1))
+    fight_over(sink)
+
+
+def end_turn(sink: Sink[Table], actor: str, dice: DiceSource) -> None:
+    """The actor's turn is over: the fight may be, else the next turn."""
+    t = sink.table
+    if t.phase != "acting":
+        return
+    close_grapples(sink)
+    sink.emit(ev.TurnEnded(actor=actor))
+    if not fight_over(sink):
+        advance(sink, dice)
+
+
+def turn_of(t: Table, actor: str, *actions: str) -> Row:
+    """The actor whose turn it is, having declared one of `actions` (U-22)."""
+    require_started(t)
+    row = combatant(t, actor)
+    if t.phase != "acting":
+        hint = "declare the round's actions first" if t.phase == "declare" else ""
+        raise Refused(f"no one acts now (the fight is {t.phase})", hint=hint)
+    if t.current != actor:
+        raise Refused(f"it is {t.current}'s turn, not {actor}'s", hint="U-22: the declared order")
+    declared = row.declared
+    grappled = grapple_of(t, actor) is not None
+    if grappled and "grapple" not in actions:
+        raise Refused(f"{actor} is in a grapple (U-17): it grapples or does nothing")
+    if grappled:  # grabbed after declaring: its turn is its roll in the grapple (U-17, Decision)
+        return row
+    if declared is None or declared.action not in actions:
+        said = declared.action.replace("_", " ") if declared is not None else "nothing"
+        raise Refused(
+            f"{actor} declared {said}, not {' or '.join(a.replace('_', ' ') for a in actions)}",
+            hint="a declared action can be replaced only by doing nothing (U-22)",
+        )
+    return row
+
+
+def dodge(sink: Sink[Table], command: Dodge, dice: DiceSource) -> None:
+    """U-12: the dodge counts from its declaration; the dodger does nothing else."""
+    turn_of(sink.table, command.actor, "dodge")
+    end_turn(sink, command.actor, dice)
+
+
+def aim(sink: Sink[Table], command: Aim, dice: DiceSource) -> None:
+    """U-9: a round aiming: +10, a second round +20, for the next attack on that target."""
+    row = turn_of(sink.table, command.actor, "aim")
+    assert row.declared is not None
+    if command.target not in row.declared.targets:
+        raise Refused(f"{row.id} declared aiming at {', '.join(row.declared.targets)}, not {command.target}")
+    rounds = row.aim.rounds + 1 if row.aim is not None and row.aim.target == command.target else 1
+    sink.emit(ev.Aimed(actor=row.id, target=command.target, rounds=min(2, rounds)))
+    end_turn(sink, row.id, dice)
+
+
+def ready(sink: Sink[Table], command: Ready, dice: DiceSource) -> None:
+    row = turn_of(sink.table, command.actor, "ready")
+    weapon = weapon_of(row, command.weapon)
+    sink.emit(ev.WeaponReadied(actor=row.id, weapon=weapon.name))
+    end_turn(sink, row.id, dice)
+
+
+def clear_jam(sink: Sink[Table], command: ClearJam, dice: DiceSource) -> None:
+    row = turn_of(sink.table, command.actor, "clear_jam")
+    sink.emit(ev.WeaponJammed(actor=row.id, weapon=row.in_hand, cleared=True))
+    end_turn(sink, row.id, dice)
+
+
+def leave(sink: Sink[Table], actor: str, status: str, dice: DiceSource) -> None:
+    t = sink.table
+    row = turn_of(t, actor, status.replace("fled", "flee").replace("surrendered", "surrender"))
+    grapple = grapple_of(t, row.id)
+    if grapple is not None and status == "fled":
+        raise Refused(f"{row.id} is held in a grapple and cannot flee", hint="break free first (U-17)")
+    sink.emit(StatusChanged(actor=row.id, status=status, cause=f"{row.id} leaves the fight", rule="U-22"))  # type: ignore[arg-type]
+    end_turn(sink, row.id, dice)
+
+
+def flee(sink: Sink[Table], command: Flee, dice: DiceSource) -> None:
+    leave(sink, command.actor, "fled", dice)
+
+
+def surrender(sink: Sink[Table], command: Surrender, dice: DiceSource) -> None:
+    leave(sink, command.actor, "surrendered", dice)
+
+
+def do_nothing(sink: Sink[Table], command: DoNothing, dice: DiceSource) -> None:
+    """U-22: whatever was declared, the actor may do nothing instead."""
+    t = sink.table
+    require_started(t)
+    if t.phase != "acting" or t.current != command.actor:
+        raise Refused(f"it is not {command.actor}'s turn", hint=f"it is {t.current or 'no one'}'s")
+    end_turn(sink, command.actor, dice)
+
+
+def end_fight(sink: Sink[Table], command: EndFight, dice: DiceSource) -> None:
+    t = sink.table
+    require_started(t)
+    if t.phase in ("setup", "ended"):
+        raise Refused("there is no fight going on")
+    if command.winner is not None and command.winner not in {r.side for r in t.rows}:
+        raise Refused(f"no side {command.winner!r}")
+    sink.emit(ev.FightEnded(winner=command.winner, reason=command.reason.strip() or "the GM ends it", round=t.round))
+
+
+def in_fight(t: Table) -> bool:
+    return t.phase in ("declare", "acting")
+
+
+def _gave_up(sink: Sink[Table], target: str, coercer: str) -> None:
+    """U-15 in a fight (Decision): a combatant that acquiesces gives up the fight."""
+    t = sink.table
+    if in_fight(t) and t.by_id[target].status == "active":
+        cause = f"acquiesces to {coercer}'s threat"
+        sink.emit(StatusChanged(actor=target, status="surrendered", cause=cause, rule="U-15"))
+
+
+def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
+    """U-15; in a fight it is the coercer's declared action on its turn."""
+    t = sink.table
+    fighting = t.phase == "acting"
+    if fighting:
+        row = turn_of(t, command.coercer, "coerce")
+        assert row.declared is not None
+        if command.target not in row.declared.targets:
+            raise Refused(f"{row.id} declared coercing {', '.join(row.declared.targets)}, not {command.target}")
+    before = sink.count
+    coercion.coerce(sink, command, dice)
+    if command.answer == "acquiesce" and sink.count - before >= 2:  # convinced, and it gave in
+        _gave_up(sink, command.target, command.coercer)
+    if fighting:
+        end_turn(sink, command.coercer, dice)
+
+
+def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None:
+    pending = sink.table.coercion_of(command.target)
+    coercion.answer(sink, command, dice)
+    if command.answer == "acquiesce" and pending is not None:
+        _gave_up(sink, command.target, pending.coercer)
+    if sink.table.phase == "acting":
+        fight_over(sink)
+
+
+def close_grapples(sink: Sink[Table]) -> None:
+    """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
+    t = sink.table
+    for conflict in list(t.conflicts):
+        if conflict.kind != "grapple" or conflict.result is not None:
+            continue
+        a, b = (t.by_id[s.actor] for s in conflict.sides)
+        if standing(a) and standing(b):
+            continue
+        winner: SideKey | None = "a" if standing(a) else "b" if standing(b) else None
+        out = b if standing(a) else a
+        sink.emit(
+            ConflictEnded(
+                conflict=conflict.id, winner=winner, token=conflict.token, reason=f"{out.id} is {out.status}", how="gm"
+            )
+        )
+    for row in t.rows:
+        holder = t.by_id.get(row.restrained_by) if row.restrained_by else None
+        if holder is not None and (not standing(holder) or row.status != "active"):
+            sink.emit(ev.Restrained(actor=row.id, by=holder.id, released=True))

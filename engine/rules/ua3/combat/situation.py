@@ -1,0 +1,145 @@
+"""Who can do what in a ua3 fight: standing, helpless, the weapon in hand, the rating an action
+uses (U-5, U-10, U-19, U-22), the grapple a combatant is in (U-17)."""
+
+from __future__ import annotations
+
+from engine.errors import Refused
+from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options, initiative
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.combat import FISTS, Ua3Weapon
+from engine.state.ua3.conflict import Conflict
+from engine.state.ua3.sheet import U18
+
+#: U-22: statuses that are out of the fight (not standing).
+GONE = frozenset({"dead", "unconscious", "fled", "surrendered"})
+#: What a combatant in a grapple may do (U-17, Decision): its grapple, or nothing.
+IN_GRAPPLE = frozenset({"grapple", "nothing"})
+
+
+def standing(row: Row) -> bool:
+    """U-22: not dead, unconscious, fled or surrendered."""
+    return row.status == "active"
+
+
+def frozen(row: Row) -> bool:
+    return row.reaction is not None and row.reaction.kind == "freeze"
+
+
+def helpless(row: Row) -> bool:
+    """U-10, U-22: unconscious, restrained or frozen — it can be finished."""
+    return row.status == "unconscious" or (row.status == "active" and (bool(row.restrained_by) or frozen(row)))
+
+
+def can_act(row: Row) -> bool:
+    """Standing and neither frozen nor restrained (U-22, U-23, U-17)."""
+    return row.status == "active" and not row.restrained_by and not frozen(row)
+
+
+def combatant(t: Table, actor: str) -> Row:
+    row = t.by_id.get(actor)
+    if row is None:
+        raise Refused(f"no combatant {actor!r} in this encounter", hint=f"combatants: {', '.join(t.by_id) or 'none'}")
+    return row
+
+
+def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
+    """The weapon `name` (default: the one in hand) among what the combatant carries."""
+    wanted = (name or row.in_hand).casefold()
+    if wanted == "fists":
+        return FISTS
+    for weapon in row.weapons:
+        if weapon.name.casefold() == wanted:
+            return weapon
+    carried = ", ".join(["fists", *(w.name for w in row.weapons)])
+    raise Refused(f"{row.id} carries no {name or row.in_hand}", hint=f"carried: {carried}")
+
+
+def held(row: Row, name: str = "") -> Ua3Weapon:
+    """The weapon in hand (refused when `name` names another: ready it first)."""
+    weapon = weapon_of(row, name)
+    if weapon.name != "fists" and weapon.name != row.in_hand:
+        raise Refused(f"the {weapon.name} is not in {row.id}'s hand", hint="ready it first (its own action)")
+    return weapon
+
+
+def ability(row: Row, name: str) -> Option:
+    """U-1, U-18, U-19: the ability now, or the best identity standing in for it (remembered on
+    the row for the gauges it was read from)."""
+    memo = row.memo
+    if memo is None or memo[0] is not row.gauges:
+        memo = (row.gauges, {})
+        row.memo = memo
+    found = memo[1].get(name)
+    if found is None:
+        found = best(for_ability(row.sheet, row.gauges, name))
+        memo[1][name] = found
+    return found
+
+
+def struggle(row: Row) -> Option:
+    """U-1, U-19: Struggle, or the best identity standing in for it."""
+    return ability(row, "struggle")
+
+
+def firearms(row: Row) -> Option | None:
+    """U-5, U-19: the best identity with the `firearms` feature, or None."""
+    options = [Option("identity", i.name, i.rating, i.obsession) for i in row.sheet.identities if i.firearms]
+    return best(options) if options else None
+
+
+def gun_rating(row: Row, what: str) -> Option:
+    found = firearms(row)
+    if found is None:
+        raise Refused(
+            f"{row.id} has no identity that uses firearms and cannot {what}",
+            hint="without one a gun only lays suppressive fire, with Struggle (U-5, U-8)",
+        )
+    return found
+
+
+def grapple_of(t: Table, actor: str) -> Conflict | None:
+    """The grapple (U-17) `actor` is in, if one is running."""
+    if not t.conflicts:
+        return None
+    for conflict in t.conflicts:
+        if conflict.kind == "grapple" and conflict.result is None and actor in (s.actor for s in conflict.sides):
+            return conflict
+    return None
+
+
+def opponent_in(conflict: Conflict, actor: str) -> str:
+    a, b = conflict.sides
+    return b.actor if a.actor == actor else a.actor
+
+
+def action_rating(
+    t: Table, row: Row, action: str, weapon: Ua3Weapon, mode: str = "strike", gauge: str = ""
+) -> Option | None:
+    """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
+    None for actions that roll nothing (they go last)."""
+    own = initiative(row.sheet)
+    if own is not None:
+        name = next(i.name for i in row.sheet.identities if i.initiative and i.rating == own)
+        return Option("identity", name, own)
+    if action in ("attack", "aim"):
+        if mode == "throw":
+            return ability(row, "fitness")
+        if weapon.kind == "firearm" and mode == "strike":
+            return gun_rating(row, "shoot")
+        return struggle(row)
+    if action == "full_auto":
+        return gun_rating(row, "fire full auto")
+    if action == "suppress":
+        return firearms(row) or struggle(row)
+    if action in ("grapple", "finish"):
+        return struggle(row)
+    if action == "dodge":
+        return ability(row, "dodge")
+    if action == "flee":
+        return ability(row, "pursuit")
+    if action == "coerce":  # U-15: the gauge's coercing rating, or a `coerces` identity
+        key = gauge_named(gauge) or "violence"
+        return best(
+            for_ability(row.sheet, row.gauges, U18[key].coerced_with) + identity_options(row.sheet, "coerces", key)
+        )
+    return None

@@ -1,0 +1,312 @@
+"""ua3 tactics as data (U-22's declared actions): an ordered list of rules, first match wins,
+and the presets scenario files name. `choose` turns them into a round's declarations and each
+declared action into its command; it decides nothing (the rules judge every command) and its
+own random choices come from the AI stream."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.commands.base import CommandBase
+from engine.commands.ua3 import AnswerCoercion, Coerce
+from engine.commands.ua3_combat import (
+    Aim,
+    Attack,
+    ClearJam,
+    Declaration,
+    Declare,
+    Dodge,
+    DoNothing,
+    Finish,
+    Flee,
+    FullAuto,
+    Grapple,
+    GrappleMove,
+    Ready,
+    Suppress,
+    Surrender,
+)
+from engine.dice.source import DiceSource
+from engine.rules.ua3.combat.situation import (
+    can_act,
+    firearms,
+    frozen,
+    grapple_of,
+    helpless,
+    opponent_in,
+    standing,
+    struggle,
+)
+from engine.rules.ua3.harm import at_percent
+from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.combat import Ua3Weapon
+from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
+
+# -- reading the table ---------------------------------------------------------------------------
+
+
+def _enemies(t: Table, row: Row) -> list[Row]:
+    return [r for r in t.rows if r.side != row.side and standing(r)]
+
+
+def _weapon(row: Row) -> Ua3Weapon | None:
+    return next((w for w in row.weapons if w.name == row.in_hand), None)
+
+
+def _believed_dead(row: Row, me: Row) -> bool:
+    return row.believed_dead_by == me.side
+
+
+def _helpless_enemies(t: Table, row: Row) -> list[Row]:
+    return [
+        r for r in t.rows if r.side != row.side and r.status != "dead" and helpless(r) and not _believed_dead(r, row)
+    ]
+
+
+def holds(t: Table, row: Row, when: Ua3When, ai: DiceSource) -> bool:
+    threshold = row.threshold(t.settings)
+    share = row.wounds / threshold
+    if when.wound_level is not None and row.wounds < at_percent(threshold, LEVEL_PERCENT[when.wound_level]):
+        return False
+    if when.wounds_at_least is not None and share < when.wounds_at_least:
+        return False
+    if when.wounds_below is not None and share >= when.wounds_below:
+        return False
+    enemies = len(_enemies(t, row))
+    if when.enemies_at_least is not None and enemies < when.enemies_at_least:
+        return False
+    if when.enemies_at_most is not None and enemies > when.enemies_at_most:
+        return False
+    if when.allies_down is not None:
+        down = any(r.side == row.side and r.id != row.id and not standing(r) for r in t.rows)
+        if down != when.allies_down:
+            return False
+    weapon = _weapon(row)
+    if when.armed is not None and (weapon is not None) != when.armed:
+        return False
+    if when.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != when.holding_gun:
+        return False
+    if when.jammed is not None and row.jammed != when.jammed:
+        return False
+    if when.round_at_least is not None and t.round < when.round_at_least:
+        return False
+    if when.round_at_most is not None and t.round > when.round_at_most:
+        return False
+    if when.reaction is not None:
+        kind = row.reaction.kind if row.reaction is not None else "none"
+        if kind != when.reaction:
+            return False
+    grapple = grapple_of(t, row.id)
+    if when.grappled is not None and (grapple is not None) != when.grappled:
+        return False
+    if when.grapple_advantage is not None:
+        key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
+        has = grapple is not None and grapple.token == f"advantage_{key}"
+        if has != when.grapple_advantage:
+            return False
+    if when.suppressed is not None and (t.round <= row.suppressed_until) != when.suppressed:
+        return False
+    for gauge, n in when.hardened_at_least.items():
+        if row.gauges.of(gauge).hardened < n:
+            return False
+    for gauge, n in when.failed_at_least.items():
+        if row.gauges.of(gauge).failed < n:
+            return False
+    if when.helpless_enemies_at_least is not None and len(_helpless_enemies(t, row)) < when.helpless_enemies_at_least:
+        return False
+    return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
+
+
+def _danger(row: Row) -> tuple[int, int]:
+    weapon = _weapon(row)
+    kind = 2 if weapon is not None and weapon.kind == "firearm" else 1 if weapon is not None else 0
+    gun = firearms(row)
+    return kind, gun.rating if gun is not None and kind == 2 else struggle(row).rating
+
+
+def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int = 1) -> tuple[str, ...]:
+    """The rule's targets: standing enemies (helpless ones for `helpless`), ordered by its selector."""
+    if rule.target == "helpless":
+        pool = _helpless_enemies(t, row)
+    else:
+        pool = _enemies(t, row)
+        if rule.spare_helpless:
+            pool = [r for r in pool if not helpless(r)]
+    if row.reaction is not None and row.reaction.kind == "frenzy" and row.reaction.source in t.by_id:
+        pool = [r for r in pool if r.id == row.reaction.source]
+    if not pool:
+        return ()
+    if rule.target == "weakest":
+        pool.sort(key=lambda r: r.threshold(t.settings) - r.wounds)
+    elif rule.target == "strongest":
+        pool.sort(key=lambda r: -struggle(r).rating)
+    elif rule.target == "most_dangerous":
+        pool.sort(key=lambda r: tuple(-x for x in _danger(r)))
+    elif rule.target == "random":
+        first = pool.pop(ai.choose(len(pool)))
+        pool.insert(0, first)
+    return tuple(r.id for r in pool[:count])
+
+
+def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
+    """Whether the rules would take this declaration now (so a rule that cannot apply is skipped)."""
+    weapon = _weapon(row)
+    grapple = grapple_of(t, row.id)
+    if grapple is not None:
+        return rule.do in ("grapple", "nothing")
+    action = rule.do
+    if row.reaction is not None and row.reaction.kind == "flee":
+        return action == "flee"
+    if action == "grapple":
+        return True
+    if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.kind == "firearm":
+        return firearms(row) is not None and not (row.jammed and action == "attack")
+    if action in ("attack",) and rule.mode in ("throw_person", "disarm", "throw"):
+        return weapon is None or weapon.kind != "firearm"
+    if action == "full_auto":
+        return weapon is not None and weapon.full_auto and not row.jammed and firearms(row) is not None
+    if action == "suppress":
+        return weapon is not None and weapon.kind == "firearm" and not row.jammed
+    if action == "ready":
+        return _best_weapon(row) is not None
+    if action == "clear_jam":
+        return row.jammed
+    return True
+
+
+def _best_weapon(row: Row) -> Ua3Weapon | None:
+    """The weapon to ready: a gun when it may shoot one (U-5), else the best melee weapon."""
+    guns = [w for w in row.weapons if w.kind == "firearm"] if firearms(row) is not None else []
+    melee = sorted((w for w in row.weapons if w.kind == "melee"), key=lambda w: -w.bonus)
+    choices = guns or melee
+    if not choices or choices[0].name == row.in_hand:
+        return None
+    return choices[0]
+
+
+def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Declaration:
+    """U-22: the first rule that holds and can be declared (nothing when none)."""
+    if not can_act(row):
+        return Declaration(actor=row.id, action="nothing")
+    for rule in profile.rules:
+        if not _feasible(t, row, rule) or not holds(t, row, rule.when, ai):
+            continue
+        action = rule.do
+        if action in ("attack", "full_auto", "suppress", "aim", "finish", "coerce"):
+            count = 2 if (rule.two_targets and action in ("attack", "full_auto")) else 1
+            if action == "suppress":
+                count = 16
+            targets = select(t, row, rule, ai, count)
+            if not targets:
+                continue
+            gauge = rule.gauge if action == "coerce" else ""
+            return Declaration(actor=row.id, action=action, targets=targets, weapon=rule.weapon, gauge=gauge)
+        if action == "grapple":
+            if grapple_of(t, row.id) is not None:
+                return Declaration(actor=row.id, action="grapple")
+            targets = tuple(x for x in select(t, row, rule, ai, 16) if grapple_of(t, x) is None)[:1]
+            if not targets:
+                continue
+            return Declaration(actor=row.id, action="grapple", targets=targets)
+        if action == "ready":
+            best = _best_weapon(row)
+            assert best is not None
+            return Declaration(actor=row.id, action="ready", weapon=best.name)
+        return Declaration(actor=row.id, action=action)
+    return Declaration(actor=row.id, action="nothing")
+
+
+def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> Declare:
+    """U-22: every scripted combatant able to act that has not declared yet declares (nothing,
+    too); the round closes once everyone able to act has (the players, in a session, after)."""
+    out = []
+    for row in t.rows:
+        profile = profiles.get(row.id)
+        if profile is not None and can_act(row) and row.declared is None:
+            out.append(declaration(t, row, profile, ai))
+    return Declare(declarations=tuple(out))
+
+
+def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Ua3TacticRule:
+    return next((r for r in profile.rules if r.do == action), Ua3TacticRule(do=action))
+
+
+def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
+    """U-15: a scripted target's answer to a coercion waiting for it."""
+    for pending in t.coercions:
+        profile = profiles.get(pending.target)
+        if profile is None:
+            continue
+        row = t.by_id[pending.target]
+        choice = profile.coerced
+        if choice == "auto":
+            choice = "refuse" if row.gauges.of(pending.gauge).hardened >= pending.rank else "acquiesce"
+        return AnswerCoercion(target=row.id, answer="refuse" if choice == "refuse" else "acquiesce")
+    return None
+
+
+def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> CommandBase:
+    """The command carrying out `actor`'s declared action (nothing when its targets are gone)."""
+    row = t.by_id[actor]
+    profile = profiles.get(actor) or Ua3Profile(rules=PRESETS["aggressive"])
+    grapple = grapple_of(t, actor)
+    declared = row.declared
+    action = declared.action if declared is not None else "nothing"
+    if grapple is not None:
+        rule = _rule_for(profile, "grapple")
+        key = "a" if grapple.sides[0].actor == actor else "b"
+        move: GrappleMove = "roll"
+        if grapple.token == f"advantage_{key}":
+            if rule.grapple_move is not None:
+                move = rule.grapple_move
+            elif key == "a":
+                move = "wounds"  # U-17 Decision: automated, the attacker with advantage deals the wounds
+        other = t.by_id[opponent_in(grapple, actor)]
+        if move == "disarm" and other.in_hand == "fists":
+            move = "wounds" if key == "a" else "roll"
+        if move == "shoot" and not (_weapon(row) is not None and _weapon(row).kind == "firearm" and not row.jammed):  # type: ignore[union-attr]
+            move = "roll"
+        if move in ("wounds", "disarm") and key != "a":
+            move = "roll"
+        if move == "swap" and key != "b":
+            move = "roll"
+        return Grapple(actor=actor, move=move, end=rule.grapple_end)
+    if declared is None:
+        return DoNothing(actor=actor)
+    rule = _rule_for(profile, action)
+    live = tuple(x for x in declared.targets if t.by_id[x].status not in ("dead", "fled"))
+    if not live and action in ("attack", "full_auto", "suppress", "aim", "finish", "grapple", "coerce"):
+        return DoNothing(actor=actor)
+    if action == "attack":
+        return Attack(actor=actor, targets=live, mode=rule.mode, called=rule.called, fists_crit=rule.fists_crit)
+    if action == "full_auto":
+        return FullAuto(actor=actor, targets=live, burst=rule.burst)
+    if action == "suppress":
+        return Suppress(actor=actor, targets=live)
+    if action == "aim":
+        return Aim(actor=actor, target=live[0])
+    if action == "finish":
+        target = t.by_id[live[0]]
+        if not helpless(target) or target.status == "dead":
+            return DoNothing(actor=actor)
+        return Finish(actor=actor, target=live[0])
+    if action == "grapple":
+        if grapple_of(t, live[0]) is not None or not standing(t.by_id[live[0]]):
+            return DoNothing(actor=actor)
+        return Grapple(actor=actor, target=live[0], end=rule.grapple_end)
+    if action == "coerce":
+        return Coerce(coercer=actor, target=live[0], gauge=rule.gauge, threat=rule.threat or "a credible threat")
+    if action == "ready":
+        return Ready(actor=actor, weapon=declared.weapon)
+    if action == "clear_jam":
+        return ClearJam(actor=actor)
+    if action == "dodge":
+        return Dodge(actor=actor)
+    if action == "flee":
+        return Flee(actor=actor)
+    if action == "surrender":
+        return Surrender(actor=actor)
+    return DoNothing(actor=actor)
+
+
+__all__ = ["PRESETS", "Ua3Profile", "Ua3TacticRule", "Ua3When", "act", "answer", "declarations", "frozen"]

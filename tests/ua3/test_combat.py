@@ -1,0 +1,442 @@
+"""ua3 combat through a live session with table dice (RULES.md section U: U-2…U-13, U-22, U-25)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.commands import ua3_combat as f
+from engine.commands.ua3 import StressCheck
+from engine.errors import Refused
+from engine.events.ua3 import PenaltyTaken, StatusChanged, StressChecked, WoundsTaken
+from engine.events.ua3 import combat as ev
+from engine.state.ua3.combat import NO_ARMOR, Armor
+from engine.state.ua3.sheet import Identity
+from tests.ua3.fights import AXE, COP, KNIFE, PISTOL, SMG, Fight, join, of_type, person
+
+BRUISER = person("Bruiser", violence=5)  # Struggle 40 (U-18: 15 + 5 × 5)
+HARD = person("Hard", violence=5)
+SHOOTER = person("Shooter", violence=5, identities=[COP])
+
+
+def wounds_to(events, who):
+    return sum(e.amount for e in of_type(events, WoundsTaken) if e.actor == who)
+
+
+def attack_roll(events):
+    return of_type(events, ev.AttackRolled)[0]
+
+
+# -- U-22 initiative by declared action -------------------------------------------------------
+
+
+def test_the_round_goes_by_the_rating_each_declared_action_uses_highest_first():
+    """U-22: Shooter's gun (Cop 55) before Bruiser's fists (Struggle 40)."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", SHOOTER, PISTOL))
+    events = fight.declare(("a", "attack", ["b"]), ("b", "attack", ["a"]))
+    order = of_type(events, ev.OrderSet)[0]
+    assert order.order == ("b", "a") and order.ratings == (55, 40)
+    assert fight.state.fight.phase == "acting"
+
+
+def test_an_initiative_identity_replaces_the_rating_of_any_action():
+    """U-22, U-19: an initiative identity's rating orders whatever the action."""
+    quick = person("Quick", identities=[Identity(name="Sprinter", rating=90, initiative=True)])
+    fight = Fight(join("a", "x", quick), join("b", "y", SHOOTER, PISTOL))
+    events = fight.declare(("a", "dodge"), ("b", "attack", ["a"]))
+    assert of_type(events, ev.OrderSet)[0].order == ("a", "b")
+
+
+def test_ties_are_broken_by_a_die_each():
+    """U-22 (ties as I2-4): the higher die goes first."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    events = fight.declare(("a", "attack", ["b"]), ("b", "attack", ["a"]), dice=(2, 8))
+    assert of_type(events, ev.OrderSet)[0].order == ("b", "a")
+
+
+def test_a_declared_action_can_be_replaced_only_by_doing_nothing():
+    """U-22."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    fight.declare(("a", "dodge"), ("b", "dodge"), dice=(9, 1))
+    with pytest.raises(Refused, match="replaced only by doing nothing"):
+        fight.do(f.Attack(actor="a", targets=("b",)))
+    fight.do(f.DoNothing(actor="a"))
+    assert fight.state.fight.turn == 1
+
+
+def test_a_fight_ends_when_one_side_is_left_standing():
+    """U-22: standing means not dead, unconscious, fled or surrendered."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "flee"), dice=(9, 1))
+    fight.do(f.Attack(actor="a", targets=("b",), dice=(9, 9)))
+    events = fight.do(f.Flee(actor="b"))
+    assert of_type(events, ev.FightEnded)[0].winner == "x"
+
+
+# -- U-12 dodging ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("helplessness", "shift"), [(1, -10), (6, -20)])
+def test_a_dodge_costs_each_attack_ten_or_twenty(helplessness, shift):
+    """U-12: −10 if the dodger's Dodge is below the attacker's rating, −20 if equal or higher."""
+    dodger = person("Dodger", violence=5, helplessness=helplessness)  # Dodge 20 or 45 against 40
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", dodger))
+    fight.declare(("a", "attack", ["b"]), ("b", "dodge"), dice=(9, 1))
+    if fight.state.fight.order[0] == "b":
+        fight.do(f.Dodge(actor="b"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 3)))
+    spec = attack_roll(events).result.spec
+    assert [s.amount for s in spec.shifts] == [shift] and "U-12" in spec.shifts[0].source
+
+
+# -- U-3 fists ---------------------------------------------------------------------------------
+
+
+def _fists(dice, **kw):
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), dice=dice, **kw))
+
+
+def test_fists_deal_the_digit_sum():
+    """U-3: 23 → 2 + 3 = 5 wounds."""
+    _, events = _fists((2, 3))
+    assert wounds_to(events, "b") == 5
+
+
+def test_a_fumble_with_fists_hurts_the_attacker_up_to_five():
+    """U-3 (Decision): 1d10 halved, rounded up: a 7 → 4 wounds."""
+    _, events = _fists((0, 0, 7))
+    assert wounds_to(events, "a") == 4 and wounds_to(events, "b") == 0
+
+
+def test_a_matched_failure_with_fists_costs_ten_on_the_next_roll_or_gives_an_opening():
+    """U-3: the attacker's choice; automated: −10 on its next roll."""
+    fight, events = _fists((5, 5))
+    assert of_type(events, PenaltyTaken)[0].shift.amount == -10
+    assert fight.who("a").next_roll[0].amount == -10
+    fight, events = _fists((5, 5), fists_miss="opening")
+    assert fight.who("a").openings == ("b",)
+
+
+def test_a_crit_with_fists_knocks_out_or_kills():
+    """U-3: the attacker's choice; automated: unconscious."""
+    fight, _ = _fists((0, 1))
+    assert fight.who("b").status == "unconscious"
+    fight, _ = _fists((0, 1), fists_crit="dead")
+    assert fight.who("b").status == "dead"
+
+
+# -- U-4 melee weapons -------------------------------------------------------------------------
+
+
+def _axe(dice, armor=NO_ARMOR):
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD, armor=armor))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), dice=dice))
+
+
+def test_a_melee_weapon_adds_three_for_each_of_cleaves_big_heavy():
+    """U-4: a cleaving, heavy axe: 2 + 3 + 6 = 11."""
+    _, events = _axe((2, 3))
+    assert wounds_to(events, "b") == 11
+
+
+def test_a_cleaving_weapon_deals_one_wound_on_a_miss():
+    """U-4."""
+    _, events = _axe((7, 2))
+    assert wounds_to(events, "b") == 1
+
+
+def test_a_fumble_with_a_melee_weapon_deals_the_attacker_twenty():
+    """U-4."""
+    _, events = _axe((0, 0))
+    assert wounds_to(events, "a") == 20
+
+
+def test_a_matched_failure_with_a_melee_weapon_disarms_the_attacker():
+    """U-4."""
+    fight, events = _axe((6, 6))
+    assert of_type(events, ev.WeaponDropped)[0].actor == "a" and fight.who("a").in_hand == "fists"
+
+
+def test_a_matched_success_with_a_melee_weapon_deals_the_roll_and_thick_armor_stops_it():
+    """U-4 (Decision: the roll plus the bonus); U-13: thick jackets keep it to normal damage."""
+    _, events = _axe((3, 3))
+    assert wounds_to(events, "b") == 39
+    _, events = _axe((3, 3), armor=Armor(thick=True))
+    assert wounds_to(events, "b") == 12
+
+
+def test_a_crit_with_a_melee_weapon_kills():
+    """U-4."""
+    fight, _ = _axe((0, 1))
+    assert fight.who("b").status == "dead"
+
+
+# -- U-5 guns, U-13 armor ----------------------------------------------------------------------
+
+
+def _shot(dice, armor=NO_ARMOR, called="", target=HARD):
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", target, KNIFE, armor=armor))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), called=called, dice=dice))  # type: ignore[arg-type]
+
+
+def test_a_gun_needs_a_firearms_identity():
+    """U-5, U-19: without one a gun only lays suppressive fire (U-8)."""
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", HARD))
+    with pytest.raises(Refused, match="firearms"):
+        fight.declare(("a", "attack", ["b"]), ("b", "dodge"))
+    fight.declare(("a", "suppress", ["b"]), ("b", "dodge"), dice=(9, 1))
+
+
+def test_a_gun_deals_the_roll_up_to_its_cap_and_a_crit_the_cap():
+    """U-5: 45 with a cap of 30 → 30; 25 → 25; a crit → 30."""
+    assert wounds_to(_shot((4, 5))[1], "b") == 30
+    assert wounds_to(_shot((2, 5))[1], "b") == 25
+    assert wounds_to(_shot((0, 1))[1], "b") == 30
+
+
+def test_a_fumble_jams_the_gun_and_an_action_clears_it():
+    """U-5."""
+    fight, _events = _shot((0, 0))
+    assert fight.who("a").jammed
+    fight.declare(("a", "clear_jam"), ("b", "nothing"))
+    fight.do(f.ClearJam(actor="a"))
+    assert not fight.who("a").jammed
+
+
+def test_bulletproof_armor_turns_gun_wounds_into_melee_wounds():
+    """U-13: 45 → 4 + 5 = 9."""
+    assert wounds_to(_shot((4, 5), armor=Armor(bulletproof=True))[1], "b") == 9
+
+
+def test_a_helmet_turns_one_gun_wound_then_is_spent():
+    """U-13."""
+    fight, events = _shot((4, 5), armor=Armor(helmet=True))
+    assert wounds_to(events, "b") == 9 and fight.who("b").helmet_spent
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    assert wounds_to(fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5))), "b") == 25
+
+
+# -- U-6 two targets ---------------------------------------------------------------------------
+
+
+def test_two_targets_without_full_auto_halve_the_target_one_roll_each():
+    """U-6: Struggle 40 → 20 for each; 15 hits, 35 misses."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(1, 5, 3, 5)))
+    rolls = of_type(events, ev.AttackRolled)
+    assert [r.result.target for r in rolls] == [20, 20]
+    assert [r.result.outcome for r in rolls] == ["success", "failure"]
+
+
+# -- U-7 full auto -----------------------------------------------------------------------------
+
+
+def _burst(dice, burst="three_round", armor=NO_ARMOR):
+    fight = Fight(
+        join("a", "x", SHOOTER, SMG), join("m", "x", HARD), join("b", "y", HARD), join("c", "y", HARD, armor=armor)
+    )
+    fight.declare(("a", "full_auto", ["b", "c"]))
+    return fight, fight.do(f.FullAuto(actor="a", targets=("b", "c"), burst=burst, dice=dice))  # type: ignore[arg-type]
+
+
+def test_full_auto_is_one_roll_without_cap_divided_between_the_targets():
+    """U-7: Cop 55 +10 (three-round burst) = 65; 62 → 31 and 31 (no cap of 40 on the sum)."""
+    _fight, events = _burst((6, 2))
+    roll = attack_roll(events)
+    assert roll.result.target == 65 and roll.wounds == (31, 31)
+
+
+def test_emptying_the_clip_adds_twenty_to_hit_and_ten_wounds():
+    """U-7: 75 to hit; 40 + 10 = 50, 25 each."""
+    _, events = _burst((4, 0), burst="clip")
+    roll = attack_roll(events)
+    assert roll.result.target == 75 and roll.wounds == (25, 25)
+
+
+def test_a_full_auto_matched_success_deals_the_cap_unless_the_roll_is_higher():
+    """U-7: 33 → the cap 40, 20 each."""
+    _, events = _burst((3, 3))
+    assert attack_roll(events).wounds == (20, 20)
+
+
+def test_a_full_auto_crit_deals_a_hundred_to_one_target():
+    """U-7."""
+    fight, events = _burst((0, 1))
+    assert attack_roll(events).wounds == (100, 0) and fight.who("b").status == "dead"
+
+
+def test_a_full_auto_matched_failure_jams():
+    """U-7: 77 > 65."""
+    fight, _ = _burst((7, 7))
+    assert fight.who("a").jammed
+
+
+def test_a_full_auto_fumble_hits_the_lowest_die_on_the_attackers_side():
+    """U-7: the attacker rolls 3, its ally 5: the attacker takes 3d10 (1 + 2 + 3)."""
+    _fight, events = _burst((0, 0, 3, 5, 1, 2, 3))
+    assert wounds_to(events, "a") == 6 and wounds_to(events, "m") == 0
+
+
+# -- U-8 suppression ---------------------------------------------------------------------------
+
+
+def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
+    """U-8 (Decision: rank 3): Soft (violence 1) fails Fitness 60 with 90: its action is lost."""
+    soft = person("Soft")
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", soft), shot_at_rank=0)  # U-25 off
+    fight.declare(("a", "suppress", ["b"]), ("b", "attack", ["a"]))
+    events = fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    assert of_type(events, ev.SuppressionLaid)[0].until == 2
+    assert fight.who("b").suppressed_until == 2
+    events = fight.do(f.Attack(actor="b", targets=("a",), dice=(9, 0)))
+    check = of_type(events, StressChecked)[0]
+    assert (check.gauge, check.rank, check.outcome) == ("violence", 3, "failure")
+    assert not of_type(events, ev.AttackRolled)
+
+
+def test_a_suppression_matched_success_wounds_a_random_opponent():
+    """U-8: a die picks among the group; it takes 1d10."""
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "suppress", ["b", "c"]))
+    events = fight.do(f.Suppress(actor="a", targets=("b", "c"), dice=(2, 2, 2, 7)))
+    assert wounds_to(events, "c") == 7 and of_type(events, ev.SuppressionLaid)
+
+
+# -- U-9 tactical options ----------------------------------------------------------------------
+
+
+def test_aiming_adds_ten_a_round_to_the_next_attack_on_that_target():
+    """U-9."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD))
+    fight.declare(("a", "aim", ["b"]), ("b", "dodge"))
+    fight.do(f.Aim(actor="a", target="b"))
+    fight.do(f.Dodge(actor="b"))
+    fight.declare(("a", "aim", ["b"]), ("b", "nothing"))
+    fight.do(f.Aim(actor="a", target="b"))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(7, 4)))
+    assert attack_roll(events).result.target == 75 and fight.who("a").aim is None
+
+
+def test_throwing_a_person_takes_twenty_deals_a_punch_and_costs_its_next_action():
+    """U-9: Struggle 40 − 20; 15 → 6 wounds; next round it loses its action."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Soft")))
+    fight.declare(("a", "attack", ["b"]), ("b", "attack", ["a"]))
+    events = fight.do(f.Attack(actor="a", targets=("b",), mode="throw_person", dice=(1, 5)))
+    assert attack_roll(events).result.target == 20 and wounds_to(events, "b") == 6
+    lost = of_type(events, ev.TurnEnded)[-1]
+    assert lost.actor == "b" and lost.lost and not fight.who("b").loses_action
+    assert fight.state.fight.round == 2
+
+
+def test_a_limb_shot_ignores_armor_and_drops_what_the_opponent_holds():
+    """U-9: −20; U-13 armor ignored."""
+    fight, events = _shot((2, 5), armor=Armor(bulletproof=True), called="limb")
+    assert attack_roll(events).result.target == 35
+    assert wounds_to(events, "b") == 25 and fight.who("b").in_hand == "fists"
+
+
+def test_a_head_shot_takes_thirty_and_knocks_out():
+    """U-9."""
+    fight, events = _shot((1, 2), called="head")
+    assert attack_roll(events).result.target == 25 and fight.who("b").status == "unconscious"
+
+
+# -- U-10 finishing ----------------------------------------------------------------------------
+
+
+def _helpless_fight(killer_weapons=(KNIFE,)):
+    soft = person("Soft")
+    fight = Fight(join("k", "x", person("Killer"), *killer_weapons), join("w", "x", soft), join("v", "y", soft))
+    fight.do(StressCheck(actor="v", gauge="violence", rank=5, source="k", dice=(9, 9)))  # 99: v freezes
+    assert fight.who("v").reaction.kind == "freeze"  # type: ignore[union-attr]
+    fight.declare(("k", "finish", ["v"]), ("w", "nothing"))
+    return fight
+
+
+def test_finishing_with_a_weapon_kills_automatically_and_raises_the_stress_checks():
+    """U-10: Violence 7 for the killer, Violence 3 for every conscious witness."""
+    fight = _helpless_fight()
+    events = fight.do(f.Finish(actor="k", target="v", dice=(9, 0, 1, 0)))
+    assert fight.who("v").status == "dead"
+    checks = {(c.actor, c.rank) for c in of_type(events, StressChecked)}
+    assert checks == {("k", 7), ("w", 3)}
+
+
+def test_finishing_bare_handed_is_a_struggle_roll_whose_matched_failure_only_seems_to_kill():
+    """U-10: Struggle 20: 66 is a matched failure — v is left unconscious, believed dead."""
+    fight = _helpless_fight(killer_weapons=())
+    fight.do(f.Finish(actor="k", target="v", dice=(6, 6, 9, 0, 9, 0)))
+    v = fight.who("v")
+    assert v.status == "unconscious" and v.believed_dead_by == "x"
+
+
+def test_a_failed_bare_handed_finish_deals_the_roll_in_wounds():
+    """U-10: 45 > 20 → 45 wounds (no stress check: it was not done)."""
+    fight = _helpless_fight(killer_weapons=())
+    events = fight.do(f.Finish(actor="k", target="v", dice=(4, 5)))
+    assert wounds_to(events, "v") == 45 and not of_type(events, StressChecked)
+
+
+# -- U-11 disarming ----------------------------------------------------------------------------
+
+
+def _disarm(dice):
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD, KNIFE))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), mode="disarm", dice=dice))
+
+
+def test_a_disarm_gets_rid_of_the_weapon_and_an_edged_one_cuts():
+    """U-11: success — gone, 1 wound from the knife."""
+    fight, events = _disarm((2, 3))
+    assert fight.who("b").in_hand == "fists" and wounds_to(events, "a") == 1 and fight.who("a").in_hand == "fists"
+
+
+def test_a_matched_success_disarm_holds_the_weapon_and_a_crit_punches_too():
+    """U-11."""
+    fight, events = _disarm((3, 3))
+    assert fight.who("a").in_hand == "knife" and wounds_to(events, "a") == 0
+    fight, events = _disarm((0, 1))
+    assert fight.who("a").in_hand == "knife" and wounds_to(events, "b") == 11
+
+
+# -- U-2 wound levels, U-25 combat stress checks -----------------------------------------------
+
+
+def test_wounds_count_up_to_an_identitys_threshold():
+    """U-2, U-19: threshold 80: 72 (90%) unconscious."""
+    tough = person("Tough", violence=5, identities=[Identity(name="Marine", rating=80, wound_threshold=True)])
+    fight, events = _shot((2, 5), target=tough)  # 25
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5)))  # 50
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5)))  # 75 ≥ 72, 90% of 80
+    assert fight.who("b").wounds == 75 and fight.who("b").status == "unconscious"
+    assert of_type(events, StatusChanged)[0].rule == "U-2"
+
+
+def test_being_shot_at_and_killing_raise_violence_two_and_three_once_each():
+    """U-25: shot at (violence 2) the first time only; a kill (violence 3)."""
+    soft = person("Soft")
+    fight = Fight(join("a", "x", person("Green", identities=[COP]), PISTOL), join("b", "y", soft), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b"]))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5, 1, 0)))
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 2)]
+    assert fight.who("b").triggered == ("shot_at",)
+
+
+def test_declarations_may_come_in_parts_and_close_once_everyone_able_has_declared():
+    """U-22: the NPCs declare first, the players after; the order comes once all have."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", SHOOTER, PISTOL))
+    fight.do(f.BeginFight())
+    fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="attack", targets=("a",)),)))
+    assert fight.state.fight.phase == "declare"
+    with pytest.raises(Refused, match="already declared"):
+        fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="dodge"),)))
+    events = fight.do(f.Declare(declarations=(f.Declaration(actor="a", action="dodge"),)))
+    assert of_type(events, ev.OrderSet)[0].order == ("b", "a")

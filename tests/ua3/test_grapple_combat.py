@@ -1,0 +1,96 @@
+"""Grappling in a ua3 fight (U-17): the gridiron inside the round structure, with weapons."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.commands import ua3_combat as f
+from engine.errors import Refused
+from engine.events.ua3 import ConflictEnded, GridironRolled, WoundsTaken
+from engine.events.ua3 import combat as ev
+from tests.ua3.fights import KNIFE, Fight, join, of_type, person
+
+GRABBER = person("Grabber", violence=5)  # Struggle 40
+HELD = person("Held", violence=3)  # Struggle 30
+
+
+def wounds_to(events, who):
+    return sum(e.amount for e in of_type(events, WoundsTaken) if e.actor == who)
+
+
+def grabbed(dice=(1, 0), *weapons, held_weapons=()):
+    fight = Fight(join("a", "x", GRABBER, *weapons), join("b", "y", HELD, *held_weapons))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]))
+    return fight, fight.do(f.Grapple(actor="a", target="b", dice=dice))
+
+
+def grapple_of(fight):
+    return next(c for c in fight.state.conflicts if c.kind == "grapple")
+
+
+def test_a_grab_starts_a_grapple_at_balance_the_grabber_side_a_and_is_its_first_roll():
+    """U-17 (Decision: the grab is the attacker's first roll): 10 succeeds, one step to advantage A."""
+    fight, events = grabbed()
+    conflict = grapple_of(fight)
+    assert conflict.sides[0].actor == "a" and conflict.start == "balance"
+    assert of_type(events, GridironRolled)[0].after == "advantage_a"
+
+
+def test_the_attacker_with_advantage_may_deal_1d10_instead_of_moving():
+    """U-17: its roll for the exchange; a 6 → 6 wounds, the token stays."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", move="wounds", dice=(6,)))
+    assert wounds_to(events, "b") == 6 and grapple_of(fight).token == "advantage_a"
+
+
+def test_the_attacker_in_its_end_zone_restrains_the_defender_who_can_then_be_finished():
+    """U-17, U-10."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(2, 0)))
+    assert of_type(events, ConflictEnded)[0].winner == "a"
+    assert fight.who("b").restrained_by == "a"
+
+
+def test_the_defender_in_its_end_zone_breaks_free_with_a_punch():
+    """U-17: from balance, a crit moves two steps: 01 → 1 + 10 = 11 wounds to the attacker."""
+    fight, _ = grabbed(dice=(9, 0))
+    events = fight.do(f.Grapple(actor="b", dice=(0, 1)))
+    assert of_type(events, ConflictEnded)[0].winner == "b"
+    assert wounds_to(events, "a") == 11
+
+
+def test_the_defender_with_advantage_may_swap_roles_both_back_to_balance():
+    """U-17."""
+    fight, _ = grabbed(dice=(9, 0))
+    fight.do(f.Grapple(actor="b", dice=(1, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    fight.do(f.Grapple(actor="a", dice=(9, 0)))
+    events = fight.do(f.Grapple(actor="b", move="swap"))
+    assert of_type(events, ev.GrappleSwapped)
+    conflict = grapple_of(fight)
+    assert conflict.sides[0].actor == "b" and conflict.token == "balance"
+
+
+def test_only_the_attacker_with_advantage_deals_wounds():
+    """U-17."""
+    fight, _ = grabbed(dice=(9, 0))
+    with pytest.raises(Refused, match="advantage"):
+        fight.do(f.Grapple(actor="b", move="wounds"))
+
+
+def test_a_grappler_holding_an_edged_weapon_cuts_1d10_each_exchange():
+    """U-17: the knife in hand: 1d10 (a 4) after its roll."""
+    _fight, events = grabbed((1, 0, 4), KNIFE)
+    assert wounds_to(events, "b") == 4
+
+
+def test_a_grappler_does_nothing_but_grapple():
+    """U-17 (Decision): in a grapple, grapple or do nothing."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    with pytest.raises(Refused, match="grapple"):
+        fight.declare(("a", "attack", ["b"]), ("b", "grapple"))
