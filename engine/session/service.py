@@ -456,10 +456,9 @@ class SessionService:
         return session
 
     @one_at_a_time
-    def now(self, name: str) -> tuple[int, Encounter]:
-        """The session's version and state now."""
-        session = self.open(name)
-        return session.version, session.state
+    def now(self, name: str, *, at: int | None = None) -> tuple[int, Any]:
+        """The session's version now, and its state now (or right after event `at`: `state`)."""
+        return self.open(name).version, self.state(name, at=at)
 
     @one_at_a_time
     def delete(self, name: str) -> None:
@@ -614,14 +613,7 @@ class SessionService:
         draws all its dice from the seed."""
         if amend is not None:
             return self.amend(name, amend, command, command_id=command_id, check=check, expected=expected)
-        session = self.open(name)
-        if self.front.table:
-            command = canonical_ids(session.state, command)
-        if check is not None:
-            check(session.state)
-        self._expect(session, expected, command_id)
-        command_id = command_id or new_command_id()
-        before = session.version
+        session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
         with self._guarded(name, amend=False):
             if strict and session.issued(command_id) is None:  # a retry answers what it did then
                 preview = session.preview(command)
@@ -647,14 +639,7 @@ class SessionService:
     ) -> Amended:
         """Replace command #`number` with `command` (and `note` why) and re-decide what followed
         with the dice it recorded (law 5); `command_id`, `check` and `expected` as `execute`'s."""
-        session = self.open(name)
-        if self.front.table:
-            command = canonical_ids(session.state, command)
-        if check is not None:
-            check(session.state)
-        self._expect(session, expected, command_id)
-        command_id = command_id or new_command_id()
-        before = session.version
+        session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
         with self._guarded(name, amend=True):
             result = session.amend(number, command, note, command_id=command_id)
         return Amended(
@@ -672,6 +657,20 @@ class SessionService:
             version=session.version,
             retried=session.version == before,
         )
+
+    def _prepare(
+        self, name: str, command: CommandBase, command_id: str | None, check: Precheck | None, expected: int | None
+    ) -> tuple[LiveEncounter, CommandBase, str, int]:
+        """Before a command (or an amend) runs: the session; the command, its combatants spelled
+        as the session spells them (at the table); `check` and the expected version looked at;
+        its command id (fresh if none); the session's version before it."""
+        session = self.open(name)
+        if self.front.table:
+            command = canonical_ids(session.state, command)
+        if check is not None:
+            check(session.state)
+        self._expect(session, expected, command_id)
+        return session, command, command_id or new_command_id(), session.version
 
     def _run(
         self, session: LiveEncounter, command: CommandBase, command_id: str, *, draw_rest: bool, ask: AskDice | None
