@@ -70,8 +70,10 @@ def event_view(position: int, event: EventBase, round_: int = 0, *, full: bool =
 
 
 def state_json(state: Any) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(state)
-    return data
+    """The state as its ruleset shows it as JSON (as `ua session state --json`): what is stored,
+    and what a GM reads off it (ua2: wound shifts; ua3: wound levels, U-2, and thresholds,
+    abilities, whose roll on the gridiron and its spaces, U-16)."""
+    return ruleset_of(state).state_json(state)
 
 
 def turn_of(state: Any) -> str | None:
