@@ -1,10 +1,14 @@
 """The session service: the application flow of a live encounter, for every front end.
 
-The CLI and the HTTP API both go through `SessionService`: it opens a session in a store, runs a
-command (or an amend, an undo, a redo), turns a race with another writer into one clear error,
-and returns a result value — `Started`, `Executed`, `Amended`, `Marked` — that each front end
-renders its own way (a rich table, JSON). It knows no edition: the rules are reached through the
-encounter's ruleset, and it contains no rules itself (DESIGN: parts).
+The CLI and the HTTP API both go through `SessionService`: it starts a session (from a scenario,
+or by importing a log it re-decides first), opens it in a store, runs a command (or an amend, an
+undo, a redo) once per command id and only at the version the caller expected, turns a race with
+another writer into one clear error, exports the log, and returns a result value — `Started`,
+`Executed`, `Amended`, `Marked` — that each front end renders its own way (a rich table, JSON).
+What differs between the front ends is a `Front`: how commands come (typed at the table, or sent
+as the engine's commands) and the words of the errors. A session stays open between calls under
+a lock of its own, so a server's threads can share one service. It knows no edition: the rules
+are reached through the encounter's ruleset, and it contains no rules itself (DESIGN: parts).
 """
 
 from __future__ import annotations
