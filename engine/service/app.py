@@ -419,6 +419,29 @@ async def execute(
     return sessions.command_result(done, cid)
 
 
+@post("/sessions/{name:str}/npc", status_code=200, opt={"body": models.Npc, "body_required": False})
+async def npc(request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None) -> models.NpcResult:
+    """The NPCs act by their tactics (`ua session npc`): their responses due now, then whoever's
+    turn it is (or `actor`), or with `all` until a player's turn. A tactic the rules refuse
+    becomes doing nothing, and the turn says why. With a `Command-Id`, a retry redoes nothing."""
+    raw = await request.body()
+    body = bodies.decode_body(raw, models.Npc) if raw.strip() else models.Npc()
+    service = _service(request)
+    cid = _command_id(command_id)
+    turns = await run(
+        lambda: service.sessions.npc(
+            name,
+            body.actor,
+            until_player=body.all,
+            command_id=cid or None,
+            respond=True,
+            expected=body.expected_version,
+        )
+    )
+    service.changes.poke()
+    return sessions.npc_result(name, turns, *service.sessions.now(name))
+
+
 async def _marker(
     request: Request[Any, Any, Any], name: FromPath[str], what: str, command_id: str | None
 ) -> models.CommandResult:
@@ -699,6 +722,7 @@ ROUTES = [
     execute,
     undo,
     redo,
+    npc,
     amend,
     export,
     import_log,

@@ -38,6 +38,8 @@ from engine.service.models import (
     Fairness,
     Gauge,
     LogView,
+    NpcResult,
+    NpcTurnView,
     SessionInfo,
     StateView,
     Timeline,
@@ -46,7 +48,7 @@ from engine.service.models import (
 from engine.service.models import Luck as LuckView
 from engine.session.audit import chance, checks_in, chi_square_faces, luck, narrate, table_faces
 from engine.session.history import Record
-from engine.session.service import Amended, Executed, Front, Marked, Started
+from engine.session.service import Amended, Executed, Front, Marked, NpcTurn, Started
 from engine.session.timeline import states_along
 from engine.session.verify import verify
 
@@ -195,6 +197,19 @@ def command_result(done: Executed | Marked | Amended, command_id: str) -> Comman
             result, changes=done.changes, superseded=[event_view(0, e, full=False) for e in superseded]
         )
     return result
+
+
+def npc_result(name: str, turns: Sequence[NpcTurn], version: int, state: Any) -> NpcResult:
+    """What `SessionService.npc` did, as the API answers it."""
+    views = [
+        NpcTurnView(
+            npc=t.who,
+            refused=t.refused,
+            commands=[command_result(done, done.command_id) for done in (t.done, *t.done.then)],
+        )
+        for t in turns
+    ]
+    return NpcResult(session=name, version=version, turn=ruleset_of(state).acting_now(state), turns=views)
 
 
 def session_info(name: str, version: int, state: Any) -> SessionInfo:

@@ -116,6 +116,12 @@ class Executed:
         first = self.events[0] if self.events else None
         return first.id if isinstance(first, CommandRecorded) else 0
 
+    @property
+    def issued(self) -> CommandBase | None:
+        """The command as it was issued (None when nothing was recorded)."""
+        first = self.events[0] if self.events else None
+        return first.issued if isinstance(first, CommandRecorded) else None
+
 
 @dataclass(frozen=True)
 class Amended:
@@ -629,7 +635,7 @@ class SessionService:
                     command = _with_reactions(command, preview, ask_reaction)
             events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
         done = self._executed(session, command_id, events, before)
-        then = self._npc_responses(session, done, command_id, round_before) if self.front.table else ()
+        then = self._npc_responses(session, command_id, round_before) if self.front.table else ()
         return done if not then else replace(done, then=then, version=session.version)
 
     @one_at_a_time
@@ -983,13 +989,19 @@ class SessionService:
         command_id: str | None = None,
         draw_rest: bool = True,
         ask: AskDice | None = None,
+        respond: bool = False,
+        expected: int | None = None,
     ) -> list[NpcTurn]:
         """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
         with `until_player`, NPCs act one after another until a player's turn or the fight's end.
         `dice` are the first action's faces (the rest come from the seed). A tactic the rules
         refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
-        action N is `ID.N` (a retry redoes none already done)."""
+        action N is `ID.N` (a retry redoes none already done). With `respond` (a front that
+        makes no responses after each command), the NPCs' responses due now come first — their
+        declarations in an open round, answers owed (`Script.responds`) — as turns of no one.
+        `expected`: the session's version the caller saw (as `execute`'s)."""
         session = self.open(name)
+        self._expect(session, expected, command_id)
         roster = roster_of(session.records, where=f"session {name}")
         if not roster.npcs:
             raise InvalidInput(
@@ -1007,6 +1019,10 @@ class SessionService:
                     hint=f"NPCs: {', '.join(roster.npcs)}",
                 )
         turns: list[NpcTurn] = []
+        if respond and session.state.fight.phase in ("declare", "acting"):
+            for done in self._npc_responses(session, f"{command_id or new_command_id()}.r", None):
+                assert done.issued is not None, "a response is a recorded command"
+                turns.append(NpcTurn(who="", chosen=done.issued, refused="", done=done))
         for step in range(1, NPC_STEPS + 1):
             state = session.state
             phase = state.fight.phase
@@ -1073,7 +1089,7 @@ class SessionService:
             except Refused:
                 raise exc from None
         done = self._executed(session, cid, events, before)
-        then = self._npc_responses(session, done, cid, round_before)
+        then = self._npc_responses(session, cid, round_before)
         return NpcTurn(who=who, chosen=command, refused=refused, done=replace(done, then=then) if then else done)
 
     @staticmethod
@@ -1095,9 +1111,7 @@ class SessionService:
         act first once they close. None when the fight is not going on."""
         return ruleset_of(state).up_next(state)
 
-    def _npc_responses(
-        self, session: LiveEncounter, done: Executed, command_id: str, round_before: int
-    ) -> tuple[Executed, ...]:
+    def _npc_responses(self, session: LiveEncounter, command_id: str, round_before: int | None) -> tuple[Executed, ...]:
         """What the NPCs do on their own after a command (`Script.responds`): their declarations
         at a new round's start (C2-4, U-22: one open declaration command, `ID.declare`), an
         answer owed by one of them (U-15, `ID.answer`). A response the rules refuse is not made
@@ -1111,7 +1125,7 @@ class SessionService:
             state = session.state
             ruleset = ruleset_of(state)
             table = ruleset.thaw(state)
-            opened = table.round != round_before and not declared
+            opened = (round_before is None or table.round != round_before) and not declared
             profiles = roster.tactics_for([c.id for c in state.combatants])
             ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
             chosen = ruleset.script.responds(table, profiles, roster.npcs, ai, round_opened=opened)
