@@ -204,6 +204,27 @@ def test_a_live_ua3_session_is_followed_with_its_gauges(server: str, page: Any) 
         page.wait_for_selector("#chart svg[data-character='Dana'] polyline[data-series='violence hardened']")
 
 
+def test_a_live_ua3_fight_shows_the_declared_order_and_who_acts_u22(server: str, page: Any) -> None:
+    """U-22 in the viewer: the tracker lists the round's order by declared action and rating
+    (as the server's state has it) and marks who acts now, live as the NPCs act."""
+    with httpx.Client(base_url=server) as c:
+        made = c.post("/sessions", json={"name": "amb", "scenario": {"name": "ua3/full-auto-ambush"}, "seed": 3})
+        made.raise_for_status()
+        c.post("/sessions/amb/commands", json={"command": {"command": "ua3_begin_fight"}}).raise_for_status()
+        c.post("/sessions/amb/npc", json={}).raise_for_status()  # the crew declares
+        police = [{"actor": "Dana", "action": "attack", "targets": ["Vasquez"]}, {"actor": "Sam", "action": "dodge"}]
+        declare = {"command": "ua3_declare", "declarations": police}
+        c.post("/sessions/amb/commands", json={"command": declare}).raise_for_status()
+        page.goto(server + "/?session=amb")
+        page.wait_for_selector("#tracker li.now")
+        order = c.get("/sessions/amb/state").json()["state"]["fight"]["order"]
+        assert page.eval_on_selector_all("#tracker li", "els => els.map(e => e.dataset.id)") == order
+        assert page.inner_text("#tracker li.now").startswith("Dana (attack → Vasquez 55")
+        attack = {"command": "ua3_attack", "actor": "Dana", "targets": ["Vasquez"], "dice": [2, 3]}
+        c.post("/sessions/amb/commands", json={"command": attack}).raise_for_status()
+        page.wait_for_function("() => document.querySelector('#tracker li.now')?.dataset.id === 'Vasquez'")
+
+
 def test_ua3_wound_levels_and_the_gridiron_are_shown_as_the_servers_state_has_them_u2_u16(
     server: str, page: Any
 ) -> None:

@@ -97,7 +97,10 @@ function renderState(view_) {
   $("tracker").replaceChildren(...order.map((id) => {
     const c = byId[id] || {};
     const initiative = (fighters[id] || {}).initiative;
-    const init = initiative && initiative.value !== undefined ? ` (${initiative.value})` : "";
+    // ua2: the initiative value; ua3 (U-22): the declared action and the rating that ordered it
+    const declared = c.declared;
+    const init = initiative && initiative.value !== undefined ? ` (${initiative.value})`
+      : declared ? ` (${declared.action.replace("_", " ")}${declared.targets && declared.targets.length ? " → " + declared.targets.join(", ") : ""}${declared.rating ? " " + declared.rating : ""})` : "";
     const li = node("li", `${id}${init}`);
     li.dataset.id = id;
     if (id === view_.turn) li.classList.add("now");
