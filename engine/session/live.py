@@ -12,7 +12,7 @@ from engine.collector import collection_paused
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
-from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, Refused
+from engine.errors import CommandIdReused, ConcurrencyConflict, CorruptLog, InvalidInput, Refused, SessionExists
 from engine.events import Event
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
@@ -52,7 +52,7 @@ def import_log(store: EventStore, stream: str, records: Sequence[Record], comman
     are gone through twice, never held (they may be a `LogRecords` view of a large file)."""
     effective_fold(records)  # positions 1, 2, 3, … and every event folds, or a named error
     if store.version(stream):
-        raise InvalidInput(f"session {stream!r} already exists", hint="import into a new session name")
+        raise SessionExists(f"session {stream!r} already exists", hint="import into a new session name")
     events = (event for _, event in records)
     try:
         return store.append(stream, commands_of(stream, zip(command_ids, events, strict=True)), 0)
@@ -79,7 +79,7 @@ def begin_session(store: EventStore, stream: str, setup: Sequence[Record], *, co
     """Store a rehearsed setup as a new session, in one append named `command_id` (fresh by
     default). True if this call stored it; False if `command_id` already had (a retry)."""
     cid = new_command_id() if command_id is None else check_command_id(command_id, where="command id")
-    exists = InvalidInput(f"session {stream!r} already exists", hint="pick another name, or --db another file")
+    exists = SessionExists(f"session {stream!r} already exists", hint="pick another name, or --db another file")
     if store.read_command(stream, cid):
         return False
     if store.version(stream):
@@ -251,7 +251,7 @@ class LiveEncounter:
             return None
         events: list[EventBase] = [decoded(e) for e in stored]
         if not same(events):
-            raise InvalidInput(
+            raise CommandIdReused(
                 f"command id {command_id} was already used for another command",
                 where="command id",
                 hint="give each new command a fresh id; the same id only to retry that command",
