@@ -3,7 +3,9 @@
 A command is built when it is invoked (`engine.cli.lazy`), and `ua --help` builds each top-level
 command to show its help: so a command's module imports at its top what its options need, and
 what the command runs with (the simulator, the session service, the event types) in the
-command's body, as it runs."""
+command's body, as it runs. The top-level commands' modules keep real annotations (no `from
+__future__ import annotations`): typer reads the type of every option as it builds a command,
+and string annotations would be compiled one by one."""
 
 from __future__ import annotations
 

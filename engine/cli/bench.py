@@ -2,8 +2,6 @@
 them, the scaling between the two, and the peak memory (RSS) of the run; with `--backend dask`,
 the local pool against a Dask cluster (`bench_dask.py`)."""
 
-from __future__ import annotations
-
 import os
 import platform
 import resource

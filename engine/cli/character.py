@@ -9,8 +9,6 @@ or a file that cannot be read as a sheet (one line: file, `$.path`, hint); 2 a u
 tier to check against).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec

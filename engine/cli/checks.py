@@ -1,7 +1,5 @@
 """`ua roll`, `ua odds`, `ua check`: percentile dice, exact odds and single checks."""
 
-from __future__ import annotations
-
 import os
 from fractions import Fraction
 from typing import Annotated, Any

@@ -3,8 +3,6 @@
 fight seeds; the players' win and death rates side by side, and each difference from the first
 variant with its 95% interval from the paired fights."""
 
-from __future__ import annotations
-
 import csv
 import io
 import sys
@@ -92,7 +90,7 @@ def parse_variant(text: str) -> tuple[str, list[str]]:
 
 def variants_of(
     scenarios: list[Path], sets: list[str], variants: list[str], sweep: str | None
-) -> tuple[list[Variant], str | None]:
+) -> tuple[list["Variant"], str | None]:
     """The variants to compare: each file (with `--set`), each `--variant` of the first, or one
     per value of the sweep."""
     from engine.simulate.compare import Variant

@@ -1,7 +1,5 @@
 """`ua replay FILE` and `ua audit`: narrate a JSONL log, verify it re-decides, report the dice."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,7 +17,7 @@ if TYPE_CHECKING:
 FileArg = Annotated[Path, typer.Argument(help="A JSONL log (a replay file or an export).", show_default=False)]
 
 
-def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> ReplayLog:
+def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> "ReplayLog":
     """One stream of a JSONL log, every line checked; a torn tail is refused, or with `recover`
     left out with one warning."""
     from engine.session.replayfile import read_replay

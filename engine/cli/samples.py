@@ -1,8 +1,6 @@
 """`ua stress-checks`: the seed's sample stress checks (U-25), the catalog `ua session stress
 --sample` names them from."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

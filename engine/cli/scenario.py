@@ -6,8 +6,6 @@ Exit codes: 0 valid (warnings shown, not failing); 1 a file that cannot be loade
 breaks a creation rule (one line per finding); 2 a usage error.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,7 +29,7 @@ TRIAL_FIGHTS = 20
 TRIAL_SEED = 1
 
 
-def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
+def trial(loaded: "LoadedScenario", fights: int) -> dict[str, Any]:
     """A few fights on one worker: the refusals and round-0 endings a long batch would have."""
     from engine.simulate.batch import run_batch
     from engine.simulate.stats import summary
@@ -47,7 +45,7 @@ def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
     }
 
 
-def _tier_text(c: SheetCheck) -> str:
+def _tier_text(c: "SheetCheck") -> str:
     if c.tier_from == "fits":
         return f"no tier: fits {_a(c.tier)}"
     if c.tier_from == "none fits":
@@ -117,7 +115,7 @@ def check(
 
 
 def _render(
-    path: object, loaded: LoadedScenario, sheets: list[SheetCheck], errors: int, tried: dict[str, Any] | None
+    path: object, loaded: "LoadedScenario", sheets: list["SheetCheck"], errors: int, tried: dict[str, Any] | None
 ) -> None:
     verdict = ("valid", "bold green") if not errors else (f"not valid ({errors} errors)", "bold red")
     console.print(Text.assemble(f"{path}: ", verdict, f" — {loaded.scenario.title}"))

@@ -1,8 +1,6 @@
 """`ua simulate` and `ua fight`: a batch of fights and its report, one narrated fight; the options
 they share with `ua compare` and `ua scenario check`."""
 
-from __future__ import annotations
-
 import os
 import sys
 from collections.abc import Callable
