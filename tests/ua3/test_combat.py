@@ -232,6 +232,24 @@ def test_two_targets_without_full_auto_halve_the_target_one_roll_each():
     assert [r.result.outcome for r in rolls] == ["success", "failure"]
 
 
+def test_a_two_target_attack_stops_when_its_first_roll_jams_the_gun():
+    """U-6, U-5: the first roll fumbles (00): the gun jams, and no second shot goes off."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(0, 0, 2, 0)))
+    assert [r.targets for r in of_type(events, ev.AttackRolled)] == [("b",)]
+    assert fight.who("a").jammed and wounds_to(events, "c") == 0
+
+
+def test_a_two_target_attack_stops_when_its_first_roll_loses_the_weapon():
+    """U-6, U-4: a matched failure (55) disarms: the second blow is not struck with the dropped axe."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(5, 5, 1, 2)))
+    assert [r.targets for r in of_type(events, ev.AttackRolled)] == [("b",)]
+    assert fight.who("a").in_hand == "fists" and wounds_to(events, "c") == 0
+
+
 # -- U-7 full auto -----------------------------------------------------------------------------
 
 

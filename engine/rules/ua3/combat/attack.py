@@ -160,8 +160,8 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in row.next_roll)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
     for target_id in targets:
-        if t.phase == "ended" or row.status != "active":
-            break
+        if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
+            break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
         target = t.by_id[target_id]
         if target.status in ("dead", "fled"):
             continue
@@ -175,6 +175,14 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
             spent = None
         strike(sink, row, target, weapon, mode, command, result, dice)
     end_turn(sink, row.id, dice)
+
+
+def _still_armed(row: Row, weapon: Ua3Weapon) -> bool:
+    """Whether `weapon` can still attack: not a gun that jammed (U-5), not a weapon the attacker
+    lost (U-4's matched failure)."""
+    if weapon.kind == "firearm" and row.jammed:
+        return False
+    return weapon.name == "fists" or weapon.name == row.in_hand
 
 
 def strike(
