@@ -250,6 +250,26 @@ def test_a_two_target_attack_stops_when_its_first_roll_loses_the_weapon():
     assert fight.who("a").in_hand == "fists" and wounds_to(events, "c") == 0
 
 
+def test_two_targets_both_take_the_same_halved_target_with_a_penalty_carried_in():
+    """U-6, U-3: −10 carried from a fist's matched failure: half of 40 − 10 is 15, for both rolls."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b"]))
+    fight.do(f.Attack(actor="a", targets=("b",), dice=(5, 5)))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(9, 8, 9, 7)))
+    assert [r.result.target for r in of_type(events, ev.AttackRolled)] == [15, 15]
+    assert fight.who("a").next_roll == ()
+
+
+def test_a_penalty_the_first_of_two_rolls_brings_falls_on_the_second():
+    """U-6, U-3 (Decision): the first roll's matched failure (33 > 20) costs −10 on the next roll, the second."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(3, 3, 9, 7)))
+    assert [r.result.target for r in of_type(events, ev.AttackRolled)] == [20, 10]
+    assert fight.who("a").next_roll == ()
+
+
 # -- U-7 full auto -----------------------------------------------------------------------------
 
 

@@ -156,16 +156,21 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
     if command.called:
         shifts.append(Shift(f"{command.called} shot (U-9)", CALLED[command.called]))
+    carried = row.next_roll  # read once: with two targets both rolls take it, halved alike (U-6)
     if len(targets) == 2:
-        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in row.next_roll)
+        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
-    for target_id in targets:
+    for i, target_id in enumerate(targets):
         if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
             break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
         target = t.by_id[target_id]
         if target.status in ("dead", "fled"):
             continue
-        spec = spec_for(row, option, shifts=(*shifts, *target_shifts(row, target, option.rating, t.round)))
+        # the shifts carried into the attack, on every roll (the first roll's applied fact clears
+        # them on the row); a penalty the first roll brings (U-3) falls on the second, its next roll
+        pending = carried if i == 0 else (*carried, *row.next_roll)
+        extra = target_shifts(row, target, option.rating, t.round)
+        spec = spec_for(None, option, shifts=(*shifts, *extra), carried=pending)
         result = roll_check(
             spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=command.flipped
         )
