@@ -371,6 +371,16 @@ def test_throwing_a_person_takes_twenty_deals_a_punch_and_costs_its_next_action(
     assert fight.state.fight.round == 2
 
 
+def test_throwing_a_person_with_a_weapon_in_hand_deals_punch_wounds():
+    """U-9: 11 against Struggle 40 − 20 is a matched success, but a throw deals a punch: 1 + 1 = 2,
+    not the axe's roll + 6; and it is no attack with a weapon (U-25)."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), mode="throw_person", dice=(1, 1)))
+    assert wounds_to(events, "b") == 2 and attack_roll(events).kind == "unarmed"
+    assert not of_type(events, StressChecked) and fight.who("b").triggered == ()
+
+
 def test_a_limb_shot_ignores_armor_and_drops_what_the_opponent_holds():
     """U-9: −20; U-13 armor ignored."""
     fight, events = _shot((2, 5), armor=Armor(bulletproof=True), called="limb")
@@ -441,6 +451,15 @@ def test_a_matched_success_disarm_holds_the_weapon_and_a_crit_punches_too():
     assert fight.who("a").in_hand == "knife" and wounds_to(events, "a") == 0
     fight, events = _disarm((0, 1))
     assert fight.who("a").in_hand == "knife" and wounds_to(events, "b") == 11
+
+
+def test_a_disarm_with_a_weapon_in_hand_is_done_with_the_hands():
+    """U-11: a disarm is no attack with the axe held (U-25: no "attacked with a weapon")."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD, KNIFE))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), mode="disarm", dice=(2, 3)))
+    assert attack_roll(events).kind == "unarmed" and fight.who("b").in_hand == "fists"
+    assert fight.who("b").triggered == () and fight.who("a").in_hand == "axe"
 
 
 # -- U-2 wound levels, U-25 combat stress checks -----------------------------------------------

@@ -149,8 +149,8 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     check_orientation(spec_for(row, option), command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
-    if mode == "throw":
-        weapon = FISTS  # U-9: a heavy thing thrown deals wounds like a punch
+    if mode in ("throw", "throw_person", "disarm"):
+        weapon = FISTS  # done with the hands: a throw deals wounds like a punch (U-9), a disarm too (U-11)
     shifts = list(command.shifts)
     if mode == "throw_person":
         shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
