@@ -173,6 +173,20 @@ def test_a_crit_with_a_melee_weapon_kills():
     assert fight.who("b").status == "dead"
 
 
+@pytest.mark.parametrize(("weapons", "crit"), [((AXE,), "unconscious"), ((), "dead")])
+def test_a_crit_that_kills_kills_an_unconscious_opponent(weapons, crit):
+    """U-4 (a melee crit), U-3 (a fist's crit, the attacker choosing death): the opponent dies,
+    knocked out or not; killing raises U-25's violence 3 for the attacker."""
+    fight = Fight(join("a", "x", BRUISER, *weapons), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b"]))
+    fight.do(f.Attack(actor="a", targets=("b",), weapon="fists", dice=(0, 1)))  # b unconscious
+    assert fight.who("b").status == "unconscious"
+    fight.declare(("a", "attack", ["b"]))
+    events = fight.do(f.Attack(actor="a", targets=("b",), fists_crit=crit, dice=(0, 1)))  # type: ignore[arg-type]
+    assert fight.who("b").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("a", 3)]
+
+
 # -- U-5 guns, U-13 armor ----------------------------------------------------------------------
 
 

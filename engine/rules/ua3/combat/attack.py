@@ -296,10 +296,12 @@ def _effects(
             elif edged and not holds:
                 wound(sink, row, EDGED_DISARM, f"taking {target.id}'s {taken}: pointy or edged", "U-11")
             return
-        if outcome == "crit" and kind != "firearm" and target.status == "active":
+        if outcome == "crit" and kind != "firearm":
             status: Status = "dead" if kind == "melee" or command.fists_crit == "dead" else "unconscious"
             rule = "U-4" if kind == "melee" else "U-9" if mode in ("throw", "throw_person") else "U-3"
-            sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
+            # a crit that kills kills the unconscious too; one that knocks out only the standing
+            if target.status == "active" or (status == "dead" and target.status != "dead"):
+                sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
         if mode == "throw_person" and target.status == "active":
             sink.emit(ev.ThrownDown(actor=target.id))
         if command.called == "limb" and target.in_hand != "fists" and target.status == "active":
