@@ -444,6 +444,15 @@ def test_a_failed_bare_handed_finish_deals_the_roll_in_wounds():
     assert wounds_to(events, "v") == 45 and not of_type(events, StressChecked)
 
 
+def test_a_failed_bare_handed_finish_that_kills_raises_the_checks_of_a_finish():
+    """U-10: 90 > 20 → 90 wounds kill v: Violence 7 for the killer, 3 for the witness (and, as
+    for a finish, not U-25's kill check, Decision)."""
+    fight = _helpless_fight(killer_weapons=())
+    events = fight.do(f.Finish(actor="k", target="v", dice=(9, 0, 1, 0, 1, 0)))
+    assert fight.who("v").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("k", 7), ("w", 3)]
+
+
 # -- U-11 disarming ----------------------------------------------------------------------------
 
 

@@ -21,6 +21,11 @@ def standing(row: Row) -> bool:
     return row.status == "active"
 
 
+def dead(row: Row) -> bool:
+    """U-2 (a function: the rules ask again after the facts they emitted changed the row)."""
+    return row.status == "dead"
+
+
 def frozen(row: Row) -> bool:
     return row.reaction is not None and row.reaction.kind == "freeze"
 
