@@ -36,6 +36,7 @@ from engine.rules.ua3.combat.situation import (
     opponent_in,
     standing,
     struggle,
+    threat_of,
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
@@ -132,8 +133,9 @@ def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int =
         pool = _enemies(t, row)
         if rule.spare_helpless:
             pool = [r for r in pool if not helpless(r)]
-    if row.reaction is not None and row.reaction.kind == "frenzy" and row.reaction.source in t.by_id:
-        pool = [r for r in pool if r.id == row.reaction.source]
+    threat = threat_of(row.reaction.source) if row.reaction is not None else ""
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat in t.by_id:
+        pool = [r for r in pool if r.id == threat]
     if not pool:
         return ()
     if rule.target == "weakest":

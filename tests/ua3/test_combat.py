@@ -7,7 +7,14 @@ import pytest
 from engine.commands import ua3_combat as f
 from engine.commands.ua3 import StressCheck
 from engine.errors import Refused
-from engine.events.ua3 import PenaltyTaken, StatusChanged, StressChecked, WoundsTaken
+from engine.events.ua3 import (
+    PenaltyTaken,
+    ReactionEnded,
+    ReactionTaken,
+    StatusChanged,
+    StressChecked,
+    WoundsTaken,
+)
 from engine.events.ua3 import combat as ev
 from engine.state.ua3.combat import NO_ARMOR, Armor
 from engine.state.ua3.sheet import Identity
@@ -348,6 +355,23 @@ def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
     check = of_type(events, StressChecked)[0]
     assert (check.gauge, check.rank, check.outcome) == ("violence", 3, "failure")
     assert not of_type(events, ev.AttackRolled)
+
+
+def test_a_reaction_to_suppression_lasts_for_the_suppression_not_the_suppressor():
+    """U-8, U-23 (Decision): Soft fails the suppressed check (90) in round 2 and freezes; the
+    suppression ends with round 2, and so does the freeze, though its suppressor still stands."""
+    soft = person("Soft")
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", soft), shot_at_rank=0)  # U-25 off
+    fight.declare(("a", "suppress", ["b"]), ("b", "dodge"))
+    fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    fight.do(f.Dodge(actor="b"))
+    fight.declare(("a", "nothing"), ("b", "attack", ["a"]))
+    events = fight.do(f.Attack(actor="b", targets=("a",), dice=(9, 0)))
+    taken = of_type(events, ReactionTaken)[0]
+    assert (taken.reaction, taken.source) == ("freeze", "a's suppressive fire")
+    assert of_type(events, ReactionEnded)[0].actor == "b" and fight.who("b").reaction is None
+    fight.declare(("a", "nothing"), ("b", "attack", ["a"]))
+    assert fight.state.fight.order == ("b",)
 
 
 def test_a_suppression_matched_success_wounds_a_random_opponent():

@@ -15,7 +15,15 @@ from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option
 from engine.rules.ua3.combat.harm import d10s, failed, stress, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, turn_of
-from engine.rules.ua3.combat.situation import ability, firearms, gun_rating, held, standing, struggle
+from engine.rules.ua3.combat.situation import (
+    ability,
+    firearms,
+    gun_rating,
+    held,
+    standing,
+    struggle,
+    suppression_source,
+)
 from engine.rules.ua3.people import check_orientation, require_passion, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Ua3Weapon
@@ -69,7 +77,9 @@ def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
     if t.round > row.suppressed_until or source is None or not standing(source):
         return True
     cause = f"suppressed by {source.id}: to act (U-8)"
-    outcome = stress(sink, row, t.settings.suppression_rank, source.id, cause, dice)
+    # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
+    threat = suppression_source(source.id)
+    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
     if failed(outcome) or row.status != "active":
         end_turn(sink, row.id, dice)
         return False

@@ -29,7 +29,6 @@ from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
 from engine.rules.ua3.combat.situation import (
-    GONE,
     IN_GRAPPLE,
     action_rating,
     can_act,
@@ -39,6 +38,8 @@ from engine.rules.ua3.combat.situation import (
     held,
     helpless,
     standing,
+    threat_gone,
+    threat_of,
     weapon_of,
 )
 from engine.rules.ua3.table import Row, Table
@@ -110,9 +111,10 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
             raise Refused(f"{row.id} cannot aim its {action.replace('_', ' ')} at itself")
         if other.status in ("dead", "fled"):
             raise Refused(f"{target} is {other.status}")
-    if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
-        if any(target != reaction.source for target in d.targets):
-            raise Refused(f"{row.id} is in a frenzy and goes only for {reaction.source} (U-23)")
+    threat = threat_of(reaction.source) if reaction is not None else ""
+    if reaction is not None and reaction.kind == "frenzy" and threat in t.by_id:
+        if any(target != threat for target in d.targets):
+            raise Refused(f"{row.id} is in a frenzy and goes only for {threat} (U-23)")
     if action == "ready":
         return weapon_of(row, d.weapon or "fists").name, 0
     if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:
@@ -220,8 +222,9 @@ def advance(sink: Sink[Table], dice: DiceSource) -> None:
 
 
 def end_round(sink: Sink[Table], dice: DiceSource) -> None:
-    """The fight may be over; the round limit is a draw; reactions whose threat is out of the
-    fight end (U-23, Decision); the next round's declarations open."""
+    """The fight may be over; the round limit is a draw; reactions whose threat is gone end (U-23,
+    Decision: a combatant out of the fight, a suppression over, U-8); the next round's
+    declarations open."""
     t = sink.table
     if fight_over(sink):
         return
@@ -231,8 +234,7 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
     ended: list[EventBase] = []
     for row in t.rows:
         kept = row.reaction
-        source = t.by_id.get(kept.source) if kept is not None else None
-        if kept is not None and source is not None and source.status in GONE:
+        if kept is not None and threat_gone(t, row, kept.source):
             ended.append(ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, gauge=kept.gauge))
     sink.emit_all(ended)
     sink.emit(ev.RoundStarted(round=t.round + 1))
