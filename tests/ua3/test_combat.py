@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.commands import ua3_combat as f
-from engine.commands.ua3 import StressCheck
+from engine.commands.ua3 import Coerce, StressCheck
 from engine.errors import Refused
 from engine.events.ua3 import (
     PenaltyTaken,
@@ -532,6 +532,15 @@ def test_being_shot_at_and_killing_raise_violence_two_and_three_once_each():
     events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5, 1, 0)))
     assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 2)]
     assert fight.who("b").triggered == ("shot_at",)
+
+
+def test_a_coercion_in_a_fight_waits_for_the_coercers_declared_turn():
+    """U-15 in a fight, U-22: while declarations are open no one coerces out of turn."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    fight.do(f.BeginFight())
+    with pytest.raises(Refused, match="declared action"):
+        fight.do(Coerce(coercer="a", target="b", gauge="violence", dice=(1, 0)))
+    assert not fight.state.coercions
 
 
 def test_declarations_may_come_in_parts_and_close_once_everyone_able_has_declared():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.commands import ua3_combat as f
+from engine.commands.ua3 import EndConflict, GridironRoll
 from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, GridironRolled, WoundsTaken
 from engine.events.ua3 import combat as ev
@@ -94,3 +95,16 @@ def test_a_grappler_does_nothing_but_grapple():
     fight.do(f.Grapple(actor="b", dice=(9, 0)))
     with pytest.raises(Refused, match="grapple"):
         fight.declare(("a", "attack", ["b"]), ("b", "grapple"))
+
+
+def test_a_grapple_is_rolled_on_the_grapplers_turns_not_as_a_general_conflict():
+    """U-17, U-22 (Decision: grapplers roll on their turns): the gridiron's own roll and the GM's
+    end of a conflict refuse a grapple, and point to ua3_grapple."""
+    fight, _ = grabbed(dice=(9, 0))
+    conflict = grapple_of(fight).id
+    with pytest.raises(Refused, match="grapple") as refused:
+        fight.do(GridironRoll(conflict=conflict, dice=(0, 1)))
+    assert "ua3_grapple" in (refused.value.hint or "")
+    with pytest.raises(Refused, match="grapple"):
+        fight.do(EndConflict(conflict=conflict, winner="b"))
+    assert grapple_of(fight).result is None

@@ -358,6 +358,11 @@ def _gave_up(sink: Sink[Table], target: str, coercer: str) -> None:
 def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
     """U-15; in a fight it is the coercer's declared action on its turn."""
     t = sink.table
+    if t.phase == "declare":
+        raise Refused(
+            f"declarations are open (round {t.round}): in a fight, coercing is a declared action (U-15, U-22)",
+            hint=f"declare coerce at {command.target}, then coerce on {command.coercer}'s turn",
+        )
     fighting = t.phase == "acting"
     if fighting:
         row = turn_of(t, command.coercer, "coerce")
