@@ -232,6 +232,13 @@ def test_bulletproof_armor_turns_gun_wounds_into_melee_wounds():
     assert wounds_to(_shot((4, 5), armor=Armor(bulletproof=True))[1], "b") == 9
 
 
+def test_bulletproof_armor_never_adds_wounds():
+    """U-13 (Decision: armor never adds wounds): 05 deals 5, not the digit sum 10 + 5 = 15
+    (D-5 counts the 0 as 10, and so does the narration)."""
+    _fight, events = _shot((0, 5), armor=Armor(bulletproof=True))
+    assert wounds_to(events, "b") == 5 and "10+5" in attack_roll(events).breakdown
+
+
 def test_a_helmet_turns_one_gun_wound_then_is_spent():
     """U-13."""
     fight, events = _shot((4, 5), armor=Armor(helmet=True))
@@ -320,6 +327,12 @@ def test_a_full_auto_matched_success_deals_the_cap_unless_the_roll_is_higher():
     """U-7: 33 → the cap 40, 20 each."""
     _, events = _burst((3, 3))
     assert attack_roll(events).wounds == (20, 20)
+
+
+def test_bulletproof_armor_keeps_a_full_auto_share_if_it_is_fewer_than_the_digit_sum():
+    """U-7, U-13 (Decision): 10 divided 5/5; c's vest would make its 5 the digit sum 1 + 10 = 11: it stays 5."""
+    _fight, events = _burst((1, 0), armor=Armor(bulletproof=True))
+    assert attack_roll(events).wounds == (5, 5) and wounds_to(events, "c") == 5
 
 
 def test_a_full_auto_crit_deals_a_hundred_to_one_target():

@@ -114,18 +114,28 @@ def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
 
 
 def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, limb: bool) -> tuple[int, str]:
-    """U-13: bulletproof turns gun wounds into melee wounds (the digit sum); a helmet does once,
-    then is spent; a limb shot ignores armor (U-9)."""
+    """U-13: bulletproof turns gun wounds (a full-auto target's share, U-7) into melee wounds, the
+    digit sum (D-5) — never more than the gun's (Decision: armor never adds wounds); a helmet
+    does once, then is spent; a limb shot ignores armor (U-9)."""
     if limb:
         return amount, "a limb shot ignores armor (U-9)"
     roll = result.roll
     assert roll is not None
     if target.armor.bulletproof:
-        return roll.digit_sum, f"bulletproof: melee wounds, {roll.tens}+{roll.ones} (U-13)"
+        return _melee_wounds(amount, roll.tens, roll.ones, "bulletproof", "")
     if target.armor.helmet and not target.helmet_spent:
         sink.emit(ev.HelmetSpent(actor=target.id))
-        return roll.digit_sum, f"the helmet: melee wounds, {roll.tens}+{roll.ones}, once (U-13)"
+        return _melee_wounds(amount, roll.tens, roll.ones, "the helmet", ", once")
     return amount, ""
+
+
+def _melee_wounds(amount: int, tens: int, ones: int, armor: str, once: str) -> tuple[int, str]:
+    """U-13 (Decision): the digit sum in place of the gun's wounds, unless the gun's are fewer."""
+    melee = face_value(tens) + face_value(ones)
+    faces = f"{face_value(tens)}+{face_value(ones)}"
+    if melee <= amount:
+        return melee, f"{armor}: melee wounds, {faces}{once} (U-13)"
+    return amount, f"{armor}: the gun's {amount}, fewer than melee wounds {faces} = {melee}{once} (U-13)"
 
 
 def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
