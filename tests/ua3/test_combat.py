@@ -329,6 +329,12 @@ def test_a_full_auto_matched_success_deals_the_cap_unless_the_roll_is_higher():
     assert attack_roll(events).wounds == (20, 20)
 
 
+def test_a_full_auto_matched_success_adds_the_bursts_wounds_to_the_cap():
+    """U-7: emptying the clip, 33 is a matched success: the cap 40 (higher than 33) + 10 = 50, 25 each."""
+    _, events = _burst((3, 3), burst="clip")
+    assert attack_roll(events).wounds == (25, 25)
+
+
 def test_bulletproof_armor_keeps_a_full_auto_share_if_it_is_fewer_than_the_digit_sum():
     """U-7, U-13 (Decision): 10 divided 5/5; c's vest would make its 5 the digit sum 1 + 10 = 11: it stays 5."""
     _fight, events = _burst((1, 0), armor=Armor(bulletproof=True))

@@ -392,10 +392,12 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if outcome == "crit":
         wounds[0], parts = FULL_AUTO_CRIT, f"crit: {FULL_AUTO_CRIT} wounds to {live[0].id}, none to any other"
     elif outcome in ("success", "matched_success"):
-        whole = roll.value + extra
-        parts = f"the roll {roll.value}, no cap" + (f", +{extra} ({command.burst} burst)" if extra else "")
+        # a matched success: the cap, or the roll if higher; the burst's wounds come on top either way
+        base, parts = roll.value, f"the roll {roll.value}, no cap"
         if outcome == "matched_success" and weapon.cap is not None and weapon.cap > roll.value:
-            whole, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+            base, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+        whole = base + extra
+        parts += f", +{extra} ({command.burst} burst)" if extra else ""
         share, rest = divmod(whole, len(live))
         wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
         if len(live) > 1:
