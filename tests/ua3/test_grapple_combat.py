@@ -7,7 +7,7 @@ import pytest
 from engine.commands import ua3_combat as f
 from engine.commands.ua3 import EndConflict, GridironRoll
 from engine.errors import Refused
-from engine.events.ua3 import ConflictEnded, GridironRolled, WoundsTaken
+from engine.events.ua3 import ConflictEnded, GridironRolled, StressChecked, WoundsTaken
 from engine.events.ua3 import combat as ev
 from tests.ua3.fights import KNIFE, Fight, join, of_type, person
 
@@ -108,3 +108,36 @@ def test_a_grapple_is_rolled_on_the_grapplers_turns_not_as_a_general_conflict():
     with pytest.raises(Refused, match="grapple"):
         fight.do(EndConflict(conflict=conflict, winner="b"))
     assert grapple_of(fight).result is None
+
+
+def test_wounds_dealt_in_a_grapple_that_kill_raise_the_killers_kill_check():
+    """U-17, U-25: the attacker's 1d10 with advantage (a 6) kills b at 44 of 50: violence 3 for a."""
+    fight = Fight(join("a", "x", GRABBER), join("b", "y", person("Held", violence=3, wounds=44)))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]))
+    fight.do(f.Grapple(actor="a", target="b", dice=(1, 0)))
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", move="wounds", dice=(6,)))
+    assert fight.who("b").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("a", 3)]
+
+
+def test_breaking_free_with_a_punch_that_kills_raises_the_defenders_kill_check():
+    """U-17, U-25: b's crit (01) frees it with 1 + 10 = 11 wounds, killing a at 44: violence 3 for b."""
+    fight = Fight(join("a", "x", person("Grabber", violence=5, wounds=44)), join("b", "y", HELD))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]))
+    fight.do(f.Grapple(actor="a", target="b", dice=(9, 0)))
+    events = fight.do(f.Grapple(actor="b", dice=(0, 1)))
+    assert fight.who("a").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 3)]
+
+
+def test_a_grapplers_blade_is_an_attack_with_a_weapon_once_a_fight():
+    """U-17, U-25: the knife's first cut raises "attacked with a weapon" (violence 1), the next none."""
+    fight, events = grabbed((1, 0, 4), KNIFE)
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 1)]
+    assert fight.who("b").triggered == ("weapon",)
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(9, 0, 3)))
+    assert wounds_to(events, "b") == 3 and not of_type(events, StressChecked)
