@@ -141,3 +141,14 @@ def test_a_grapplers_blade_is_an_attack_with_a_weapon_once_a_fight():
     fight.declare(("a", "grapple"), ("b", "grapple"))
     events = fight.do(f.Grapple(actor="a", dice=(9, 0, 3)))
     assert wounds_to(events, "b") == 3 and not of_type(events, StressChecked)
+
+
+def test_a_defender_the_attackers_fumble_frees_still_breaks_free_with_a_punch():
+    """U-17, U-16: at advantage B, the attacker's fumble (00) moves the token one step back, into
+    B's end zone: b breaks free and punches, two dice (3 and 5) = 8 wounds to a."""
+    fight, _ = grabbed(dice=(9, 0))
+    fight.do(f.Grapple(actor="b", dice=(1, 0)))  # advantage B
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(0, 0, 3, 5)))
+    assert of_type(events, ConflictEnded)[0].winner == "b"
+    assert wounds_to(events, "a") == 8

@@ -14,7 +14,7 @@ from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, Pe
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike, suppressed_may_act
-from engine.rules.ua3.combat.harm import wound
+from engine.rules.ua3.combat.harm import d10s, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
@@ -195,3 +195,6 @@ def _roll(
         assert roll is not None
         if row.id == defender.id:
             _hurt(sink, defender, attacker, roll.digit_sum, f"{defender.id} breaks free with a punch", (), dice)
+        else:  # the attacker's fumble pushed it there: it still punches its way out (two dice, D-5)
+            faces = d10s(dice, 2)
+            _hurt(sink, defender, attacker, total(faces), f"{defender.id} breaks free with a punch", faces, dice)
