@@ -152,3 +152,12 @@ def test_a_defender_the_attackers_fumble_frees_still_breaks_free_with_a_punch():
     events = fight.do(f.Grapple(actor="a", dice=(0, 0, 3, 5)))
     assert of_type(events, ConflictEnded)[0].winner == "b"
     assert wounds_to(events, "a") == 8
+
+
+@pytest.mark.parametrize(("choice", "wounds", "penalty"), [(None, 0, -10), ("wounds", 7, 0)])
+def test_a_matched_failure_in_a_grapple_costs_1d10_wounds_or_ten_on_the_next_roll(choice, wounds, penalty):
+    """U-16, U-17: the roller's choice (automated: the −10); 66 against Struggle 30, then a 7."""
+    fight, _ = grabbed()
+    events = fight.do(f.Grapple(actor="b", matched_failure=choice, dice=(6, 6, 7)))
+    assert wounds_to(events, "b") == wounds
+    assert sum(s.amount for s in fight.who("b").next_roll) == penalty

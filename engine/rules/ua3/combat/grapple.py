@@ -172,7 +172,10 @@ def _roll(
             exchange=side.rolls + 1,
         )
     )
-    if result.outcome == "matched_failure":
+    if result.outcome == "matched_failure" and command.matched_failure == "wounds":
+        face = dice.d10()
+        wound(sink, row, face_value(face), "a matched failure in the grapple: 1d10", "U-16", faces=(face,))
+    elif result.outcome == "matched_failure":
         sink.emit(PenaltyTaken(actor=row.id, shift=MATCHED_FAILURE, rule="U-16"))
     attacker = sink.table.by_id[conflict.sides[0].actor]
     defender = sink.table.by_id[conflict.sides[1].actor]
