@@ -28,6 +28,7 @@ from engine.commands.ua3_combat import (
 )
 from engine.dice.source import DiceSource
 from engine.rules.ua3.combat.situation import (
+    FRENZY,
     can_act,
     firearms,
     frozen,
@@ -159,6 +160,9 @@ def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
     action = rule.do
     if row.reaction is not None and row.reaction.kind == "flee":
         return action == "flee"
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat_of(row.reaction.source) in t.by_id:
+        if action not in FRENZY and action != "nothing":  # U-23: a frenzy only attacks its threat
+            return False
     if action == "grapple":
         return True
     if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.kind == "firearm":

@@ -95,6 +95,25 @@ def test_a_dodge_costs_each_attack_ten_or_twenty(helplessness, shift):
     assert [s.amount for s in spec.shifts] == [shift] and "U-12" in spec.shifts[0].source
 
 
+def test_a_dodger_that_freezes_before_the_attack_no_longer_dodges():
+    """U-12, U-23 (as M2-7: the frozen cannot dodge): b declared a dodge, then froze (99)."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Soft")))
+    fight.declare(("a", "attack", ["b"]), ("b", "dodge"))
+    fight.do(StressCheck(actor="b", gauge="violence", rank=5, source="a", dice=(9, 9)))
+    assert fight.who("b").reaction.kind == "freeze"  # type: ignore[union-attr]
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 3)))
+    assert attack_roll(events).result.spec.shifts == ()
+
+
+def test_a_combatant_in_a_frenzy_cannot_dodge_it_attacks_its_threat():
+    """U-23 (as M2-7): a frenzy attacks its source every action."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Soft")))
+    fight.do(StressCheck(actor="b", gauge="violence", rank=5, source="a", reaction="frenzy", dice=(9, 9)))
+    with pytest.raises(Refused, match="frenzy"):
+        fight.declare(("a", "attack", ["b"]), ("b", "dodge"))
+    fight.declare(("a", "attack", ["b"]), ("b", "attack", ["a"]))
+
+
 # -- U-3 fists ---------------------------------------------------------------------------------
 
 

@@ -45,9 +45,13 @@ FULL_AUTO_CRIT = 100  # U-7
 
 
 def dodge_shift(target: Row, rating: int, round_: int) -> Shift | None:
-    """U-12: −10 when the dodger's Dodge is below the attacker's rating, −20 when equal or higher."""
+    """U-12: −10 when the dodger's Dodge is below the attacker's rating, −20 when equal or higher;
+    none from a dodger since frozen or in a frenzy (U-23, as M2-7: they cannot dodge)."""
     declared = target.declared
     if declared is None or declared.action != "dodge" or target.status != "active":
+        return None
+    reaction = target.reaction
+    if reaction is not None and reaction.kind in ("freeze", "frenzy"):
         return None
     dodge = ability(target, "dodge").rating
     amount = -20 if dodge >= rating else -10

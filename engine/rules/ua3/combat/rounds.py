@@ -29,6 +29,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
 from engine.rules.ua3.combat.situation import (
+    FRENZY,
     IN_GRAPPLE,
     action_rating,
     can_act,
@@ -113,8 +114,11 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
             raise Refused(f"{target} is {other.status}")
     threat = threat_of(reaction.source) if reaction is not None else ""
     if reaction is not None and reaction.kind == "frenzy" and threat in t.by_id:
-        if any(target != threat for target in d.targets):
-            raise Refused(f"{row.id} is in a frenzy and goes only for {threat} (U-23)")
+        if action not in FRENZY or any(target != threat for target in d.targets):
+            raise Refused(
+                f"{row.id} is in a frenzy: it attacks {threat} every action and cannot dodge (U-23, as M2-7)",
+                hint=f"declare an attack (or a grab) on {threat}, or nothing",
+            )
     if action == "ready":
         return weapon_of(row, d.weapon or "fists").name, 0
     if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:

@@ -16,6 +16,8 @@ GONE = frozenset({"dead", "unconscious", "fled", "surrendered"})
 IN_GRAPPLE = frozenset({"grapple", "nothing"})
 
 
+#: U-23 (as M2-7): what a combatant in a frenzy may declare — an attack on its threat.
+FRENZY = frozenset({"attack", "full_auto", "suppress", "grapple", "finish"})
 #: U-8, U-23: the threat a suppressed combatant's failed check reacts to is the suppression itself.
 SUPPRESSION = "'s suppressive fire"
 
