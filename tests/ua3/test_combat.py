@@ -53,6 +53,16 @@ def test_an_initiative_identity_replaces_the_rating_of_any_action():
     assert of_type(events, ev.OrderSet)[0].order == ("a", "b")
 
 
+def test_an_initiative_identity_rates_readying_a_weapon_too():
+    """U-22, U-19: readying rolls nothing, yet the initiative identity's 90 orders it."""
+    quick = person("Quick", identities=[Identity(name="Sprinter", rating=90, initiative=True)])
+    fight = Fight(join("a", "x", quick, KNIFE, in_hand="fists"), join("b", "y", SHOOTER, PISTOL))
+    events = fight.declare(("a", "ready", [], "knife"), ("b", "attack", ["a"]))
+    order = of_type(events, ev.OrderSet)[0]
+    assert order.order == ("a", "b") and order.ratings == (90, 55)
+    assert of_type(events, ev.ActionDeclared)[0].rated_by == "Sprinter"
+
+
 def test_ties_are_broken_by_a_die_each():
     """U-22 (ties as I2-4): the higher die goes first."""
     fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))

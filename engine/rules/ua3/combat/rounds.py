@@ -119,8 +119,10 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
                 f"{row.id} is in a frenzy: it attacks {threat} every action and cannot dodge (U-23, as M2-7)",
                 hint=f"declare an attack (or a grab) on {threat}, or nothing",
             )
-    if action == "ready":
-        return weapon_of(row, d.weapon or "fists").name, 0
+    if action == "ready":  # rolls nothing: last, unless an initiative identity rates it (U-19)
+        readied = weapon_of(row, d.weapon or "fists")
+        option = action_rating(t, row, action, readied)
+        return readied.name, option.rating if option is not None else 0
     if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:
         raise Refused(f"unknown shock gauge {d.gauge!r} (U-18)")
     weapon = held(row, d.weapon) if action not in ("grapple", "finish") else weapon_of(row, d.weapon)
@@ -162,9 +164,7 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
             events.append(ev.ActionDeclared(actor=row.id, action="nothing"))
             continue
         weapon, rating = _check(t, row, d)
-        option = None
-        if d.action != "ready":
-            option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
+        option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
         events.append(
             ev.ActionDeclared(
                 actor=row.id,
