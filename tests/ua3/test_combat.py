@@ -405,6 +405,24 @@ def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
     assert not of_type(events, ev.AttackRolled)
 
 
+@pytest.mark.parametrize("action", ["aim", "suppress"])
+def test_a_suppressed_combatant_checks_before_aiming_or_suppressing_back(action):
+    """U-8 (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed): 90
+    fails the Violence 3 check, and the aim or the fire is lost."""
+    guns = (PISTOL,) if action == "suppress" else ()  # no firearms identity: it aims its fists
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", person("Soft"), *guns), shot_at_rank=0)
+    fight.declare(("a", "suppress", ["b"]), ("b", action, ["a"]))
+    fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    command = (
+        f.Aim(actor="b", target="a", dice=(9, 0))
+        if action == "aim"
+        else f.Suppress(actor="b", targets=("a",), dice=(9, 0))
+    )
+    events = fight.do(command)
+    assert of_type(events, StressChecked)[0].outcome == "failure"
+    assert not of_type(events, ev.Aimed) and not of_type(events, ev.AttackRolled)
+
+
 def test_a_reaction_to_suppression_lasts_for_the_suppression_not_the_suppressor():
     """U-8, U-23 (Decision): Soft fails the suppressed check (90) in round 2 and freezes; the
     suppression ends with round 2, and so does the freeze, though its suppressor still stands."""

@@ -13,8 +13,8 @@ from engine.events.ua3 import PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option
-from engine.rules.ua3.combat.harm import d10s, failed, stress, total, wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
+from engine.rules.ua3.combat.harm import d10s, stress, total, wound
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     ability,
     firearms,
@@ -22,7 +22,6 @@ from engine.rules.ua3.combat.situation import (
     held,
     standing,
     struggle,
-    suppression_source,
 )
 from engine.rules.ua3.people import check_orientation, require_passion, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
@@ -70,24 +69,6 @@ def target_shifts(attacker: Row, target: Row, rating: int, round_: int) -> list[
     if attacker.id in target.openings:
         out.append(Shift(f"{target.id}'s opening (U-3)", 10))
     return out
-
-
-def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
-    """U-8: a suppressed combatant acting against its suppressor passes a Violence stress check
-    first (Decision: any attack, aim, grab or finishing while suppressed); a failed check is
-    its action."""
-    t = sink.table
-    source = t.by_id.get(row.suppressed_by)
-    if t.round > row.suppressed_until or source is None or not standing(source):
-        return True
-    cause = f"suppressed by {source.id}: to act (U-8)"
-    # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
-    threat = suppression_source(source.id)
-    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
-    if failed(outcome) or row.status != "active":
-        end_turn(sink, row.id, dice)
-        return False
-    return True
 
 
 def first_weapon_checks(
@@ -481,6 +462,8 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         raise Refused(f"suppressive fire goes at the group declared: {', '.join(declared.targets)} (U-8)")
     option = firearms(row) or struggle(row)
     check_orientation(spec_for(row, option), command.flipped)
+    if not suppressed_may_act(sink, row, dice):
+        return
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)
     outcome = result.outcome
     roll = result.roll

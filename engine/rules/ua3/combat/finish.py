@@ -12,9 +12,8 @@ from engine.errors import Refused
 from engine.events.ua3 import StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
-from engine.rules.ua3.combat.attack import suppressed_may_act
 from engine.rules.ua3.combat.harm import stress, wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import dead, helpless, struggle, weapon_of
 from engine.rules.ua3.people import check_orientation, spec_for
 from engine.rules.ua3.table import Table

@@ -13,9 +13,9 @@ from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
-from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike, suppressed_may_act
+from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
 from engine.rules.ua3.combat.harm import d10s, total, wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
     grapple_of,

@@ -1,6 +1,7 @@
 """The round structure of a ua3 fight (U-22): declarations, the order by the rating each
-declared action uses, turns, the end of a round and of the fight; the actions that roll
-nothing (dodge U-12, aim U-9, ready, clear a jam U-5, flee, surrender, nothing)."""
+declared action uses, turns, the end of a round and of the fight; the suppressed one's check
+before acting (U-8); the actions that roll nothing (dodge U-12, aim U-9, ready, clear a jam
+U-5, flee, surrender, nothing)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
+from engine.rules.ua3.combat.harm import failed, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
     IN_GRAPPLE,
@@ -39,6 +41,7 @@ from engine.rules.ua3.combat.situation import (
     held,
     helpless,
     standing,
+    suppression_source,
     threat_gone,
     threat_of,
     weapon_of,
@@ -280,6 +283,24 @@ def turn_of(t: Table, actor: str, *actions: str) -> Row:
     return row
 
 
+def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
+    """U-8: a suppressed combatant acting against its suppressor passes a Violence stress check
+    first (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed); a failed check is
+    its action."""
+    t = sink.table
+    source = t.by_id.get(row.suppressed_by)
+    if t.round > row.suppressed_until or source is None or not standing(source):
+        return True
+    cause = f"suppressed by {source.id}: to act (U-8)"
+    # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
+    threat = suppression_source(source.id)
+    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
+    if failed(outcome) or row.status != "active":
+        end_turn(sink, row.id, dice)
+        return False
+    return True
+
+
 def dodge(sink: Sink[Table], command: Dodge, dice: DiceSource) -> None:
     """U-12: the dodge counts from its declaration; the dodger does nothing else."""
     turn_of(sink.table, command.actor, "dodge")
@@ -292,6 +313,8 @@ def aim(sink: Sink[Table], command: Aim, dice: DiceSource) -> None:
     assert row.declared is not None
     if command.target not in row.declared.targets:
         raise Refused(f"{row.id} declared aiming at {', '.join(row.declared.targets)}, not {command.target}")
+    if not suppressed_may_act(sink, row, dice):
+        return
     rounds = row.aim.rounds + 1 if row.aim is not None and row.aim.target == command.target else 1
     sink.emit(ev.Aimed(actor=row.id, target=command.target, rounds=min(2, rounds)))
     end_turn(sink, row.id, dice)
