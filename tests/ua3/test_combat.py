@@ -162,6 +162,22 @@ def test_a_crit_with_fists_knocks_out_or_kills():
     assert fight.who("b").status == "dead"
 
 
+@pytest.mark.parametrize(("weapons", "note"), [((), "crit: b is unconscious"), ((AXE,), "crit: the opponent dies")])
+def test_a_crit_is_narrated_with_its_rule_once(weapons, note):
+    """U-3, U-4: the event's sentence names the rule once, not "(U-3) (U-3)"."""
+    fight = Fight(join("a", "x", BRUISER, *weapons), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    text = attack_roll(fight.do(f.Attack(actor="a", targets=("b",), dice=(0, 1)))).explain()
+    assert note in text and text.count("(U-3)") + text.count("(U-4)") == 1
+
+
+def test_wounds_of_several_dice_say_how_many():
+    """D-7, U-7: a full-auto fumble's 3d10 reads "3d10: 1+2+3", not "1d10"."""
+    _fight, events = _burst((0, 0, 3, 5, 1, 2, 3))
+    hurt = next(w for w in of_type(events, WoundsTaken) if w.actor == "a")
+    assert "(3d10: 1+2+3)" in hurt.explain()
+
+
 # -- U-4 melee weapons -------------------------------------------------------------------------
 
 

@@ -64,8 +64,8 @@ class TurnEnded(EventBase, frozen=True, kw_only=True, tag="ua3_turn_ended"):
 
 class AttackRolled(EventBase, frozen=True, kw_only=True, tag="ua3_attack_rolled"):
     """One attack roll (U-3…U-9, U-11) at `targets` and the wounds it deals each (`wounds`,
-    before armor is counted in `breakdown`). `kind` is the weapon's; `mode` strike, two
-    targets, full auto, suppress, throw, throw_person or disarm."""
+    armor counted, U-13; `breakdown` says how). `kind` is the weapon's; `mode` strike, full
+    auto, suppress, throw, throw_person, disarm or finish."""
 
     round: int
     attacker: str

@@ -235,9 +235,9 @@ def strike(
             amount, armor = _gun_wounds(sink, target, amount, result, command.called == "limb")
             parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
-            note = "crit: the opponent dies (U-4)"
+            note = "crit: the opponent dies"  # the event names the rule once
         elif outcome == "crit":
-            note = f"crit: {target.id} is {command.fists_crit} ({rule})"
+            note = f"crit: {target.id} is {command.fists_crit}"
         elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
             amount = roll.value + weapon.bonus
             parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
