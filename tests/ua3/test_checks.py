@@ -76,5 +76,5 @@ def test_a_ua2_command_is_refused_by_the_ua3_rules() -> None:
     from engine.commands import MadnessCheck
 
     s = Scene(("Ann", "a", sheet("Ann")))
-    with pytest.raises(Refused, match="the ua3 rules have no command .madness_check."):
+    with pytest.raises(Refused, match=r"the ua3 rules have no command .madness_check."):
         s.do(MadnessCheck(actor="Ann", meter="self", rank=2))
