@@ -1,8 +1,6 @@
 """Third edition (`ua3`) fight commands (U-3…U-13, U-17, U-22): begin, declare, and each
 declared action carried out on its turn."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

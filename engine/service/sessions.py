@@ -47,8 +47,9 @@ from engine.service.models import (
 )
 from engine.service.models import Luck as LuckView
 from engine.session.audit import chance, checks_in, chi_square_faces, luck, narrate, table_faces
+from engine.session.front import Front
 from engine.session.history import Record
-from engine.session.service import Amended, Executed, Front, Marked, NpcTurn, Started
+from engine.session.service import Amended, Executed, Marked, NpcTurn, Started
 from engine.session.timeline import states_along
 from engine.session.verify import verify
 

@@ -31,7 +31,6 @@ from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, check_command_id, new_command_id
-from engine.store.memory import MemoryStore
 
 
 def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
@@ -68,6 +67,8 @@ def import_log(store: EventStore, stream: str, records: Sequence[Record], comman
 def rehearse(stream: str, commands: Sequence[CommandBase]) -> list[Record]:
     """A session's setup decided in memory, command by command: every event is decided and known to
     be storable before anything is written, so a refused part leaves nothing behind."""
+    from engine.store.memory import MemoryStore
+
     rehearsal = LiveEncounter(MemoryStore(), stream)
     for command in commands:
         rehearsal.execute(command)

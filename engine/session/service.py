@@ -13,13 +13,11 @@ are reached through the encounter's ruleset, and it contains no rules itself (DE
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -33,7 +31,6 @@ from engine.errors import (
     DiceError,
     EngineError,
     InvalidInput,
-    NotFound,
     OutOfOrder,
     Refused,
     SessionExists,
@@ -43,16 +40,16 @@ from engine.errors import (
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
-from engine.session.audit import Line, narrate
 from engine.session.diff import state_diff
 from engine.session.encoding import decoded
 from engine.session.faces import faces_went
 from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.reader import SessionReader, one_at_a_time
 from engine.session.roster import Roster, roster_of
 from engine.state.encounter import Encounter
 from engine.state.sheet import PassionKind, PassionMode
-from engine.store.base import EventStore, StoredEvent, new_command_id
+from engine.store.base import StoredEvent, new_command_id
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import LoadedScenario
@@ -353,124 +350,10 @@ def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
     return result
 
 
-class Front:
-    """What differs between the front ends of the service: how commands come to it, and the words
-    of the errors it raises about sessions. This one is the CLI's (hints name `ua session …`
-    commands, places name its options); the HTTP API has its own (`engine.service.sessions`),
-    which words them as requests and `$.path`s. The session logic is the same for both."""
-
-    #: Commands typed by people at the table: each combatant's name respelled as the session
-    #: spells it, a die given beyond a command's rolls refused (`ExtraFaces`), a refusal hinted
-    #: at, and the NPCs' declarations made at a new round's start. A front end whose clients send
-    #: the engine's commands as they are (the HTTP API) runs each exactly as sent.
-    table: bool = True
-    #: The first event a state can be asked right after (0: before the first).
-    first_event: int = 1
-
-    def missing(self, name: str, where: str) -> EngineError:
-        """No session `name` (in the store `where` names)."""
-        in_ = f" in {where}" if where else ""
-        return NotFound(f"no session {name!r}{in_}", hint="ua session list; or ua session new NAME --scenario FILE")
-
-    def taken(self, name: str, *, importing: bool) -> EngineError:
-        """A new session (or an import, `importing`) given the name of one that exists."""
-        hint = "import into a new session name" if importing else "pick another name, or --db another file"
-        return SessionExists(f"session {name!r} already exists", hint=hint)
-
-    def changed(self, name: str, version: int) -> EngineError:
-        """A command that lost a race with another writer (nothing was written); `version` is the
-        session's now."""
-        return VersionConflict(
-            f"session {name!r} changed while this command ran; nothing was written",
-            version=version,
-            hint="re-run the command (ua session state shows where it stands now)",
-        )
-
-    def refused(self, name: str, exc: Refused, *, amend: bool) -> Refused:
-        """A command (or an `amend`) the rules refused, with a hint where the rules gave none."""
-        if exc.hint:
-            return exc
-        hint = f"ua session state {name} shows who can act now"
-        if amend:
-            hint = f"ua session log {name} shows each command, its number and what it did"
-        return Refused(exc.message, where=exc.where, hint=hint)
-
-    def reused(self, exc: CommandIdReused) -> EngineError:
-        """A command id already recorded for another command."""
-        return exc
-
-    def at_where(self, name: str, *, fork: bool) -> str:
-        """Where an event number was given: for a state at N (`--at`), or a fork's point."""
-        return name if fork else "--at"
-
-    def bad_log(self, exc: EngineError) -> EngineError:
-        """A log to import that cannot be read, folded or re-decided as it was recorded."""
-        return exc
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def one_at_a_time(method: F) -> F:
-    """`method(self, name, …)` with the session `name`'s lock held: one caller at a time works on
-    a session's live encounter (the service keeps it open between calls; a server's threads
-    share it). The lock is re-entrant: a method may call another. Other processes' writes are
-    decided by the store's expected version."""
-
-    @functools.wraps(method)
-    def locked(self: SessionService, name: str, *args: Any, **kwargs: Any) -> Any:
-        with self.lock(name):
-            return method(self, name, *args, **kwargs)
-
-    return locked  # type: ignore[return-value]
-
-
-class SessionService:
-    """Sessions in one store. `where` names the store in messages (a database's path); `front`
-    is the front end's (`Front`: the CLI's by default).
-
-    Each session's live encounter is kept open between calls while no other writer changes it
-    (a server answers each command without reading the log again); the methods that use it hold
-    the session's lock, so the service is safe for a server's threads."""
-
-    def __init__(self, store: EventStore, *, where: str = "", front: Front | None = None) -> None:
-        self.store = store
-        self.where = where
-        self.front = front or Front()
-        self._live: dict[str, LiveEncounter] = {}
-        self._locks: dict[str, threading.RLock] = {}
-        self._registry = threading.Lock()
-
-    def lock(self, name: str) -> threading.RLock:
-        """The session `name`'s lock (see `one_at_a_time`)."""
-        with self._registry:
-            found = self._locks.get(name)
-            if found is None:
-                found = self._locks[name] = threading.RLock()
-            return found
-
-    # -- finding sessions -----------------------------------------------------------------------
-
-    def sessions(self) -> list[tuple[str, int]]:
-        """(name, events) of every session in the store."""
-        return [(n, self.store.version(n)) for n in self.store.streams()]
-
-    def open(self, name: str) -> LiveEncounter:
-        """The live session `name`, or `NotFound`: the one kept open if no writer changed the
-        session since (hold `lock(name)` while using it where threads share the service)."""
-        version = self.store.version(name)
-        if not version:
-            self._live.pop(name, None)
-            raise self.front.missing(name, self.where)
-        session = self._live.get(name)
-        if session is None or session.version != version:
-            session = self._live[name] = LiveEncounter(self.store, name)
-        return session
-
-    @one_at_a_time
-    def now(self, name: str, *, at: int | None = None) -> tuple[int, Any]:
-        """The session's version now, and its state now (or right after event `at`: `state`)."""
-        return self.open(name).version, self.state(name, at=at)
+class SessionService(SessionReader):
+    """Sessions in one store, run: starting, importing and exporting them, their commands (once
+    per command id, at the version the caller expected), undo and redo, passions, NPCs; finding
+    and reading them is `SessionReader`'s (`where`, `front`, the sessions kept open, the locks)."""
 
     @one_at_a_time
     def delete(self, name: str) -> None:
@@ -1164,56 +1047,7 @@ class SessionService:
             hint=f"{hint}combatants: {', '.join(ids) or 'none yet'}",
         )
 
-    # -- reading ----------------------------------------------------------------------------------
-
-    @one_at_a_time
-    def state(self, name: str, *, at: int | None = None) -> Any:
-        """The session's state (of its ruleset's type) now, or right after event `at` (from the
-        front end's first event: 1, or 0 for the state before any)."""
-        session = self.open(name)
-        if at is None:
-            return session.state
-        first = self.front.first_event
-        if not first <= at <= session.version:
-            raise InvalidInput(
-                f"no event {at} in session {name!r}",
-                where=self.front.at_where(name, fork=False),
-                hint=f"{first} to {session.version}",
-            )
-        return session.state_at(at)
-
-    @one_at_a_time
-    def position(self, name: str, text: str, *, where: str = "") -> int:
-        """The event position `text` names: `N` is event N; `#N` (or `cN`) is the last event of
-        command #N, a command that counts now (the number `session log` heads it with)."""
-        text = text.strip()
-        if text[:1] in ("#", "c", "C"):
-            digits = text[1:]
-            if not digits.isdigit():
-                raise InvalidInput(
-                    f"not a command number: {text!r}", where=where, hint="#9 is command 9; 27 is event 27"
-                )
-            number = int(digits)
-            records = self.open(name).records
-            counting = [e.id for e in command_entries(records) if e.status == "effective"]
-            if number not in counting:
-                shown = ", ".join(f"#{i}" for i in counting[-12:]) or "none"
-                raise InvalidInput(
-                    f"command #{number} is not one that counts now in session {name!r}",
-                    where=where,
-                    hint=f"commands that count (the latest): {shown}",
-                )
-            return max(p for p, e in records if e.command == number)
-        if not text.removeprefix("-").isdigit():
-            raise InvalidInput(
-                f"not an event or command number: {text!r}", where=where, hint="27 (event) or #9 (command)"
-            )
-        return int(text)
-
-    @one_at_a_time
-    def narrate(self, name: str, **filters: Any) -> list[Line]:
-        """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
-        return narrate(self.open(name).records, **filters)
+    # -- what-if forks -----------------------------------------------------------------------------
 
     @one_at_a_time
     def fork_point(
@@ -1242,8 +1076,3 @@ class SessionService:
         except InvalidInput as exc:
             raise InvalidInput(exc.message, where=where, hint=exc.hint) from None
         return state, loaded
-
-    @one_at_a_time
-    def records(self, name: str) -> list[Record]:
-        """Every (position, event) of the session (a copy, to read while others write)."""
-        return list(self.open(name).records)

@@ -2,8 +2,6 @@
 weapons dropped and jammed, aim, suppression, armor spent, a fight's end. Each explains itself
 with its U rule ids."""
 
-from __future__ import annotations
-
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase
 from engine.events.ua3.words import rolled

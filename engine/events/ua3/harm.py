@@ -1,7 +1,5 @@
 """Harm in ua3 (U-2): wounds count up toward the wound threshold; a character's status."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.events.base import EventBase
