@@ -41,6 +41,7 @@ HOT = sorted(
         "engine/dice/judge.py",
         "engine/dice/splitmix.py",
         "engine/dice/rolls.py",
+        "engine/dice/faces.py",
     }
     - {
         "engine/rules/ua2/__init__.py",

@@ -6,6 +6,7 @@ from typing import Literal
 import msgspec
 
 from engine.commands.base import CommandBase
+from engine.commands.ua3 import MatchedFailure
 from engine.dice.checks import Shift
 from engine.state.ua3.combat import Action, AttackMode, Burst, Called
 from engine.state.ua3.sheet import PassionKind, PassionMode
@@ -99,7 +100,9 @@ class Dodge(CommandBase, frozen=True, kw_only=True, tag="ua3_dodge"):
 class Grapple(CommandBase, frozen=True, kw_only=True, tag="ua3_grapple"):
     """U-17: grab `target` (a new grapple, the grabber side A) or act in the grapple the actor
     is in: roll, or with advantage deal 1d10 wounds / disarm (the attacker), swap roles (the
-    defender), shoot (a gun); in its end zone the attacker restrains or kills."""
+    defender), shoot (a gun); in its end zone the attacker restrains or kills. `matched_failure`:
+    the roller's choice should its roll be one, 1d10 wounds or −10 on its next roll (U-16;
+    automated: the −10)."""
 
     actor: str
     target: str = ""
@@ -107,6 +110,7 @@ class Grapple(CommandBase, frozen=True, kw_only=True, tag="ua3_grapple"):
     end: GrappleEnd = "restrain"
     shifts: tuple[Shift, ...] = ()
     flipped: bool | None = None
+    matched_failure: MatchedFailure | None = None
 
 
 class Finish(CommandBase, frozen=True, kw_only=True, tag="ua3_finish"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.source import DiceSource, SeededDice, roll_percentile
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
 
 
@@ -68,26 +68,49 @@ def classify(spec: CheckSpec, value: int, matched: bool) -> Outcome:
 
 def outcome_of_faces(spec: CheckSpec, tens: int, ones: int, flipped: bool) -> Outcome:
     """C-13 for these faces, read as rolled or flip-flopped (D-4)."""
-    value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
     if spec.kind != "major":
+        value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
         return classify(spec, value, tens == ones and value != 100)
-    if value == 1:  # a major check (every combat roll), the short way
+    return _major_faces(tens, ones, flipped, target_of(spec), spec.minimum, spec.untrained)
+
+
+def _major_faces(tens: int, ones: int, flipped: bool, target: int, minimum: int | None, untrained: bool) -> Outcome:
+    """C-13 for a major check (every combat roll) on these faces, its spec read once by the
+    caller (a compiled build reads a struct's fields slowly: the hot path reads each one once)."""
+    value = (ones * 10 + tens if flipped else tens * 10 + ones) or 100
+    if value == 1:
         return "crit"
     if value == 100:
         return "fumble"
-    minimum = spec.minimum
     if minimum is not None and value < minimum:
         return "failure"
-    return major_outcome(value, tens == ones, target_of(spec), untrained=spec.untrained)
+    return major_outcome(value, tens == ones, target, untrained=untrained)
 
 
 def reads_flipped(spec: CheckSpec, tens: int, ones: int, flipped: bool, prefer: Prefer) -> bool:
     """C-11: whether an automated actor reads these faces flip-flopped (given they may be)."""
-    read, other = (tens * 10 + ones) or 100, (ones * 10 + tens) or 100
-    if flipped:
-        read, other = other, read
+    if spec.kind == "major":
+        return _major_reads_flipped(tens, ones, flipped, prefer, target_of(spec), spec.minimum, spec.untrained)
     as_read = outcome_of_faces(spec, tens, ones, flipped)
-    if takes_flip(as_read, outcome_of_faces(spec, tens, ones, not flipped), read, other, prefer):
+    return _takes(as_read, outcome_of_faces(spec, tens, ones, not flipped), tens, ones, flipped, prefer)
+
+
+def _major_reads_flipped(
+    tens: int, ones: int, flipped: bool, prefer: Prefer, target: int, minimum: int | None, untrained: bool
+) -> bool:
+    as_read = _major_faces(tens, ones, flipped, target, minimum, untrained)
+    other = _major_faces(tens, ones, not flipped, target, minimum, untrained)
+    return _takes(as_read, other, tens, ones, flipped, prefer)
+
+
+def _takes(as_read: Outcome, other: Outcome, tens: int, ones: int, flipped: bool, prefer: Prefer) -> bool:
+    """`flipped` turned round when C-11 takes the other reading of these faces."""
+    if as_read == other and (prefer == "as_rolled" or as_read not in SUCCESSES):
+        return flipped  # the same outcome, and no purpose that prefers a value (the usual case)
+    read, value = (tens * 10 + ones) or 100, (ones * 10 + tens) or 100
+    if flipped:
+        read, value = value, read
+    if takes_flip(as_read, other, read, value, prefer):
         return not flipped
     return flipped
 
@@ -122,13 +145,36 @@ def resolve(
     orientation: bool | None = None,
 ) -> CheckResult:
     """Resolve rolled dice. `orientation` (flipped or not) is a person's stated choice (C-11)."""
-    tens, ones, flipped = roll.tens, roll.ones, roll.flipped
-    if orientation is not None:
-        flipped = orientation and spec.flip
-    elif spec.flip:
-        flipped = reads_flipped(spec, tens, ones, flipped, prefer)
-    chosen = roll if flipped == roll.flipped else roll_of(tens, ones, flipped)
-    return CheckResult(spec=spec, roll=chosen, outcome=outcome_of_faces(spec, tens, ones, flipped))
+    return resolve_faces(spec, roll.tens, roll.ones, roll.flipped, prefer, orientation, roll)
+
+
+def resolve_faces(
+    spec: CheckSpec,
+    tens: int,
+    ones: int,
+    flipped: bool,
+    prefer: Prefer = "as_rolled",
+    orientation: bool | None = None,
+    roll: Percentile | None = None,
+) -> CheckResult:
+    """`resolve` on the faces of a roll (`roll`, when the caller has it, read `flipped`)."""
+    if spec.kind == "major":  # every combat roll: the spec read once
+        target, minimum, untrained = target_of(spec), spec.minimum, spec.untrained
+        read = flipped
+        if orientation is not None:
+            read = orientation and spec.flip
+        elif spec.flip:
+            read = _major_reads_flipped(tens, ones, flipped, prefer, target, minimum, untrained)
+        outcome = _major_faces(tens, ones, read, target, minimum, untrained)
+    else:
+        read = flipped
+        if orientation is not None:
+            read = orientation and spec.flip
+        elif spec.flip:
+            read = reads_flipped(spec, tens, ones, flipped, prefer)
+        outcome = outcome_of_faces(spec, tens, ones, read)
+    chosen = roll if roll is not None and read == flipped else roll_of(tens, ones, read)
+    return CheckResult(spec=spec, roll=chosen, outcome=outcome)
 
 
 def roll_check(
@@ -138,4 +184,8 @@ def roll_check(
     orientation a person states (C-11); without it the engine takes the better one."""
     if spec.kind == "minor" and spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
-    return resolve(spec, roll_percentile(dice), prefer=prefer, orientation=flipped)
+    if isinstance(dice, SeededDice):  # the batch's source: its faces straight from the stream
+        tens, ones = dice.two_d10()
+        return resolve_faces(spec, tens, ones, False, prefer, flipped)
+    roll = roll_percentile(dice)
+    return resolve_faces(spec, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)

@@ -2,16 +2,9 @@
 
 import msgspec
 
+from engine.dice.faces import digit_sum, face_value, percentile_value, read_value
 
-def face_value(face: int) -> int:
-    """A single d10 face counted for sums (D-5, D-7): 0 counts as 10."""
-    return 10 if face == 0 else face
-
-
-def percentile_value(tens: int, ones: int) -> int:
-    """D-1: 10·tens + ones, except 0,0 which is 100."""
-    value = 10 * tens + ones
-    return 100 if value == 0 else value
+__all__ = ["Percentile", "face_value", "percentile", "percentile_value"]
 
 
 class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
@@ -32,8 +25,7 @@ class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     @property
     def value(self) -> int:
         """D-1 on the orientation used."""
-        value = self.ones * 10 + self.tens if self.flipped else self.tens * 10 + self.ones
-        return value or 100
+        return read_value(self.tens, self.ones, self.flipped)
 
     @property
     def is_crit(self) -> bool:
@@ -53,7 +45,7 @@ class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     @property
     def digit_sum(self) -> int:
         """D-5: each face counted with 0 as 10; range 2–20 (47 → 11, 07 → 17, 00 → 20)."""
-        return face_value(self.tens) + face_value(self.ones)
+        return digit_sum(self.tens, self.ones)
 
     def flip(self) -> "Percentile":
         """D-4: the same dice read the other way round."""

@@ -3,6 +3,7 @@ engine shares one of each (tens, ones, read flipped or not) instead of building 
 
 from __future__ import annotations
 
+from engine.dice.faces import digit_sum, read_value
 from engine.dice.percentile import Percentile
 
 _ROLLS: list[Percentile] = [
@@ -13,3 +14,13 @@ _ROLLS: list[Percentile] = [
 def roll_of(tens: int, ones: int, flipped: bool = False) -> Percentile:
     """The roll of these faces, read as rolled or flip-flopped (D-1, D-4)."""
     return _ROLLS[tens * 20 + ones * 2 + flipped]
+
+
+def value_of(roll: Percentile) -> int:
+    """`roll.value` (D-1), for compiled callers (they call no interpreted property)."""
+    return read_value(roll.tens, roll.ones, roll.flipped)
+
+
+def digit_sum_of(roll: Percentile) -> int:
+    """`roll.digit_sum` (D-5), for compiled callers."""
+    return digit_sum(roll.tens, roll.ones)

@@ -127,6 +127,7 @@ Event = (
     | _ua3.Aimed
     | _ua3.ActionDeclared
     | _ua3.AttackRolled
+    | _ua3.AttackedWithWeapon
     | _ua3.FightEnded
     | _ua3.GrappleSwapped
     | _ua3.HelmetSpent
@@ -209,6 +210,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     _ua3.Aimed,
     _ua3.ActionDeclared,
     _ua3.AttackRolled,
+    _ua3.AttackedWithWeapon,
     _ua3.FightEnded,
     _ua3.GrappleSwapped,
     _ua3.HelmetSpent,

@@ -3,8 +3,8 @@ working table only its version and its combatants by id."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from engine.commands.setup import RollCheck, Ruling, StartEncounter
 from engine.dice.checks import roll_check
@@ -13,19 +13,10 @@ from engine.errors import Refused
 from engine.events.checks import CheckRolled
 from engine.events.setup import EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
-from engine.rules.sink import Sink
+from engine.rules.sink import Sink, TableBase
 
 
-class AnyTable(Protocol):
-    """What the shared rules read of a ruleset's working table."""
-
-    version: int
-
-    @property
-    def by_id(self) -> Mapping[str, Any]: ...
-
-
-def require_started(t: AnyTable) -> None:
+def require_started(t: TableBase) -> None:
     if t.version == 0:
         raise Refused("the encounter has not started", hint="start it first")
 

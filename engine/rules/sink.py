@@ -6,10 +6,20 @@ event the log will hold, a counting sink does not (a batch fight, where no event
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from engine.errors import UnknownEventType
 from engine.events.base import EventBase
+
+
+class TableBase:
+    """What every ruleset's working table has: its version, one on for each fact applied. (A
+    compiled build reads and writes it directly when the sink's table is typed by this base.)"""
+
+    __slots__ = ("version",)
+
+    version: int
+
 
 T = TypeVar("T")
 Appliers = Mapping[type[EventBase], Callable[[T, Any], None]]
@@ -30,14 +40,15 @@ class Sink(Generic[T]):
         self.emit_all(events)
 
     def emit_all(self, events: Sequence[EventBase]) -> None:
-        appliers, table, kept = self._appliers, self.table, self.events
+        appliers, kept, table = self._appliers, self.events, self.table
+        base = cast(TableBase, table)
         for event in events:
             try:
                 applier = appliers[type(event)]
             except KeyError:
                 raise UnknownEventType(f"no applier for event type {type(event).__name__}") from None
             applier(table, event)
-            table.version += 1  # type: ignore[attr-defined]
+            base.version += 1
             self.count += 1
             if kept is not None:
                 kept.append(event)
@@ -50,10 +61,13 @@ class Sink(Generic[T]):
     def applied(self, event: EventBase | None) -> None:
         """A fact the rules applied to the table themselves, with the same effect function its
         event's applier calls; its event (built only when recording) is kept."""
-        self.table.version += 1  # type: ignore[attr-defined]
+        table = cast(TableBase, self.table)
+        table.version += 1
         self.count += 1
-        if event is not None and self.events is not None:
-            self.events.append(event)
+        if event is not None:
+            kept = self.events
+            if kept is not None:
+                kept.append(event)
 
     @property
     def recorded(self) -> list[EventBase]:

@@ -28,7 +28,7 @@ from engine.rules.ua2.combat.situation import helpless
 from engine.rules.ua2.table import Row, Table
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
-from engine.tactics.conditions import Predicate, compile_when
+from engine.tactics.conditions import Condition, compile_when
 from engine.tactics.rules import TacticRule
 
 
@@ -52,7 +52,7 @@ class Compiled:
 
     def __init__(self, rule: TacticRule, at_range: bool) -> None:
         self.rule = rule
-        self.condition: Predicate = compile_when(rule.when, at_range)
+        self.condition: Condition = compile_when(rule.when, at_range)
         self.do: str = rule.do
         self.target: str = rule.target
         self.focus: int = rule.focus
@@ -262,7 +262,7 @@ def choose_command(t: Table, actor: str, profiles: Mapping[str, Profile], ai: Di
     me = t.by_id[actor]
     profile = profiles[actor]
     for rule in profile.compiled:
-        if rule.condition(t, me, ai):
+        if rule.condition.holds(t, me, ai):
             command = _command_for(rule, t, me, profile, profiles, ai)
             if command is not None:
                 return command
@@ -289,7 +289,7 @@ def declarations(t: Table, profiles: Mapping[str, Profile], ai: DiceSource) -> D
         for rule in profile.compiled:
             if frenzied and rule.do not in FRENZY_ACTIONS:
                 continue  # M2-7: it would not act on this rule (see _command_for)
-            if not rule.condition(t, me, ai):
+            if not rule.condition.holds(t, me, ai):
                 continue
             if rule.do == "attack" and rule.focus and rule.attacks == 1 and not (f.held_by or f.holding):
                 target = select_target(t, me, rule.target, profiles, ai, spare_helpless=rule.spare_helpless)

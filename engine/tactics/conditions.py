@@ -6,16 +6,12 @@ that draws, from the AI stream — last, so a rule that fails on the state never
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 
 from engine.dice.source import DiceSource
 from engine.rules.ua2.combat.situation import helpless
 from engine.rules.ua2.table import Row, Table
 from engine.tactics.rules import When
-
-Test = Callable[[Table, Row], bool]
-Predicate = Callable[[Table, Row, DiceSource], bool]
 
 
 def _enemies(t: Table, me: Row) -> int:
@@ -34,92 +30,101 @@ def _fraction(me: Row) -> float:
     return me.wounds / me.max_wounds if me.max_wounds else 0.0
 
 
-def _tests(w: When) -> list[Test]:
-    """One test per condition given, in the order they are checked."""
-    tests: list[Test] = []
-    if w.wounds_below is not None:
-        below = w.wounds_below
-        tests.append(lambda t, me: _fraction(me) < below)
-    if w.wounds_at_least is not None:
-        least = w.wounds_at_least
-        tests.append(lambda t, me: _fraction(me) >= least)
-    if w.enemies_at_least is not None:
-        at_least = w.enemies_at_least
-        tests.append(lambda t, me: _enemies(t, me) >= at_least)
-    if w.enemies_at_most is not None:
-        at_most = w.enemies_at_most
-        tests.append(lambda t, me: _enemies(t, me) <= at_most)
-    if w.allies_down is not None:
-        down = w.allies_down
-        tests.append(lambda t, me: _allies_down(t, me) == down)
-    if w.armed is not None:
-        armed = w.armed
-        tests.append(lambda t, me: (me.in_hand != "fists") == armed)
-    if w.holding_weapon is not None:
-        named = w.holding_weapon.casefold()
-        tests.append(lambda t, me: me.in_hand.casefold() == named)
-    if w.jammed is not None:
-        jammed = w.jammed
-        tests.append(lambda t, me: ((held := me.held) is not None and held.name in me.jammed) == jammed)
-    if w.round_at_least is not None:
-        first = w.round_at_least
-        tests.append(lambda t, me: t.round >= first)
-    if w.round_at_most is not None:
-        last = w.round_at_most
-        tests.append(lambda t, me: t.round <= last)
-    if w.reaction is not None:
-        reaction = w.reaction
-        tests.append(lambda t, me: (me.reaction.kind if me.reaction else "none") == reaction)
-    if w.held is not None:
-        held = w.held
-        tests.append(lambda t, me: bool(me.held_by) == held)
-    if w.holding is not None:
-        holding = w.holding
-        tests.append(lambda t, me: bool(me.holding) == holding)
-    if w.prone is not None:
-        prone = w.prone
-        tests.append(lambda t, me: me.prone == prone)
-    if w.dodged_last_round is not None:
-        dodged = w.dodged_last_round
-        tests.append(lambda t, me: me.dodged_last_round == dodged)
-    if w.helpless_enemies_at_least is not None:
-        least_helpless = w.helpless_enemies_at_least
-        tests.append(lambda t, me: _helpless_enemies(t, me) >= least_helpless)
-    return tests
+class Condition:
+    """The conditions of one `When`, read once into plain fields (None: not given), tested in
+    a fixed order by `holds`; `never` when the rule's position rules it out."""
 
+    __slots__ = (
+        "allies_down",
+        "armed",
+        "chance",
+        "dodged_last_round",
+        "enemies_at_least",
+        "enemies_at_most",
+        "held",
+        "helpless_enemies_at_least",
+        "holding",
+        "holding_weapon",
+        "jammed",
+        "never",
+        "prone",
+        "reaction",
+        "round_at_least",
+        "round_at_most",
+        "wounds_at_least",
+        "wounds_below",
+    )
 
-def _always(t: Table, me: Row, ai: DiceSource) -> bool:
-    return True
+    def __init__(self, w: When, at_range: bool) -> None:
+        self.never: bool = w.at_range is not None and w.at_range != at_range
+        self.wounds_below: float | None = w.wounds_below
+        self.wounds_at_least: float | None = w.wounds_at_least
+        self.enemies_at_least: int | None = w.enemies_at_least
+        self.enemies_at_most: int | None = w.enemies_at_most
+        self.allies_down: bool | None = w.allies_down
+        self.armed: bool | None = w.armed
+        self.holding_weapon: str | None = None if w.holding_weapon is None else w.holding_weapon.casefold()
+        self.jammed: bool | None = w.jammed
+        self.round_at_least: int | None = w.round_at_least
+        self.round_at_most: int | None = w.round_at_most
+        self.reaction: str | None = w.reaction
+        self.held: bool | None = w.held
+        self.holding: bool | None = w.holding
+        self.prone: bool | None = w.prone
+        self.dodged_last_round: bool | None = w.dodged_last_round
+        self.helpless_enemies_at_least: int | None = w.helpless_enemies_at_least
+        #: `chance` in thousandths (None: no chance)
+        self.chance: int | None = None if w.chance is None else round(w.chance * 1000)
 
-
-def _never(t: Table, me: Row, ai: DiceSource) -> bool:
-    return False
+    def holds(self, t: Table, me: Row, ai: DiceSource) -> bool:
+        """Every condition given holds (`chance` draws from the AI stream, last)."""
+        if self.never:
+            return False
+        if self.wounds_below is not None and not _fraction(me) < self.wounds_below:
+            return False
+        if self.wounds_at_least is not None and not _fraction(me) >= self.wounds_at_least:
+            return False
+        if self.enemies_at_least is not None and not _enemies(t, me) >= self.enemies_at_least:
+            return False
+        if self.enemies_at_most is not None and not _enemies(t, me) <= self.enemies_at_most:
+            return False
+        if self.allies_down is not None and _allies_down(t, me) != self.allies_down:
+            return False
+        if self.armed is not None and (me.in_hand != "fists") != self.armed:
+            return False
+        if self.holding_weapon is not None and me.in_hand.casefold() != self.holding_weapon:
+            return False
+        if self.jammed is not None:
+            held = me.held
+            if (held is not None and held.name in me.jammed) != self.jammed:
+                return False
+        if self.round_at_least is not None and not t.round >= self.round_at_least:
+            return False
+        if self.round_at_most is not None and not t.round <= self.round_at_most:
+            return False
+        if self.reaction is not None and (me.reaction.kind if me.reaction else "none") != self.reaction:
+            return False
+        if self.held is not None and bool(me.held_by) != self.held:
+            return False
+        if self.holding is not None and bool(me.holding) != self.holding:
+            return False
+        if self.prone is not None and me.prone != self.prone:
+            return False
+        if self.dodged_last_round is not None and me.dodged_last_round != self.dodged_last_round:
+            return False
+        least = self.helpless_enemies_at_least
+        if least is not None and not _helpless_enemies(t, me) >= least:
+            return False
+        chance = self.chance
+        return chance is None or ai.choose(1000) < chance
 
 
 @cache
-def compile_when(when: When, at_range: bool) -> Predicate:
-    """The predicate of `when` for a combatant at range or not (a scenario's position)."""
-    if when.at_range is not None and when.at_range != at_range:
-        return _never
-    tests = tuple(_tests(when))
-    if when.chance is None:
-        if not tests:
-            return _always
-        if len(tests) == 1:
-            only = tests[0]
-            return lambda t, me, ai: only(t, me)
-        return lambda t, me, ai: all(test(t, me) for test in tests)
-    threshold = round(when.chance * 1000)
-
-    def with_chance(t: Table, me: Row, ai: DiceSource) -> bool:
-        for test in tests:
-            if not test(t, me):
-                return False
-        return ai.choose(1000) < threshold
-
-    return with_chance
+def compile_when(when: When, at_range: bool) -> Condition:
+    """The conditions of `when` for a combatant at range or not (a scenario's position)."""
+    return Condition(when, at_range)
 
 
 def holds(when: When, t: Table, me: Row, ai: DiceSource, *, at_range: bool = False) -> bool:
     """Every condition given in `when` holds (`chance` draws from the AI stream, last)."""
-    return compile_when(when, at_range)(t, me, ai)
+    return compile_when(when, at_range).holds(t, me, ai)

@@ -111,7 +111,7 @@ class Ua2Script:
         return tuple(ends)
 
     def max_rounds(self, table: Table) -> int:
-        return table.settings.max_rounds
+        return table.limits.max_rounds
 
 
 SCRIPT = Ua2Script()

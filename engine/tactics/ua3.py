@@ -28,6 +28,7 @@ from engine.commands.ua3_combat import (
 )
 from engine.dice.source import DiceSource
 from engine.rules.ua3.combat.situation import (
+    FRENZY,
     can_act,
     firearms,
     frozen,
@@ -36,6 +37,7 @@ from engine.rules.ua3.combat.situation import (
     opponent_in,
     standing,
     struggle,
+    threat_of,
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
@@ -132,8 +134,9 @@ def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int =
         pool = _enemies(t, row)
         if rule.spare_helpless:
             pool = [r for r in pool if not helpless(r)]
-    if row.reaction is not None and row.reaction.kind == "frenzy" and row.reaction.source in t.by_id:
-        pool = [r for r in pool if r.id == row.reaction.source]
+    threat = threat_of(row.reaction.source) if row.reaction is not None else ""
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat in t.by_id:
+        pool = [r for r in pool if r.id == threat]
     if not pool:
         return ()
     if rule.target == "weakest":
@@ -157,6 +160,9 @@ def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
     action = rule.do
     if row.reaction is not None and row.reaction.kind == "flee":
         return action == "flee"
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat_of(row.reaction.source) in t.by_id:
+        if action not in FRENZY and action != "nothing":  # U-23: a frenzy only attacks its threat
+            return False
     if action == "grapple":
         return True
     if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.kind == "firearm":

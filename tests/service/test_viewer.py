@@ -289,10 +289,12 @@ def test_the_ua3_golden_replays_conflict_stands_where_the_servers_state_puts_its
     for at in sorted({having[0], having[-1], *moved[:2]}):
         _scrub(page, at)
         conflict = states[at]["conflicts"][-1]
-        page.wait_for_function(
-            "([id, token]) => document.querySelector(`#conflicts .conflict[data-id='${id}'] .gridiron li.token`)"
-            "?.dataset.space === token",
-            arg=[conflict["id"], conflict["token"]],
+        rolled = [f"{s['rolls']} rolled" for s in conflict["sides"]]
+        page.wait_for_function(  # the token and each side's rolls as the state at `at` has them
+            "([id, token, rolled]) => {"
+            " const c = document.querySelector(`#conflicts .conflict[data-id='${id}']`);"
+            " const sides = c ? [...c.querySelectorAll('.side')].map((e) => e.textContent) : [];"
+            " return c?.querySelector('.gridiron li.token')?.dataset.space === token"
+            "  && sides.length === rolled.length && rolled.every((r, i) => sides[i].includes(r)); }",
+            arg=[conflict["id"], conflict["token"], rolled],
         )
-        rolls = page.locator(f"#conflicts .conflict[data-id='{conflict['id']}'] .side").all_inner_texts()
-        assert all(f"{s['rolls']} rolled" in text for s, text in zip(conflict["sides"], rolls, strict=True))

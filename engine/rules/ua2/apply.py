@@ -25,7 +25,7 @@ from engine.events.madness import (
 )
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
-from engine.rules.ua2.table import Row, Table
+from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
@@ -34,7 +34,6 @@ from engine.state.weapons import FISTS
 
 replace = msgspec.structs.replace
 Applier = Callable[[Table, Any], None]
-NO_SUPPRESSION = Suppression()
 
 
 # -- setup, rulings, checks ----------------------------------------------------------------------
@@ -135,8 +134,12 @@ def _passion(t: Table, e: PassionSpent) -> None:
 def wound(t: Table, target: str, amount: int, source: str, injury_id: int, round_: int) -> None:
     """C2-32: a new injury of `amount` on `target`; wound points drop by it."""
     row = t.by_id.get(target)
-    if row is None:
-        return
+    if row is not None:
+        wound_row(t, row, amount, source, injury_id, round_)
+
+
+def wound_row(t: Table, row: Row, amount: int, source: str, injury_id: int, round_: int) -> None:
+    """`wound` on the target's row."""
     row.wounds -= amount
     row.injuries = (*row.injuries, Injury(id=injury_id, amount=amount, source=source, round=round_))
     if injury_id + 1 > t.next_injury_id:
@@ -234,19 +237,25 @@ def attack_made(
 ) -> None:
     """One attack roll made (C2-8 counts it); the target marked as attacked with a weapon of
     that kind (M2-8); `hit` wounds dealt to it as injury `injury` (none: 0)."""
-    attacker = t.by_id[attacker_id]
+    attack_on(t, t.by_id[attacker_id], t.by_id.get(target_id), weapon, kind, part, round_, hit, injury)
+
+
+def attack_on(
+    t: Table, attacker: Row, target: Row | None, weapon: str, kind: str, part: int, round_: int, hit: int, injury: int
+) -> None:
+    """`attack_made` on the rows of the attacker and its target (None: not a combatant)."""
     attacker.attacks_this_round += 1
     attacker.acted_round = t.round
     # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
     attacker.extra_attack = attacker.extra_attack and part > 1
     trigger = TRIGGER_OF_KIND.get(kind)
-    if trigger:
-        target = t.by_id.get(target_id)
-        if target is not None and trigger not in target.triggered:
-            target.triggered = (*target.triggered, trigger)
+    if trigger and target is not None and trigger not in target.triggered:
+        target.triggered = (*target.triggered, trigger)
     if hit:
-        wound(t, target_id, hit, f"{attacker_id}'s {weapon}", injury, round_)
-        credit(t, attacker_id, target_id, hit)
+        if target is not None:
+            wound_row(t, target, hit, f"{attacker.id}'s {weapon}", injury, round_)
+        if target is not attacker:  # wounds dealt, as a batch counts them (`credit`)
+            attacker.dealt += hit
 
 
 def _attack(t: Table, e: ev.AttackResolved) -> None:

@@ -9,6 +9,7 @@ immutable `Encounter` (DESIGN: one rules implementation, two uses).
 from __future__ import annotations
 
 from engine.dice.checks import CheckResult
+from engine.rules.sink import TableBase
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Encounter, Injury, ReactionState, Status
 from engine.state.fight import Condition, Fight, Fighter, FightResult, Focus, Initiative, Phase, Suppression
@@ -21,12 +22,45 @@ FIGHTER_FIELDS: tuple[str, ...] = tuple(f for f in Fighter.__struct_fields__ if 
 ROW_FIELDS: tuple[str, ...] = (*COMBATANT_FIELDS, *FIGHTER_FIELDS)
 
 
+class Arm:
+    """A weapon as the attack rules read it: its fields and derived values read once into plain
+    fields (a compiled build reads a struct's fields slowly); `weapon` is the weapon itself."""
+
+    __slots__ = (
+        "bonus",
+        "cap",
+        "firearm",
+        "harmful_thrown",
+        "kind",
+        "name",
+        "nonlethal",
+        "penetrating",
+        "throwable",
+        "weapon",
+    )
+
+    def __init__(self, weapon: Weapon) -> None:
+        self.weapon = weapon
+        self.name: str = weapon.name
+        self.kind: str = weapon.kind
+        self.firearm: bool = weapon.kind == "firearm"
+        self.bonus: int = weapon.bonus
+        self.cap: int | None = weapon.cap
+        self.penetrating: bool = weapon.penetrating
+        self.harmful_thrown: bool = weapon.harmful_thrown
+        self.throwable: bool = weapon.throwable
+        self.nonlethal: bool = weapon.nonlethal
+
+
+FISTS_ARM = Arm(FISTS)
+
+
 class Row:
     """One combatant and its fighter as plain mutable fields (the names of `Combatant` and
     `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
     fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "dealt", "held", "memo", "skills")
+    __slots__ = (*ROW_FIELDS, "armed", "cuts", "cuts_of", "dealt", "held", "memo", "skills")
 
     id: str
     side: str
@@ -73,6 +107,12 @@ class Row:
     memo: dict[object, object]
     #: derived, not stored: wounds dealt to others since the table was thawed (a batch's tally)
     dealt: int
+    #: derived, not stored: the wound shift's cuts for this maximum (C2-31), worked out from the
+    #: thresholds `cuts_of` (None: not yet)
+    cuts: tuple[tuple[int, int], ...]
+    cuts_of: object
+    #: derived, not stored: the last weapon attacked with, as the rules read it (`arm`)
+    armed: Arm
 
     @classmethod
     def thaw(cls, combatant: Combatant, fighter: Fighter) -> Row:
@@ -81,12 +121,14 @@ class Row:
             setattr(row, name, getattr(combatant, name))
         for name in FIGHTER_FIELDS:
             setattr(row, name, getattr(fighter, name))
+        row.armed = FISTS_ARM
         row.rearm()
         row.skills = {}
         for skill in combatant.sheet.skills:  # the first of a name, as `Sheet.skill` finds it
             row.skills.setdefault(skill.name.casefold(), skill)
         row.memo = {}
         row.dealt = 0
+        row.cuts, row.cuts_of = (), None
         return row
 
     def clone(self) -> Row:
@@ -132,11 +174,23 @@ class Row:
         row.skills = self.skills
         row.memo = self.memo
         row.dealt = self.dealt
+        row.cuts, row.cuts_of = self.cuts, self.cuts_of
+        row.armed = self.armed
         return row
 
+    def arm(self, weapon: Weapon) -> Arm:
+        """`weapon` as the attack rules read it (the last one asked for is kept)."""
+        armed = self.armed
+        if armed.weapon is not weapon:
+            armed = self.armed = Arm(weapon)
+        return armed
+
     def rearm(self) -> None:
-        """After the hand or the arsenal changed: the weapon now in hand."""
-        self.held = self.find_weapon(self.in_hand)
+        """After the hand or the arsenal changed: the weapon now in hand (and, when there is
+        one, as the attack rules read it: copies of the row share it)."""
+        held = self.held = self.find_weapon(self.in_hand)
+        if held is not None:
+            self.arm(held)
 
     def combatant(self) -> Combatant:
         return Combatant(**{name: getattr(self, name) for name in COMBATANT_FIELDS})
@@ -170,16 +224,49 @@ class Row:
 
 
 EMPTY = Encounter()
+#: No suppressive fire this round (the value every round starts with).
+NO_SUPPRESSION = Suppression()
 
 
-class Table:
+class Limits:
+    """The settings the rules read on every attack and every round, as plain fields (read once
+    when the table's settings are set: a compiled build reads a struct's fields slowly)."""
+
+    __slots__ = (
+        "dead_at",
+        "incapacitated_at",
+        "max_rounds",
+        "violence_ally_killed",
+        "violence_first_shot_at",
+        "violence_first_weapon_attack",
+        "violence_kill",
+        "violence_kill_helpless",
+        "wound_shift_thresholds",
+    )
+
+    def __init__(self, settings: Settings) -> None:
+        self.max_rounds: int = settings.max_rounds
+        self.dead_at: int = settings.dead_at
+        self.incapacitated_at: int = settings.incapacitated_at
+        self.wound_shift_thresholds: tuple[tuple[float, int], ...] = settings.wound_shift_thresholds
+        self.violence_first_weapon_attack: int = settings.violence_first_weapon_attack
+        self.violence_first_shot_at: int = settings.violence_first_shot_at
+        self.violence_kill: int = settings.violence_kill
+        self.violence_ally_killed: int = settings.violence_ally_killed
+        self.violence_kill_helpless: int = settings.violence_kill_helpless
+
+
+class Table(TableBase):
     """The encounter as the rules work on it: its setup, the rows in joining order (also each
     fighter's order in the fight), and where the fight stands."""
 
     __slots__ = (
+        "_settings",
         "by_id",
+        "limits",
         "next_injury_id",
         "order",
+        "ordered",
         "phase",
         "result",
         "round",
@@ -187,12 +274,17 @@ class Table:
         "ruleset",
         "scenario",
         "seed",
-        "settings",
         "suppression",
         "title",
         "turn",
-        "version",
     )
+
+    _settings: Settings
+    #: the settings' values the rules read most, kept with `settings`
+    limits: Limits
+    #: derived, not stored: the last round order worked out (`full_order`) and the initiatives
+    #: it was worked out from (None: none yet)
+    ordered: tuple[tuple[str, ...], tuple[Initiative | None, ...]] | None
 
     def __init__(self, state: Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:  # a copy: the same fields, the rows copied
@@ -204,12 +296,13 @@ class Table:
         self.title = state.title
         self.seed = state.seed
         self.scenario = state.scenario
-        self.settings: Settings = state.settings
+        self.settings = state.settings
         self.next_injury_id = state.next_injury_id
         fight = state.fight
         self.phase: Phase = fight.phase
         self.round = fight.round
         self.order: tuple[str, ...] = fight.order
+        self.ordered = None
         self.turn = fight.turn
         self.suppression: Suppression = fight.suppression
         self.result: FightResult | None = fight.result
@@ -223,11 +316,13 @@ class Table:
         self.title = other.title
         self.seed = other.seed
         self.scenario = other.scenario
-        self.settings = other.settings
+        self._settings = other._settings
+        self.limits = other.limits
         self.next_injury_id = other.next_injury_id
         self.phase = other.phase
         self.round = other.round
         self.order = other.order
+        self.ordered = other.ordered
         self.turn = other.turn
         self.suppression = other.suppression
         self.result = other.result
@@ -237,6 +332,15 @@ class Table:
     def clone(self) -> Table:
         """An independent copy (rows copied; the frozen values inside them shared)."""
         return Table(copy_of=self)
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
+        self.limits = Limits(settings)
 
     def freeze(self) -> Encounter:
         """The stored, immutable state this table stands for."""

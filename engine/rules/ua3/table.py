@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice.checks import CheckResult, Shift
+from engine.rules.sink import TableBase
 from engine.rules.ua3.abilities import ability_value, wound_threshold
 from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
@@ -94,7 +95,7 @@ class Row:
 EMPTY = Ua3Encounter()
 
 
-class Table:
+class Table(TableBase):
     """The ua3 encounter as the rules work on it: setup, rows in joining order, conflicts,
     coercions waiting for an answer, where a fight stands."""
 
@@ -113,7 +114,6 @@ class Table:
         "settings",
         "title",
         "turn",
-        "version",
     )
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:

@@ -21,7 +21,7 @@ def hit_numbers(t: Table, target: str, amount: int) -> tuple[int, int, int, int]
     """(injury id, wounds before, wounds after, wound shift after) for `amount` on `target`."""
     c = t.by_id[target]
     after = c.wounds - amount
-    return t.next_injury_id, c.wounds, after, wound_shift_of(c, after, t.settings)
+    return t.next_injury_id, c.wounds, after, wound_shift_of(c, after, t)
 
 
 def inflict(sink: Sink, target: str, amount: int, source: str, rule: str) -> None:
@@ -54,7 +54,8 @@ def settle_wounds(sink: Sink, target: str, amount: int, injury_id: int, *, cause
         sink.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
     if c.status in ("dead",):
         return
-    if c.wounds <= t.settings.dead_at:
+    limits = t.limits
+    if c.wounds <= limits.dead_at:
         sink.emit(
             ev.StatusChanged(
                 id=target,
@@ -64,7 +65,7 @@ def settle_wounds(sink: Sink, target: str, amount: int, injury_id: int, *, cause
             )
         )
         left_fight(sink, target)
-    elif c.wounds <= t.settings.incapacitated_at and c.status == "active":
+    elif c.wounds <= limits.incapacitated_at and c.status == "active":
         sink.emit(
             ev.StatusChanged(
                 id=target,
@@ -117,7 +118,7 @@ def violence_after_attack(
 ) -> None:
     """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
     killer's check, then each ally who saw the kill (`reactions`: as `madness`)."""
-    settings = sink.table.settings
+    settings = sink.table.limits
     if first_trigger and weapon_kind == "firearm":
         madness(
             sink,

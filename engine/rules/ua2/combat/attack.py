@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import msgspec
+from typing import Final
 
-from engine.commands.combat import Attack
+import msgspec
+from msgspec.structs import astuple
+
+from engine.commands.combat import Attack, ReactionChoice, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
+from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.rules.ua2.apply import attack_made
+from engine.rules.ua2.apply import attack_on
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import (
     hit_numbers,
@@ -32,8 +36,10 @@ from engine.rules.ua2.combat.situation import (
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
-from engine.rules.ua2.table import Row, Table
-from engine.state.weapons import FISTS, Weapon
+from engine.rules.ua2.table import FISTS_ARM, Arm, Row, Table
+from engine.state.encounter import Reaction
+from engine.state.sheet import PassionKind
+from engine.state.weapons import Weapon
 
 MAX_ATTACKS_PER_ROUND = 3  # C2-8
 DISARM_MINIMUM = 30  # C2-19
@@ -52,9 +58,24 @@ class Plan:
     when every attack goes at one target, that target's shifts (it is focusing, it is held).
     With several targets each part gets its own target's shifts after dividing (a decision:
     they differ by target, so they cannot be added before). `kind` is the AttackResolved weapon
-    kind, `trigger` the M2-8 trigger it raises in its target ("": none)."""
+    kind, `trigger` the M2-8 trigger it raises in its target ("": none). The command's fields
+    the strikes read are kept here too, read once (a compiled build reads a struct's slowly)."""
 
-    __slots__ = ("attacker", "kind", "mode", "pool", "single_target", "spec", "strikes", "trigger", "weapon")
+    __slots__ = (
+        "arm",
+        "attacker",
+        "flipped",
+        "kind",
+        "mode",
+        "passion",
+        "pool",
+        "reactions",
+        "single_target",
+        "spec",
+        "strikes",
+        "trigger",
+        "weapon",
+    )
 
     def __init__(
         self,
@@ -68,51 +89,79 @@ class Plan:
     ) -> None:
         self.attacker = attacker
         self.weapon = weapon
+        #: the weapon's fields as the strikes read them
+        self.arm = attacker.arm(weapon)
         self.mode = mode
         self.spec = spec
         self.strikes = strikes
         self.single_target = single_target
         self.pool = pool
-        self.kind: str = weapon.kind
-        self.trigger: str = TRIGGERS[weapon.kind]
+        kind = self.arm.kind
+        self.kind: str = kind
+        self.trigger: str = TRIGGERS[kind]
+        self.passion: PassionKind | None = None
+        self.flipped: bool | None = None
+        #: M2-4: the reactions the command chose, by combatant (None: none chosen)
+        self.reactions: dict[str, Reaction] | None = None
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
 TRIGGERS = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
-def _weapon_for(t: Table, fighter: Row, command: Attack) -> Weapon:
-    named, mode = command.weapon, command.mode
+def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:
+    actor = fighter.id
     weapon = fighter.held if not named else fighter.weapon(named)
     if weapon is None:
-        raise Refused(f"{command.actor} does not carry a {named or fighter.in_hand}")
-    name = weapon.name
-    if mode in ("disarm", "throw_person") and weapon.kind == "firearm":
+        raise Refused(f"{actor} does not carry a {named or fighter.in_hand}")
+    arm = fighter.arm(weapon)
+    name = arm.name
+    if mode in ("disarm", "throw_person") and arm.firearm:
         raise Refused(f"a {mode.replace('_', ' ')} is a hand-to-hand attack, not with a gun (C2-19, C2-21)")
     if name != "fists":
         if weapon is not fighter.held and name.casefold() != fighter.in_hand.casefold():
-            raise Refused(f"the {name} is not in {command.actor}'s hand", hint="draw it first (C2-3)")
+            raise Refused(f"the {name} is not in {actor}'s hand", hint="draw it first (C2-3)")
         if fighter.drawn_round == t.round and t.phase != "ambush":
             raise Refused(f"the {name} was drawn this round and cannot be used until next round (C2-3)")
     if fighter.jammed and name in fighter.jammed:
         raise Refused(f"the {name} is jammed", hint="clear the jam first (C2-3)")
-    if mode == "throw" and (name == "fists" or not weapon.throwable):
+    if mode == "throw" and (name == "fists" or not arm.throwable):
         raise Refused(f"a {name} is not something to throw (C2-20)")
     return weapon
 
 
-def _strikes(command: Attack) -> tuple[tuple[str, int | None], ...]:
-    if command.strikes and command.target:
+def _strikes(target: str, strikes: tuple[Strike, ...]) -> tuple[tuple[str, int | None], ...]:
+    if strikes and target:
         raise Refused("give either a target or strikes, not both")
-    if command.strikes:
-        return tuple((s.target, s.share) for s in command.strikes)
-    if not command.target:
+    if strikes:
+        return tuple((s.target, s.share) for s in strikes)
+    if not target:
         raise Refused("an attack needs a target")
-    return ((command.target, None),)
+    return ((target, None),)
+
+
+#: Where each of the Attack command's fields is in `astuple(command)`: `plan_attack` reads them
+#: all with one call (a compiled build reads a struct's fields one by one, slowly).
+_FIELD = {name: i for i, name in enumerate(Attack.__struct_fields__)}
+_ACTOR: Final = _FIELD["actor"]
+_TARGET: Final = _FIELD["target"]
+_STRIKES: Final = _FIELD["strikes"]
+_WEAPON: Final = _FIELD["weapon"]
+_MODE: Final = _FIELD["mode"]
+_MINIMUM: Final = _FIELD["minimum"]
+_SKILL: Final = _FIELD["skill"]
+_SHIFTS: Final = _FIELD["shifts"]
+_MONKEY_REDIRECT: Final = _FIELD["monkey_redirect"]
+_FLIPPED: Final = _FIELD["flipped"]
+_PASSION: Final = _FIELD["passion"]
+_REACTIONS: Final = _FIELD["reactions"]
 
 
 def plan_attack(t: Table, command: Attack) -> Plan:
-    actor, mode = command.actor, command.mode
+    fields = astuple(command)
+    actor: str = fields[_ACTOR]
+    mode: str = fields[_MODE]
+    passion: PassionKind | None = fields[_PASSION]
     attacker = combatant(t, actor)
     if attacker.held_by:
         raise Refused(f"{actor} is held by {attacker.held_by} and cannot attack", hint="break free (C2-27)")
@@ -123,17 +172,20 @@ def plan_attack(t: Table, command: Attack) -> Plan:
             f"{actor} is keeping up suppressive fire: that is this round's action (C2-18)",
             hint="lay it down (suppress) or do nothing",
         )
-    weapon = _weapon_for(t, attacker, command)
-    if command.passion is not None:
-        require_passion(t, attacker, command.passion)
-    if not isinstance(command.reactions, msgspec.UnsetType):
-        for choice in command.reactions:
+    weapon = _weapon_for(t, attacker, fields[_WEAPON], mode)
+    if passion is not None:
+        require_passion(t, attacker, passion)
+    chosen: tuple[ReactionChoice, ...] | msgspec.UnsetType = fields[_REACTIONS]
+    reactions: dict[str, Reaction] | None = None
+    if not isinstance(chosen, msgspec.UnsetType):
+        for choice in chosen:
             if choice.id not in t.by_id:
                 raise Refused(
                     f"no combatant {choice.id!r} to choose a reaction for (M2-4)",
                     hint=f"combatants: {', '.join(r.id for r in t.rows)}",
                 )
-    strikes = _strikes(command)
+        reactions = {r.id: r.reaction for r in chosen}
+    strikes = _strikes(fields[_TARGET], fields[_STRIKES])
     count = len(strikes)
     if count > MAX_ATTACKS_PER_ROUND:
         raise Refused(f"at most {MAX_ATTACKS_PER_ROUND} attacks a round (C2-8)")
@@ -155,33 +207,38 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
             if tid.casefold() != reaction.source.casefold():
                 raise Refused(f"{actor} is in a frenzy and attacks only {reaction.source} (M2-7)")
-    if command.monkey_redirect:
-        redirect = combatant(t, command.monkey_redirect)
+    monkey_redirect: str = fields[_MONKEY_REDIRECT]
+    if monkey_redirect:
+        redirect = combatant(t, monkey_redirect)
         if redirect.id == actor:
             raise Refused("a Monkey Dodge sends the next attack on the attacker elsewhere, not back to it (C2-28)")
     if mode == "disarm" and t.by_id[first].in_hand == "fists":
         raise Refused(f"{first} holds no weapon to take (C2-19)")
-    shifts = [*command.shifts, *roll_shifts(t, actor)]
+    shifts: list[Shift] = [*fields[_SHIFTS], *roll_shifts(t, actor)]
     single = len(targets) == 1
     focus = attacker.focus
     if single and focus is not None and focus.target == first:
         shifts.append(Shift(f"focus on {focus.target} (C2-5)", focus.amount))
-    minimum = command.minimum
+    minimum: int | None = fields[_MINIMUM]
     if minimum is not None and not 1 <= minimum <= 100:
         raise Refused(f"a minimum roll is 1–100, not {minimum} (C-8)")
     if mode == "disarm":
         minimum = max(minimum or 0, DISARM_MINIMUM)
     elif mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
-    spec = attack_spec(attacker, weapon, mode, command.skill)
+    spec = attack_spec(attacker, weapon, mode, fields[_SKILL])
+    pool = target_of(spec)
     if shifts or minimum is not None:
+        for shift in shifts:
+            pool += shift.amount
         spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
-    pool = spec.target
     if single:
         for shift in target_shifts(t, actor, first):
             pool += shift.amount
     _check_shares(pool, strikes)
-    return Plan(attacker, weapon, mode, spec, strikes, single, pool)
+    plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
+    plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
+    return plan
 
 
 def frenzy_attack(t: Table, row: Row) -> Attack | None:
@@ -268,6 +325,11 @@ def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool
     return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=flipped)
 
 
+def _roll_strike(spec: CheckSpec, arm: Arm, dice: DiceSource, flipped: bool | None) -> CheckResult:
+    """`roll_attack` with the weapon as the strikes read it."""
+    return roll_check(spec, dice, prefer="high" if arm.firearm else "as_rolled", flipped=flipped)
+
+
 def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
     t = sink.table
     open_turn(sink, command.actor, dice=dice, helping=True)
@@ -286,7 +348,7 @@ def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
             break
         strike(sink, plan, command, plan.strikes[i][0], shares[i], i + 1, parts, dice, aimed, passion)
     if plan.mode == "throw":
-        sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.weapon.name, rule="C2-20"))
+        sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.arm.name, rule="C2-20"))
     end_turn(sink, dice)
 
 
@@ -331,15 +393,16 @@ def strike(
     first_at_target = target not in aimed
     aimed.add(target)
     spec = _strike_spec(t, plan, target, share, part, parts, side_shifts=first_at_target)
-    result = roll_attack(spec, plan.weapon, dice, command.flipped)
-    if command.passion is not None and not passion.spent:
+    arm = plan.arm
+    result = _roll_strike(spec, arm, dice, plan.flipped)
+    if plan.passion is not None and not passion.spent:
         spent = passion_on_failure(
             plan.attacker,
-            command.passion,
+            plan.passion,
             command.passion_mode,
             result,
             dice,
-            prefer_high=plan.weapon.kind == "firearm",
+            prefer_high=arm.firearm,
         )
         if spent is not None:  # C-10: once per attack, on the first failed roll it can change
             sink.emit(spent)
@@ -350,8 +413,7 @@ def strike(
     if outcome == "matched_success" and plan.attacker.no_match_benefits:
         outcome = "success"  # C2-30 Turning Tide: no benefit from matches
         note = "Turning Tide: no benefit from the match (C2-30)"
-    weapon = plan.weapon
-    hand = weapon.kind != "firearm"
+    hand = not arm.firearm
     thrown = plan.mode == "throw"
     kind = plan.kind
     first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
@@ -375,7 +437,7 @@ def strike(
         elif outcome == "crit":
             note = _join(note, "crit (C2-10)")
         else:
-            amount, text, rule = _damage(result, outcome, weapon, thrown, plan.mode, cherry, dice, recording)
+            amount, text, rule = _damage(result, outcome, arm, thrown, plan.mode, cherry, dice, recording)
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
@@ -393,13 +455,13 @@ def strike(
             else:
                 amount = 0
     round_ = t.round
-    attack_made(t, attacker_id, target, weapon.name, kind, part, round_, amount, injury)
+    attack_on(t, plan.attacker, target_c, arm.name, kind, part, round_, amount, injury)
     sink.applied(
         ev.AttackResolved(
             round=round_,
             attacker=attacker_id,
             target=target,
-            weapon=weapon.name,
+            weapon=arm.name,
             mode=plan.mode,
             result=result,
             weapon_kind=kind,
@@ -429,9 +491,7 @@ def strike(
         killed=killed,
         helpless=helpless,
         dice=dice,
-        reactions=None
-        if isinstance(command.reactions, msgspec.UnsetType)
-        else {r.id: r.reaction for r in command.reactions},
+        reactions=plan.reactions,
     )
 
 
@@ -449,7 +509,7 @@ def _cherries(plan: Plan, spec: CheckSpec) -> bool:
 def _damage(
     result: CheckResult,
     outcome: str,
-    weapon: Weapon,
+    weapon: Arm,
     thrown: bool,
     mode: str,
     cherry: str | None,
@@ -458,10 +518,10 @@ def _damage(
 ) -> dmg.Damage:
     roll = result.roll
     assert roll is not None
-    if weapon.kind == "firearm":
+    if weapon.firearm:
         return dmg.firearm_damage(roll, weapon, describe=describe)
     if mode == "throw_person":
-        base = dmg.digit_sum_damage(roll, FISTS, describe=describe)
+        base = dmg.digit_sum_damage(roll, FISTS_ARM, describe=describe)
     elif outcome == "matched_success" and weapon.bonus >= 6 and (not thrown or weapon.harmful_thrown):
         reason = f"matched success with a +{weapon.bonus} weapon" if describe else ""
         base = dmg.firearm_style_damage(roll, weapon, reason, thrown=thrown, describe=describe)
@@ -483,7 +543,7 @@ def _special_effects(
 ) -> None:
     """Crits (C2-10), disarms (C2-19), throws (C2-21) on a successful attack."""
     attacker = plan.attacker.id
-    weapon = plan.weapon
+    weapon = plan.arm
     if outcome not in HITS:
         return
     if plan.mode == "disarm":
@@ -502,9 +562,9 @@ def _special_effects(
             inflict(sink, attacker, 3, f"taking {target}'s {taken.name}", "C2-19")
         return
     if outcome == "crit":
-        knock_out = weapon.nonlethal or (weapon.kind != "firearm" and command.crit == "knock_out")
+        knock_out = weapon.nonlethal or (not weapon.firearm and command.crit == "knock_out")
         choice = "to knock out" if knock_out else "to kill"
-        how = "a crit with a gun kills" if weapon.kind == "firearm" else f"a crit: {attacker} chooses {choice}"
+        how = "a crit with a gun kills" if weapon.firearm else f"a crit: {attacker} chooses {choice}"
         status: ev.StatusName = "unconscious" if knock_out else "dead"
         sink.emit(ev.StatusChanged(id=target, status=status, cause=how, rule="C2-10"))
         left_fight(sink, target)
@@ -516,10 +576,10 @@ def _special_effects(
 def _failure_effects(sink: Sink, plan: Plan, target: str, outcome: str) -> None:
     """C2-11 fumbles, C2-13 matched failures, C2-14 knives cut."""
     attacker = plan.attacker.id
-    weapon = plan.weapon
+    weapon = plan.arm
     thrown = plan.mode == "throw"
     if outcome == "fumble":
-        if weapon.kind == "firearm":
+        if weapon.firearm:
             sink.emit(ev.WeaponJammed(id=attacker, weapon=weapon.name))
         else:
             bonus = 0 if thrown else weapon.bonus

@@ -9,8 +9,8 @@ from engine.events import combat as ev
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import knock_down
 from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.table import Arm
 from engine.state.fight import Condition
-from engine.state.weapons import Weapon
 
 #: C2-24/C2-25: "for 4 rounds" — the rest of this round and the next four (a decision).
 CONDITION_ROUNDS = 4
@@ -20,7 +20,7 @@ NO_DAMAGE = ("blind", "kung_fu_grip")
 def cherry_damage(
     base: dmg.Damage,
     roll: Percentile,
-    weapon: Weapon,
+    weapon: Arm,
     thrown: bool,
     cherry: str,
     dice: DiceSource,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import cache
 
 from engine.dice.percentile import Percentile, face_value
-from engine.state.weapons import Weapon
+from engine.dice.rolls import digit_sum_of, value_of
+from engine.rules.ua2.table import Arm
 
 Damage = tuple[int, str, str]  # amount, breakdown, rule
 
@@ -21,9 +22,8 @@ def _faces(roll: Percentile) -> str:
     return f"{roll.value:02d} → {face_value(roll.read_tens)}+{face_value(roll.read_ones)}"
 
 
-@cache
-def _bonus_text(weapon: Weapon) -> str:
-    return f"{weapon.bonus} ({', '.join(weapon.tags)})"
+def _bonus_text(arm: Arm) -> str:
+    return f"{arm.bonus} ({', '.join(arm.weapon.tags)})"
 
 
 def digit_sum_amount(digit_sum: int, bonus: int) -> int:
@@ -41,42 +41,42 @@ def firearm_amount(value: int, cap: int | None) -> int:
     return cap if cap is not None and value > cap else value
 
 
-def digit_sum_damage(roll: Percentile, weapon: Weapon, *, thrown: bool = False, describe: bool = True) -> Damage:
+def digit_sum_damage(roll: Percentile, arm: Arm, *, thrown: bool = False, describe: bool = True) -> Damage:
     """C2-7: digit sum (D-5) + weapon bonus; C2-20: thrown — no bonus, and only big, heavy or
     penetrating objects hurt."""
-    total = roll.digit_sum
+    total = digit_sum_of(roll)
     if thrown:
-        if not weapon.harmful_thrown:
-            text = f"a thrown {weapon.name} is not big, heavy or penetrating: no damage" if describe else ""
+        if not arm.harmful_thrown:
+            text = f"a thrown {arm.name} is not big, heavy or penetrating: no damage" if describe else ""
             return 0, text, "C2-20"
         return total, f"damage {_faces(roll)} = {total} (thrown, no weapon bonus)" if describe else "", "C2-20"
-    bonus = weapon.bonus
+    bonus = arm.bonus
     if bonus:
         amount = digit_sum_amount(total, bonus)
-        return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(weapon)} = {amount}" if describe else "", "C2-7"
+        return amount, f"damage {_faces(roll)} = {total} + {_bonus_text(arm)} = {amount}" if describe else "", "C2-7"
     return total, f"damage {_faces(roll)} = {total}" if describe else "", "C2-7"
 
 
 def firearm_style_damage(
-    roll: Percentile, weapon: Weapon, reason: str, *, thrown: bool = False, describe: bool = True
+    roll: Percentile, arm: Arm, reason: str, *, thrown: bool = False, describe: bool = True
 ) -> Damage:
     """C2-12/C2-23: the roll value (uncapped) + the weapon bonus (not for a throw, C2-20)."""
-    value, bonus = roll.value, weapon.bonus
+    value, bonus = value_of(roll), arm.bonus
     if thrown or not bonus:
         return value, f"{reason}: damage = roll {value}" if describe else "", "C2-12"
     amount = firearm_style_amount(value, bonus)
-    return amount, f"{reason}: damage = roll {value} + {_bonus_text(weapon)} = {amount}" if describe else "", "C2-12"
+    return amount, f"{reason}: damage = roll {value} + {_bonus_text(arm)} = {amount}" if describe else "", "C2-12"
 
 
-def firearm_damage(roll: Percentile, weapon: Weapon, *, describe: bool = True) -> Damage:
+def firearm_damage(roll: Percentile, arm: Arm, *, describe: bool = True) -> Damage:
     """C2-9: the roll value, capped by the gun."""
-    value = roll.value
-    amount = firearm_amount(value, weapon.cap)
+    value = value_of(roll)
+    amount = firearm_amount(value, arm.cap)
     if not describe:
         return amount, "", "C2-9"
     if amount != value:
-        return amount, f"damage {value}, capped at {amount} by the {weapon.name}", "C2-9"
-    return amount, f"damage {value} ({weapon.name}, cap {weapon.cap})", "C2-9"
+        return amount, f"damage {value}, capped at {amount} by the {arm.name}", "C2-9"
+    return amount, f"damage {value} ({arm.name}, cap {arm.cap})", "C2-9"
 
 
 def half_of(amount: int) -> int:

@@ -7,7 +7,7 @@ from functools import cache
 
 from engine.dice.checks import CheckSpec, Shift
 from engine.errors import Refused
-from engine.rules.ua2.table import Row, Table
+from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.weapons import Weapon
 
@@ -39,13 +39,12 @@ def wound_cuts(maximum: int, thresholds: tuple[tuple[float, int], ...]) -> tuple
     return tuple(cuts)
 
 
-def wound_shift_of(c: Row, current: int, settings: Settings) -> int:
+def wound_shift_of(c: Row, current: int, t: Table) -> int:
     """`wound_shift` for a combatant, its cuts worked out once (its maximum does not change)."""
-    thresholds = settings.wound_shift_thresholds
-    found = c.memo.get(thresholds)
-    if found is None:
-        found = c.memo[thresholds] = wound_cuts(c.max_wounds, thresholds)
-    return shift_at(current, found)  # type: ignore[arg-type]
+    thresholds = t.limits.wound_shift_thresholds
+    if c.cuts_of is not thresholds:
+        c.cuts, c.cuts_of = wound_cuts(c.max_wounds, thresholds), thresholds
+    return shift_at(current, c.cuts)
 
 
 @cache
@@ -122,7 +121,7 @@ def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
     (C2-18). Conditions and suppression are the fight's: once it has ended they no longer apply."""
     c = combatant(t, who)
     shifts = []
-    w = wound_shift_of(c, c.wounds, t.settings)
+    w = wound_shift_of(c, c.wounds, t)
     if w:
         shifts.append(_wounds(w))
     if t.phase in ("setup", "ended"):
@@ -131,7 +130,7 @@ def roll_shifts(t: Table, who: str, *, suppression: bool = True) -> list[Shift]:
         if t.round <= cond.until_round:
             shifts.append(Shift(f"{cond.name}", cond.shift))
     s = t.suppression
-    if suppression and s.shots and who in s.field:
+    if suppression and s is not NO_SUPPRESSION and s.shots and who in s.field:
         amount = suppression_shift(s.shots, t.settings)
         if amount:
             shifts.append(Shift(f"suppressed, {s.shots} shots (C2-18)", amount))

@@ -73,8 +73,8 @@ def fight_over(sink: Sink) -> bool:
 def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
     """Start the next round (re-setting initiative where I2-5 asks), or end at the round limit."""
     t = sink.table
-    if t.round >= t.settings.max_rounds:
-        end_fight_with(sink, None, f"the round limit ({t.settings.max_rounds}) was reached, a draw")
+    if t.round >= t.limits.max_rounds:
+        end_fight_with(sink, None, f"the round limit ({t.limits.max_rounds}) was reached, a draw")
         return
     round_ = t.round + 1
     if dice is not None:
@@ -86,7 +86,19 @@ def next_round(sink: Sink, dice: DiceSource | None = None) -> None:
 
 def full_order(t: Table) -> tuple[str, ...]:
     """The order of a new round: successes first, higher first (I2-2), as ranked so far (ties
-    keep the order they had, then the order combatants joined in)."""
+    keep the order they had, then the order combatants joined in). Worked out again only when
+    the order or an initiative changed since it last was (sorting its own result again gives
+    it back; a tuple compares identical members without comparing their fields)."""
+    initiatives = tuple([r.initiative for r in t.rows])
+    last = t.ordered
+    if last is not None and last[0] == t.order and last[1] == initiatives:
+        return t.order
+    order = _full_order(t)
+    t.ordered = (order, initiatives)
+    return order
+
+
+def _full_order(t: Table) -> tuple[str, ...]:
     by_rank = {fid: i for i, fid in enumerate(t.order)}
     unranked = len(by_rank)
     ranked = [
