@@ -4,7 +4,6 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -113,8 +112,7 @@ class ExtraFaces(InvalidInput):
         self.read, self.given, self.events = read, given, events
 
 
-@dataclass(frozen=True)
-class Amendment:
+class Amendment(msgspec.Struct, frozen=True):
     """What an amend did: the states and the events before and after, for the audit's diff."""
 
     before: Encounter
