@@ -3,14 +3,18 @@
 `mix64` is the plain form on Python integers. A 64-bit value does not fit a compiled build's
 machine integers (63 bits and a tag), so there it would fall back to slow arbitrary-precision
 arithmetic on every die; `LimbStream` computes the same faces on three limbs of 22, 22 and 20
-bits, where every product and carry fits a machine word. The engine uses the limbs when this
-module is compiled and the plain form otherwise (the limbs are slower as plain Python); tests
-hold the two equal.
+bits, where every product and carry fits a machine word (typed `i64`, a compiled build keeps
+them as plain machine integers; as plain Python they are ints). The engine uses the limbs when
+this module is compiled and the plain form otherwise (the limbs are slower as plain Python);
+tests hold the two equal.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # mypyc's native 64-bit integer (an int when not compiled)
+    from mypy_extensions import i64
 
 MASK: Final = (1 << 64) - 1
 GOLDEN: Final = 0x9E3779B97F4A7C15
@@ -48,25 +52,22 @@ _L: Final = 22
 _M22: Final = (1 << 22) - 1
 _M20: Final = (1 << 20) - 1
 
-Limbs = tuple[int, int, int]
-
-
-def split(z: int) -> Limbs:
+def split(z: int) -> tuple[i64, i64, i64]:
     return z & _M22, (z >> 22) & _M22, (z >> 44) & _M20
 
 
-def join(a: Limbs) -> int:
+def join(a: tuple[i64, i64, i64]) -> int:
     a0, a1, a2 = a
-    return a0 | (a1 << 22) | (a2 << 44)
+    return int(a0) | (int(a1) << 22) | (int(a2) << 44)
 
 
-def _add(a0: int, a1: int, a2: int, c0: int, c1: int, c2: int) -> Limbs:
+def _add(a0: i64, a1: i64, a2: i64, c0: i64, c1: i64, c2: i64) -> tuple[i64, i64, i64]:
     s0 = a0 + c0
     s1 = a1 + c1 + (s0 >> _L)
     return s0 & _M22, s1 & _M22, (a2 + c2 + (s1 >> _L)) & _M20
 
 
-def _mul(a0: int, a1: int, a2: int, c0: int, c1: int, c2: int) -> Limbs:
+def _mul(a0: i64, a1: i64, a2: i64, c0: i64, c1: i64, c2: i64) -> tuple[i64, i64, i64]:
     """a·c mod 2⁶⁴: each partial product below 2⁴⁴, each sum below 2⁴⁷."""
     p0 = a0 * c0
     p1 = a0 * c1 + a1 * c0 + (p0 >> _L)
@@ -74,7 +75,7 @@ def _mul(a0: int, a1: int, a2: int, c0: int, c1: int, c2: int) -> Limbs:
     return p0 & _M22, p1 & _M22, p2 & _M20
 
 
-def _xorshift(a0: int, a1: int, a2: int, s: int) -> Limbs:
+def _xorshift(a0: i64, a1: i64, a2: i64, s: i64) -> tuple[i64, i64, i64]:
     """a ^ (a >> s) for 22 ≤ s < 44."""
     q = s - _L
     return a0 ^ ((a1 >> q) | ((a2 << (_L - q)) & _M22)), a1 ^ (a2 >> q), a2
@@ -92,7 +93,7 @@ C21: Final = 0x26ec4c
 C22: Final = 0x94d04
 
 
-def mix_limbs(a0: int, a1: int, a2: int) -> Limbs:
+def mix_limbs(a0: i64, a1: i64, a2: i64) -> tuple[i64, i64, i64]:
     """`mix64` on limbs."""
     a0, a1, a2 = _add(a0, a1, a2, G0, G1, G2)
     a0, a1, a2 = _xorshift(a0, a1, a2, 30)

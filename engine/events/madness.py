@@ -19,6 +19,8 @@ FailedCount = Annotated[int, msgspec.Meta(ge=0, le=5)]
 #: How a madness check resolved: M2-2 no roll; M2-3 automatic failure; M2-4 a rolled Mind check.
 MadnessOutcome = Literal["hardened", "automatic_failure", "success", "failure"]
 NotchKind = Literal["hardened", "failed"]
+#: The outcomes of a madness check with a Mind roll (M2-4).
+ROLLED: tuple[MadnessOutcome, ...] = ("success", "failure")
 #: Who chose a reaction (M2-4): the person, the combatant's default, the `default_reaction` setting.
 ReactionChooser = Literal["stated", "combatant_default", "setting"]
 
@@ -40,7 +42,7 @@ class MadnessCheckResolved(EventBase, frozen=True, kw_only=True, tag="madness_ch
 
     @property
     def rolled(self) -> bool:
-        return self.outcome in ("success", "failure")
+        return self.outcome in ROLLED
 
     def explain(self) -> str:
         check = f"{self.actor}'s {self.meter} {self.rank} check"

@@ -79,7 +79,7 @@ def prepare(loaded: LoadedScenario, start: Any = None) -> Prepared:
     )
 
 
-@dataclass
+@dataclass(init=False)
 class FightRun:
     """A finished fight: its working table (frozen into `state` on demand), its log (when kept)
     and what the tallies need."""
@@ -95,6 +95,19 @@ class FightRun:
     dealt: dict[str, int] = field(default_factory=dict)
     faces_drawn: int = 0
     choices_drawn: int = 0
+
+    def __init__(self, seed: int, table: Table) -> None:
+        # written out, not generated: a batch makes one per fight (a compiled build runs this)
+        self.seed = seed
+        self.table = table
+        self.events = []
+        self.event_count = 0
+        self.refusals = 0
+        self.refusal_reasons = []
+        self.commands = 0
+        self.dealt = {}
+        self.faces_drawn = 0
+        self.choices_drawn = 0
 
     @property
     def state(self) -> Any:

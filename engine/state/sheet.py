@@ -10,6 +10,8 @@ PassionKind = Literal["rage", "fear", "noble"]
 #: C-10: what a spent passion does to a failed roll.
 PassionMode = Literal["reroll", "flip"]
 METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
+#: Each meter's field in `Meters` (`self` is a Python keyword's neighbour: stored as `self_`).
+METER_FIELDS: dict[str, str] = {name: "self_" if name == "self" else name for name in METERS}
 MAX_HARDENED = 10  # S2-7
 #: M2-1: a madness check's rank.
 MIN_RANK, MAX_RANK = 1, 10
@@ -74,11 +76,11 @@ class Meters(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
     self_: Meter = msgspec.field(default_factory=Meter, name="self")
 
     def of(self, name: str) -> Meter:
-        value: Meter = getattr(self, "self_" if name == "self" else name)
+        value: Meter = getattr(self, METER_FIELDS[name])
         return value
 
     def with_meter(self, name: str, meter: Meter) -> "Meters":
-        return msgspec.structs.replace(self, **{"self_" if name == "self" else name: meter})
+        return msgspec.structs.replace(self, **{METER_FIELDS[name]: meter})
 
 
 class WoundPoints(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):

@@ -15,6 +15,7 @@ from engine.events.checks import CheckRolled
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.healing import Convalesced, InjuryTreated
 from engine.events.madness import (
+    ROLLED,
     MadnessCheckResolved,
     NeurosisMarked,
     NotchMarked,
@@ -80,9 +81,10 @@ def _check(t: Table, e: CheckRolled) -> None:
 
 def _resolved(t: Table, e: MadnessCheckResolved) -> None:
     # A rolled Mind check's notches are marked at once, so no passion can reroll it (C-10).
-    row = t.by_id.get(e.actor)
-    if e.rolled and row is not None:
-        row.last_check = None
+    if e.outcome in ROLLED:  # MadnessCheckResolved.rolled (a compiled build calls no property)
+        row = t.by_id.get(e.actor)
+        if row is not None:
+            row.last_check = None
 
 
 def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:

@@ -30,7 +30,17 @@ from engine.rules.ua2.passion import passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row, Table
 from engine.state.encounter import Reaction
-from engine.state.sheet import MAX_FAILED, MAX_RANK, METERS, MIN_RANK, MeterName, PassionKind, PassionMode
+from engine.state.sheet import (
+    MAX_FAILED,
+    MAX_RANK,
+    METER_FIELDS,
+    METERS,
+    MIN_RANK,
+    Meter,
+    MeterName,
+    PassionKind,
+    PassionMode,
+)
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 
@@ -49,11 +59,15 @@ def _check_meter(meter: str) -> MeterName:
     raise Refused(f"unknown madness meter {meter!r}", hint=f"use one of {', '.join(METERS)} (M2-1)")
 
 
+def _check_reaction(stated: Reaction | None) -> None:
+    if stated is not None and stated not in REACTIONS:
+        raise Refused(f"unknown reaction {stated!r}", hint="flee, freeze or frenzy (M2-4)")
+
+
 def _reaction_for(t: Table, actor_id: str, stated: Reaction | None) -> tuple[Reaction, ReactionChooser]:
     """M2-4: the person's choice, else the combatant's default, else the setting."""
     if stated is not None:
-        if stated not in REACTIONS:
-            raise Refused(f"unknown reaction {stated!r}", hint="flee, freeze or frenzy (M2-4)")
+        _check_reaction(stated)
         return stated, "stated"
     fighter = t.by_id.get(actor_id)
     if fighter is not None and fighter.default_reaction is not None:
@@ -86,25 +100,15 @@ def madness_check_events(
     name = _check_meter(meter)
     if not MIN_RANK <= rank <= MAX_RANK:
         raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
+    _check_reaction(reaction)
+    held: Meter = getattr(combatant.meters, METER_FIELDS[name])  # Meters.of, compiled
+    hardened, failed = held.hardened, held.failed
+    if hardened >= rank:  # M2-2
+        return [_resolved(actor_id, name, rank, "hardened", hardened, failed, cause)]
     chosen = _reaction_for(t, actor_id, reaction)
-    held = combatant.meters.of(name)
-
-    def resolved(outcome: MadnessOutcome) -> MadnessCheckResolved:
-        return MadnessCheckResolved(
-            actor=actor_id,
-            meter=name,
-            rank=rank,
-            outcome=outcome,
-            hardened=held.hardened,
-            failed=held.failed,
-            cause=cause,
-        )
-
-    if held.hardened >= rank:  # M2-2
-        return [resolved("hardened")]
     events: list[EventBase] = []
-    if held.failed >= MAX_FAILED:  # M2-3
-        events.append(resolved("automatic_failure"))
+    if failed >= MAX_FAILED:  # M2-3
+        events.append(_resolved(actor_id, name, rank, "automatic_failure", hardened, failed, cause))
     else:  # M2-4
         spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
         result = roll_check(spec, dice)
@@ -113,11 +117,12 @@ def madness_check_events(
         if spent is not None:  # C-10: a triggered passion changes the failed Mind roll
             events.append(spent)
             result = spent.after
-        events.append(resolved("success" if result.success else "failure"))
+        outcome: MadnessOutcome = "success" if result.success else "failure"
+        events.append(_resolved(actor_id, name, rank, outcome, hardened, failed, cause))
         if result.success:
             return [*events, NotchMarked(actor=actor_id, meter=name, kind="hardened", cause=cause)]
         events.append(NotchMarked(actor=actor_id, meter=name, kind="failed", cause=cause))
-        if held.failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
+        if failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
             events.append(NeurosisMarked(actor=actor_id, meter=name, cause=cause))
     kind, chooser = chosen
     events.append(
@@ -132,6 +137,15 @@ def madness_check_events(
     if kind == "flee":  # M2-7: a character who flees leaves the fight (fled, not defeated)
         events.append(StatusChanged(id=actor_id, status="fled", cause="flees in terror", rule="M2-7"))
     return events
+
+
+def _resolved(
+    actor_id: str, meter: MeterName, rank: int, outcome: MadnessOutcome, hardened: int, failed: int, cause: str
+) -> MadnessCheckResolved:
+    """How the check came out; `hardened` and `failed`: the meter's notches before it."""
+    return MadnessCheckResolved(
+        actor=actor_id, meter=meter, rank=rank, outcome=outcome, hardened=hardened, failed=failed, cause=cause
+    )
 
 
 def _same_source(a: str, b: str) -> bool:
