@@ -1,10 +1,9 @@
-"""The weapon catalog shipped with the engine (engine/data/weapons.toml), loaded once."""
+"""The weapon catalog shipped with the engine (engine/data/weapons.toml), loaded once, when a
+weapon is first looked up (its TOML parser too: a command that names no weapon never loads it)."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 
 import msgspec
 
@@ -19,6 +18,9 @@ class Catalog(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
 @cache
 def weapon_catalog() -> dict[str, Weapon]:
     """Every catalog weapon by lower-case name."""
+    import tomllib
+    from importlib import resources
+
     text = resources.files("engine.data").joinpath("weapons.toml").read_text(encoding="utf-8")
     catalog = msgspec.convert(tomllib.loads(text), Catalog)
     return {w.name.casefold(): w for w in catalog.weapons}

@@ -55,6 +55,24 @@ class ConcurrencyConflict(EngineError):
     exit_code = 4
 
 
+class VersionConflict(ConcurrencyConflict):
+    """Raised when a session is not at the version a caller expected (it said which it had read,
+    or another writer got there first): nothing was written; `version` is the session's now."""
+
+    def __init__(self, message: str, *, version: int, where: str = "", hint: str = "") -> None:
+        super().__init__(message, where=where, hint=hint)
+        self.version = version
+
+
+class SessionExists(InvalidInput):
+    """Raised when a new session (or an import) is given the name of one that exists."""
+
+
+class CommandIdReused(InvalidInput):
+    """Raised when a command id already recorded for one command comes with another command
+    (a retry is the same command again; two commands are never merged, law 7)."""
+
+
 class TornTail(CorruptLog):
     """Raised/reported when a JSON-lines log ends in an incomplete line (a crash mid-append)."""
 

@@ -1,12 +1,12 @@
 """structlog, configured once: diagnostics to stderr (console by default, JSON on request).
 
-The event log is the truth; these lines are only for whoever debugs the engine. structlog is
-imported on the first log line, not at start-up, so a CLI command that logs nothing starts fast.
+The event log is the truth; these lines are only for whoever debugs the engine. structlog (and
+the standard `logging`, for its levels) is imported on the first log line, not at start-up, so a
+CLI command that logs nothing starts fast.
 """
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import Any
 
@@ -23,6 +23,8 @@ def configure_logging(*, json: bool = False, verbose: bool = False) -> None:
 
 def _apply() -> None:
     global _applied
+    import logging
+
     import structlog
 
     renderer: Any = (

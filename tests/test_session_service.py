@@ -85,3 +85,114 @@ def test_the_gm_is_asked_the_reaction_to_a_failed_check_an_attack_raises_m2_4() 
     assert asked == [("Dana", "violence 1", "freeze")]  # the bat, the first time (M2-8); freeze by default
     dana = done.state.combatant("Dana")
     assert dana is not None and dana.reaction is not None and dana.reaction.kind == "frenzy"
+
+
+def test_a_stale_expected_version_is_a_conflict_carrying_the_version_now_unless_a_retry() -> None:
+    import pytest
+
+    from engine.commands import Ruling
+    from engine.errors import VersionConflict
+
+    service = duel()
+    version = service.sessions()[0][1]
+    with pytest.raises(VersionConflict) as stale:
+        service.execute("duel", Ruling(note="late"), expected=version - 1)
+    assert stale.value.version == version and service.now("duel")[0] == version  # nothing written
+    done = service.execute("duel", Ruling(note="on time"), expected=version, command_id="r-1")
+    assert isinstance(done, Executed) and not done.retried and done.version == version + 2
+    again = service.execute("duel", Ruling(note="on time"), expected=version, command_id="r-1")
+    assert isinstance(again, Executed) and again.retried and again.events == done.events
+    with pytest.raises(VersionConflict):
+        service.undo("duel", expected=version)
+    undone = service.undo("duel", expected=version + 2, command_id="u-1")
+    retried = service.undo("duel", expected=1, command_id="u-1")  # answered whatever the version now
+    assert retried.retried and retried.changes == undone.changes and retried.events == undone.events
+
+
+def test_an_amend_keeps_its_note_and_a_retry_gives_what_it_did() -> None:
+    from engine.commands import Ruling
+    from engine.events.commands import CommandAmended
+
+    service = duel()
+    done = service.execute("duel", Ruling(note="the door is open"))
+    assert isinstance(done, Executed)
+    amended = service.amend("duel", done.number, Ruling(note="the door is locked"), note="misheard", command_id="a-1")
+    assert isinstance(amended.marker, CommandAmended) and amended.marker.note == "misheard"
+    again = service.amend("duel", done.number, Ruling(note="the door is locked"), note="misheard", command_id="a-1")
+    assert again.retried and not amended.retried
+    assert (again.first, again.new_events, again.changes) == (amended.first, amended.new_events, amended.changes)
+
+
+def test_a_new_session_from_a_scenario_an_export_and_an_import_with_its_re_run_check() -> None:
+    import msgspec
+    import pytest
+
+    from engine.errors import CorruptLog, SessionExists
+    from engine.events.commands import CommandRecorded
+    from engine.session.live import stored_events
+    from engine.store.jsonl import log_lines
+    from engine.store.memory import MemoryStore
+
+    service = SessionService(MemoryStore())
+    started = service.new("duel", load_scenario(SCENARIO), seed=5, scenario="test", command_id="new-1")
+    assert started.version == len(started.events) and not started.retried
+    assert service.new("duel", load_scenario(SCENARIO), seed=5, scenario="test", command_id="new-1").retried
+    with pytest.raises(SessionExists):
+        service.new("duel", load_scenario(SCENARIO), seed=5, scenario="test")
+    service.execute("duel", BeginFight())
+    service.execute("duel", Declare())
+    service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(5, 8)))
+    records = list(stored_events(service.store, "duel"))
+    ids = [e.command_id for e in service.export("duel")]
+    assert b"".join(log_lines(service.export("duel")))
+    assert service.import_records("copy", records, ids) == len(records)
+    assert service.state("copy") == service.state("duel")
+    with pytest.raises(SessionExists):
+        service.import_records("copy", records, ids)
+    k = max(i for i, (_, e) in enumerate(records) if isinstance(e, CommandRecorded))  # Vic's attack
+    position, record = records[k]
+    assert isinstance(record, CommandRecorded) and record.dice_used  # its dice changed: it no longer re-decides
+    edited = msgspec.structs.replace(record, dice_used=tuple((d + 1) % 10 for d in record.dice_used))
+    with pytest.raises(CorruptLog, match="not imported") as refused:
+        service.import_records("edited", [*records[:k], (position, edited), *records[k + 1 :]], ids, source="f.jsonl")
+    assert refused.value.where.startswith("f.jsonl event") and "edited" not in [n for n, _ in service.sessions()]
+
+
+def test_threads_share_one_service_and_each_command_is_written_once() -> None:
+    import threading
+
+    from engine.commands import Ruling
+    from engine.errors import VersionConflict
+    from engine.events.commands import CommandRecorded
+
+    service = duel()
+    done: list[str] = []
+    errors: list[Exception] = []
+
+    def client(k: int) -> None:
+        for i in range(25):
+            cid = f"c{k}-{i}"
+            while True:
+                version = service.now("duel")[0]
+                try:
+                    service.execute("duel", Ruling(note=cid), expected=version, command_id=cid)
+                except VersionConflict:
+                    continue
+                except Exception as exc:  # pragma: no cover - the test's failure
+                    errors.append(exc)
+                    return
+                done.append(cid)
+                break
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(done) == 100
+    notes = [
+        e.issued.note
+        for _, e in service.records("duel")
+        if isinstance(e, CommandRecorded) and isinstance(e.issued, Ruling)
+    ]
+    assert sorted(notes) == sorted(done)

@@ -1,22 +1,49 @@
-"""The `ua` application: registers commands; every error leaves as one line and an exit code."""
+"""The `ua` application: registers commands; every error leaves as one line and an exit code.
+
+A command is built when it is invoked (`engine.cli.lazy`), and `ua --help` builds each top-level
+command to show its help: so a command's module imports at its top what its options need, and
+what the command runs with (the simulator, the session service, the event types) in the
+command's body, as it runs. The top-level commands' modules keep real annotations (no `from
+__future__ import annotations`): typer reads the type of every option as it builds a command,
+and string annotations would be compiled one by one."""
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import typer
-from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from engine.cli.common import fail_from, warn
+from engine.cli.common import INTERRUPTED, fail_from, warn
+from engine.cli.lazy import LazyGroup
 from engine.errors import EngineError
 from engine.logging import configure_logging
 
 
-class OneLineErrors(TyperGroup):
-    """Usage errors and engine errors become one line on stderr, never a traceback."""
+class UaGroup(LazyGroup):
+    """The `ua` group: usage errors and engine errors become one line on stderr, never a
+    traceback."""
+
+    #: command or group name → (module, function, or a group's typer app), in the order `ua --help`
+    #: lists them; each module is imported only when its command runs (or `ua --help` shows it).
+    COMMANDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "roll": ("engine.cli.checks", "roll"),
+        "odds": ("engine.cli.checks", "odds"),
+        "check": ("engine.cli.checks", "check"),
+        "simulate": ("engine.cli.simulate", "simulate"),
+        "fight": ("engine.cli.simulate", "fight"),
+        "compare": ("engine.cli.compare", "compare"),
+        "bench": ("engine.cli.bench", "bench"),
+        "replay": ("engine.cli.replay", "replay"),
+        "audit": ("engine.cli.replay", "audit"),
+        "serve": ("engine.cli.serve", "serve"),
+        "serve-bench": ("engine.cli.serve", "serve_bench"),
+        "stress-checks": ("engine.cli.samples", "stress_checks"),
+        "character": ("engine.cli.character", "app"),
+        "scenario": ("engine.cli.scenario", "app"),
+        "session": ("engine.cli.session", "app"),
+    }
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         standalone = kwargs.pop("standalone_mode", True)
@@ -30,7 +57,7 @@ class OneLineErrors(TyperGroup):
             rv = exc.exit_code
         except typer.Abort:
             warn("error: aborted")
-            rv = 130
+            rv = INTERRUPTED
         except EngineError as exc:
             try:
                 fail_from(exc)
@@ -39,30 +66,6 @@ class OneLineErrors(TyperGroup):
         if not standalone:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
-
-
-#: command name → (module, function); each module is imported only when its command runs.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "roll": ("engine.cli.checks", "roll"),
-    "odds": ("engine.cli.checks", "odds"),
-    "check": ("engine.cli.checks", "check"),
-    "simulate": ("engine.cli.simulate", "simulate"),
-    "fight": ("engine.cli.simulate", "fight"),
-    "compare": ("engine.cli.compare", "compare"),
-    "bench": ("engine.cli.bench", "bench"),
-    "replay": ("engine.cli.replay", "replay"),
-    "audit": ("engine.cli.replay", "audit"),
-    "serve": ("engine.cli.serve", "serve"),
-    "serve-bench": ("engine.cli.serve", "serve_bench"),
-    "stress-checks": ("engine.cli.session.ua3", "stress_checks"),
-}
-#: group name → (module, typer app).
-GROUPS: dict[str, tuple[str, str]] = {
-    "character": ("engine.cli.character", "app"),
-    "scenario": ("engine.cli.scenario", "app"),
-    "session": ("engine.cli.session", "app"),
-}
-ROOT_OPTIONS = ("--log-json", "--verbose", "-v")
 
 
 def _version(value: bool) -> None:
@@ -87,52 +90,16 @@ def _root(
     configure_logging(json=log_json, verbose=verbose)
 
 
-def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
-    """The `ua` app with every command, or with just `only` (a faster start for one command); for
-    a group, `sub` keeps just that one of its commands (building a command's options is most of
-    the start-up time, and a session action builds one, not 35)."""
-    ua = typer.Typer(
-        cls=OneLineErrors,
-        name="ua",
-        help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
-        no_args_is_help=True,
-        pretty_exceptions_enable=False,
-        add_completion=True,  # ua --install-completion / --show-completion (bash, zsh, fish)
-    )
-    ua.callback()(_root)
-    for name, (module, attr) in COMMANDS.items():
-        if only in (None, name):
-            ua.command(name)(getattr(importlib.import_module(module), attr))
-    for name, (module, attr) in GROUPS.items():
-        if only in (None, name):
-            found = importlib.import_module(module)
-            builder = getattr(found, "build", None)  # a group that builds just the command invoked
-            group: typer.Typer = builder(sub) if builder is not None else getattr(found, attr)
-            ua.add_typer(_just(group, sub) if sub and builder is None else group, name=name)
-    return ua
-
-
-def _just(group: typer.Typer, name: str) -> typer.Typer:
-    """`group` with only its command `name` (the whole group if it has none of that name)."""
-    found = [c for c in group.registered_commands if c.name == name]
-    if not found:
-        return group
-    one = typer.Typer(help=group.info.help, no_args_is_help=True)
-    one.registered_commands = found
-    return one
-
-
-def __getattr__(name: str) -> typer.Typer:
-    """`from engine.cli.app import app`: the full app, built on first use."""
-    if name != "app":
-        raise AttributeError(name)
-    full = build_app()
-    globals()["app"] = full
-    return full
+app = typer.Typer(
+    cls=UaGroup,
+    name="ua",
+    help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=True,  # ua --install-completion / --show-completion (bash, zsh, fish)
+)
+app.callback()(_root)
 
 
 def main() -> None:
-    words = [arg for arg in sys.argv[1:] if arg not in ROOT_OPTIONS]
-    first = words[0] if words else None
-    sub = words[1] if first in GROUPS and len(words) > 1 else None
-    build_app(first if first in COMMANDS or first in GROUPS else None, sub)()
+    app()

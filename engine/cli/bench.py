@@ -2,8 +2,6 @@
 them, the scaling between the two, and the peak memory (RSS) of the run; with `--backend dask`,
 the local pool against a Dask cluster (`bench_dask.py`)."""
 
-from __future__ import annotations
-
 import os
 import platform
 import resource
@@ -20,9 +18,6 @@ from rich.table import Table
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console, emit_json
 from engine.errors import InvalidInput, NotFound
-from engine.scenario.scenario import load_scenario
-from engine.simulate.batch import check_size, default_workers, run_batch
-from engine.simulate.spans import check_chunk_size
 
 #: The scenarios shipped with the engine, when run from a checkout.
 SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"
@@ -62,6 +57,8 @@ def peak_rss_mib() -> dict[str, float]:
 
 
 def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[dict[str, Any], Any]:
+    from engine.simulate.batch import run_batch
+
     started = time.perf_counter()
     _, tally, _ = run_batch(loaded, n, seed, workers=workers, fast=fast)
     seconds = max(time.perf_counter() - started, 1e-9)
@@ -76,6 +73,8 @@ def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[di
 def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> dict[str, Any]:
     """One scenario: the same batch on one worker, then on `workers`. Events are those a log of
     these fights holds (a batch applies and counts them without building them)."""
+    from engine.scenario.scenario import load_scenario
+
     loaded = load_scenario(path)
     one, tally_one = _timed(loaded, n, seed, 1, fast)
     many, tally_many = _timed(loaded, n, seed, workers, fast)
@@ -142,6 +141,9 @@ def bench(
                 shown = f"{value:,}" if isinstance(value, int) else value
                 console.print(f"{key.replace('_', ' ')}: {shown}")
         return
+    from engine.simulate.batch import check_size, default_workers
+    from engine.simulate.spans import check_chunk_size
+
     count = default_workers() if workers is None else workers
     check_size(n, count)
     check_chunk_size(chunk_size)

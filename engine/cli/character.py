@@ -9,8 +9,6 @@ or a file that cannot be read as a sheet (one line: file, `$.path`, hint); 2 a u
 tier to check against).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -20,7 +18,6 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cli.common import JsonOption, console, emit_json
-from engine.cli.views import render_view
 from engine.errors import InvalidInput
 from engine.rules.ua2.creation import (
     BUDGETS,
@@ -29,14 +26,7 @@ from engine.rules.ua2.creation import (
     Tier,
     spending,
 )
-from engine.rules.ua3 import view as ua3_view
-from engine.rules.ua3.abilities import abilities, label
-from engine.rules.ua3.sheet_check import sheet_problems, sheet_warnings
-from engine.scenario.checks import creation_findings
-from engine.scenario.sheets import load_sheet
-from engine.scenario.ua3_sheets import decode_ua3_sheet, load_ua3_sheet, sheet_ruleset
 from engine.state.sheet import METERS, Meter, Sheet
-from engine.state.ua3.sheet import ABILITIES, Ua3Sheet
 from engine.text import one_line
 
 app = typer.Typer(
@@ -63,6 +53,10 @@ FAILED_NOTCHES = 5
 def check(path: SheetArgument, tier: TierOption = None, json: JsonOption = False) -> None:
     """Check a sheet: a ua2 sheet against the creation rules (S2-1…S2-6), a ua3 sheet (`ruleset =
     "ua3"`) against its rules (U-1, U-2, U-18…U-21); exit 1 on any error."""
+    from engine.scenario.checks import creation_findings
+    from engine.scenario.sheets import load_sheet
+    from engine.scenario.ua3_sheets import sheet_ruleset
+
     if sheet_ruleset(path) == "ua3":
         check_ua3(path, json=json)
         return
@@ -149,6 +143,11 @@ def _count(n: int, what: str) -> str:
 def show(path: SheetArgument, json: JsonOption = False) -> None:
     """Show a sheet: stats, skills, passions, weapons, wounds, madness meters as notches (ua2); shock
     gauges as notches with the abilities they set, identities and their features (ua3)."""
+    from engine.cli.views import render_view
+    from engine.rules.ua3 import view as ua3_view
+    from engine.scenario.sheets import load_sheet
+    from engine.scenario.ua3_sheets import load_ua3_sheet, sheet_ruleset
+
     if sheet_ruleset(path) == "ua3":
         ua3 = load_ua3_sheet(path)
         if json:
@@ -241,12 +240,20 @@ def schema(
     ] = "ua2",
 ) -> None:
     """Print the JSON Schema of a sheet, for editors' completion and validation."""
+    from engine.state.ua3.sheet import Ua3Sheet
+
     emit_json(msgspec.json.schema(Ua3Sheet if ruleset == "ua3" else Sheet))
 
 
 def check_ua3(path: str, *, json: bool) -> None:
     """A ua3 sheet's problems (errors) and warnings, one line each with its `$.path`; exit 1 on
     any error. A sheet of the wrong shape (a notch out of range, an unknown field) is one line."""
+    from engine.rules.ua3 import view as ua3_view
+    from engine.rules.ua3.abilities import abilities, label
+    from engine.rules.ua3.sheet_check import sheet_problems, sheet_warnings
+    from engine.scenario.ua3_sheets import decode_ua3_sheet
+    from engine.state.ua3.sheet import ABILITIES
+
     sheet = decode_ua3_sheet(path)
     errors = sheet_problems(sheet)
     warnings = sheet_warnings(sheet)

@@ -1,7 +1,5 @@
 """`ua roll`, `ua odds`, `ua check`: percentile dice, exact odds and single checks."""
 
-from __future__ import annotations
-
 import os
 from fractions import Fraction
 from typing import Annotated, Any
@@ -16,7 +14,6 @@ from engine.dice.odds import exact_odds
 from engine.dice.percentile import Percentile
 from engine.dice.source import SeededDice, TableDice, parse_faces, roll_percentile
 from engine.errors import InvalidInput
-from engine.events.checks import CheckRolled
 
 KindOption = Annotated[Kind, typer.Option("--kind", help="minor, significant or major (C-3…C-5).")]
 RatingOption = Annotated[
@@ -118,6 +115,8 @@ def odds_json(spec: CheckSpec) -> dict[str, Any]:
 
 
 def result_json(result: CheckResult) -> dict[str, Any]:
+    from engine.events.checks import CheckRolled
+
     roll = result.roll
     return {
         **spec_json(result.spec),

@@ -13,6 +13,8 @@ from rich.console import Console
 from engine.errors import EngineError
 from engine.text import one_line
 
+#: Exit code of a command stopped by Ctrl-C (128 + SIGINT): a batch, its partial report printed.
+INTERRUPTED = 130
 #: The longest error or warning line printed (a long hint, such as a list of names, is cut there).
 MAX_LINE = 4000
 

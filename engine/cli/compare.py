@@ -3,13 +3,11 @@
 fight seeds; the players' win and death rates side by side, and each difference from the first
 variant with its 95% interval from the paired fights."""
 
-from __future__ import annotations
-
 import csv
 import io
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -17,9 +15,6 @@ from rich.table import Table
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console
-from engine.cli.plots import plot_comparison, require_matplotlib
-from engine.cli.progress import progress_bar, say_estimate
-from engine.cli.report import show
 from engine.cli.simulate import (
     CsvOpt,
     FightsOpt,
@@ -36,11 +31,9 @@ from engine.cli.simulate import (
 )
 from engine.errors import InvalidInput
 from engine.safefile import check_target
-from engine.simulate.batch import check_size, default_workers
-from engine.simulate.compare import Variant, comparison, points, run_compare
-from engine.simulate.executors import open_executor
-from engine.simulate.overrides import Override, load_with_overrides, parse_override, sweep_values
-from engine.simulate.spans import check_chunk_size
+
+if TYPE_CHECKING:
+    from engine.simulate.compare import Variant
 
 VariantOpt = Annotated[
     list[str] | None,
@@ -97,9 +90,12 @@ def parse_variant(text: str) -> tuple[str, list[str]]:
 
 def variants_of(
     scenarios: list[Path], sets: list[str], variants: list[str], sweep: str | None
-) -> tuple[list[Variant], str | None]:
+) -> tuple[list["Variant"], str | None]:
     """The variants to compare: each file (with `--set`), each `--variant` of the first, or one
     per value of the sweep."""
+    from engine.simulate.compare import Variant
+    from engine.simulate.overrides import Override, load_with_overrides, parse_override, sweep_values
+
     first = scenarios[0]
     if sweep is not None:
         if len(scenarios) > 1 or variants:
@@ -161,6 +157,13 @@ def compare(
     Fight i of every variant uses derive(seed, i). Each variant's difference from the first comes
     with a 95% interval from the paired fights (narrower than two separate runs could give).
     --backend dask runs them on a Dask cluster, with the same report byte for byte."""
+    from engine.cli.plots import plot_comparison, require_matplotlib
+    from engine.cli.progress import progress_bar, say_estimate
+    from engine.simulate.batch import check_size, default_workers
+    from engine.simulate.compare import comparison, run_compare
+    from engine.simulate.executors import open_executor
+    from engine.simulate.spans import check_chunk_size
+
     arms, swept = variants_of(scenarios, sets or [], variant or [], sweep)
     batch_seed = seed_or_random(seed)
     check_size(n, default_workers() if workers is None else workers)
@@ -196,10 +199,15 @@ def _pct(r: dict[str, float]) -> str:
 
 
 def _diff(d: dict[str, float]) -> str:
+    from engine.simulate.compare import points
+
     return f"{points(d['difference'])} [{points(d['ci95_low'])} to {points(d['ci95_high'])}]"
 
 
 def render(report: dict[str, Any]) -> None:
+    from engine.cli.report import show
+    from engine.simulate.compare import points
+
     arms = report["variants"]
     kind = f"sweep of {report['sweep']}" if report["sweep"] else "comparison"
     head = f"[bold]{kind}[/bold] — {report['fights']:,} fights per variant on the same seeds, seed {report['seed']}"

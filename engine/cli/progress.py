@@ -1,6 +1,5 @@
 """Long batches: a progress bar with the rate and the time left on stderr (when it is a
-terminal), an estimate before a batch that will take more than a minute, and the exit code of
-a batch stopped by Ctrl-C."""
+terminal), and an estimate before a batch that will take more than a minute."""
 
 from __future__ import annotations
 
@@ -14,8 +13,6 @@ from engine.cli.common import err_console
 
 #: A batch expected to take longer than this (seconds) says so before it starts.
 SAY_ESTIMATE_OVER = 60.0
-#: Exit code of a batch stopped by Ctrl-C (128 + SIGINT), its partial report printed.
-INTERRUPTED = 130
 #: Two workers do about this much more than one (fork, merging, the parent's share).
 POOL_EFFICIENCY = 0.9
 

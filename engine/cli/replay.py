@@ -1,29 +1,27 @@
 """`ua replay FILE` and `ua audit`: narrate a JSONL log, verify it re-decides, report the dice."""
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, emit_json_streaming, warn
-from engine.cli.views import line_json, render_lines, render_state, state_json
 from engine.errors import CorruptLog, InvalidInput
-from engine.session.audit import chi_square_faces, luck, narration, table_faces
-from engine.session.history import effective_fold
-from engine.session.replayfile import ReplayLog, read_replay
-from engine.session.verify import verify
 from engine.text import shown
+
+if TYPE_CHECKING:
+    from engine.session.replayfile import ReplayLog
 
 FileArg = Annotated[Path, typer.Argument(help="A JSONL log (a replay file or an export).", show_default=False)]
 
 
-def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> ReplayLog:
+def read_log(path: Path, stream: str | None = None, *, recover: bool = False, unchecked: bool = False) -> "ReplayLog":
     """One stream of a JSONL log, every line checked; a torn tail is refused, or with `recover`
     left out with one warning."""
+    from engine.session.replayfile import read_replay
+
     log = read_replay(path, stream, recover=recover, unchecked=unchecked)
     if log.dropped is not None:
         torn = log.dropped
@@ -45,6 +43,11 @@ def replay(
     json: JsonOption = False,
 ) -> None:
     """Narrate a log event by event (rule ids, exact odds, undone work struck out) and its end state."""
+    from engine.cli.views import line_json, render_lines, render_state, state_json
+    from engine.session.audit import narration
+    from engine.session.history import effective_fold
+    from engine.session.verify import verify
+
     log = read_log(file, stream, recover=recover, unchecked=unchecked)
     name, records = log.stream, log.records
     state = effective_fold(records)
@@ -75,6 +78,8 @@ def audit(
     json: JsonOption = False,
 ) -> None:
     """Dice report: each combatant's luck (expected vs actual successes) and a fairness test of the dice."""
+    from engine.session.audit import chi_square_faces, luck, table_faces
+
     if (name is None) == (file is None):
         raise InvalidInput("give a session name or --file LOG", where="ua audit")
     if file is not None:

@@ -6,10 +6,8 @@ Exit codes: 0 valid (warnings shown, not failing); 1 a file that cannot be loade
 breaks a creation rule (one line per finding); 2 a usage error.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -18,12 +16,11 @@ from rich.text import Text
 from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.simulate import ScenarioArg, SetOpt
-from engine.scenario.checks import SheetCheck, check_sheets
-from engine.scenario.scenario import LoadedScenario, Scenario
-from engine.simulate.batch import run_batch
-from engine.simulate.overrides import load_with_overrides
-from engine.simulate.stats import TOP_REASONS, summary
 from engine.text import shown
+
+if TYPE_CHECKING:
+    from engine.scenario.checks import SheetCheck
+    from engine.scenario.scenario import LoadedScenario
 
 app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
 
@@ -32,8 +29,11 @@ TRIAL_FIGHTS = 20
 TRIAL_SEED = 1
 
 
-def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
+def trial(loaded: "LoadedScenario", fights: int) -> dict[str, Any]:
     """A few fights on one worker: the refusals and round-0 endings a long batch would have."""
+    from engine.simulate.batch import run_batch
+    from engine.simulate.stats import summary
+
     prep, tally, _ = run_batch(loaded, fights, TRIAL_SEED, workers=1)
     report = summary(prep, tally, seed=TRIAL_SEED)
     return {
@@ -45,7 +45,7 @@ def trial(loaded: LoadedScenario, fights: int) -> dict[str, Any]:
     }
 
 
-def _tier_text(c: SheetCheck) -> str:
+def _tier_text(c: "SheetCheck") -> str:
     if c.tier_from == "fits":
         return f"no tier: fits {_a(c.tier)}"
     if c.tier_from == "none fits":
@@ -72,7 +72,9 @@ def check(
     commands and fights over at round 0. Exit 1 when a sheet breaks a creation rule. A ua3
     scenario: every sheet, weapon, armor piece and tactic loaded and checked (U-1, U-2,
     U-18…U-21), its warnings shown, and the same trial fights (U-22)."""
+    from engine.scenario.checks import check_sheets
     from engine.scenario.ua3_scenario import scenario_ruleset
+    from engine.simulate.overrides import load_with_overrides
 
     loaded = load_with_overrides(scenario, sets or [])
     if scenario_ruleset(scenario) == "ua3":
@@ -113,7 +115,7 @@ def check(
 
 
 def _render(
-    path: object, loaded: LoadedScenario, sheets: list[SheetCheck], errors: int, tried: dict[str, Any] | None
+    path: object, loaded: "LoadedScenario", sheets: list["SheetCheck"], errors: int, tried: dict[str, Any] | None
 ) -> None:
     verdict = ("valid", "bold green") if not errors else (f"not valid ({errors} errors)", "bold red")
     console.print(Text.assemble(f"{path}: ", verdict, f" — {loaded.scenario.title}"))
@@ -131,6 +133,8 @@ def _render(
 
 
 def _render_trial(tried: dict[str, Any] | None) -> None:
+    from engine.simulate.stats import TOP_REASONS
+
     if tried is None:
         return
     if not tried["warnings"]:
@@ -181,4 +185,6 @@ def _check_ua3(scenario: Path, loaded: Any, tried: dict[str, Any] | None, *, jso
 @app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of scenario files."""
+    from engine.scenario.scenario import Scenario
+
     emit_json(msgspec.json.schema(Scenario))

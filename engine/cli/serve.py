@@ -1,8 +1,6 @@
 """`ua serve`: the HTTP API, live event streams and the browser viewer (the `serve` extra);
 `ua serve-bench`: its figures. Litestar and uvicorn are imported only when these commands run."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import Annotated

@@ -1,8 +1,6 @@
 """`ua simulate` and `ua fight`: a batch of fights and its report, one narrated fight; the options
 they share with `ua compare` and `ua scenario check`."""
 
-from __future__ import annotations
-
 import os
 import sys
 from collections.abc import Callable
@@ -13,21 +11,10 @@ import typer
 from rich.markup import escape
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
-from engine.cli.common import JsonOption, console, emit_json, emit_json_streaming, err_console, fail
-from engine.cli.plots import plot_report, require_matplotlib
-from engine.cli.progress import INTERRUPTED, progress_bar, say_estimate
-from engine.cli.report import render, to_csv
-from engine.dice.source import derive_seed
+from engine.cli.common import INTERRUPTED, JsonOption, console, emit_json, emit_json_streaming, err_console, fail
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target
-from engine.session.encoding import stored_log
-from engine.simulate.batch import Keep, check_size, default_workers, run_batch
-from engine.simulate.executors import open_executor
-from engine.simulate.fight import prepare, run_fight
-from engine.simulate.overrides import load_with_overrides
-from engine.simulate.spans import check_chunk_size
-from engine.simulate.stats import summary
-from engine.store.jsonl import write_log
+from engine.simulate.picks import Keep
 from engine.text import shown
 
 ScenarioArg = Annotated[Path, typer.Argument(help="A scenario file (TOML, YAML or JSON).", show_default=False)]
@@ -100,6 +87,15 @@ def simulate(
     then more of the side dead, then more wounds taken. Ctrl-C stops a batch and prints the report
     of the fights finished so far, marked partial (exit code 130). --backend dask runs them on a
     Dask cluster, with the same report byte for byte."""
+    from engine.cli.plots import plot_report, require_matplotlib
+    from engine.cli.progress import progress_bar, say_estimate
+    from engine.cli.report import render, to_csv
+    from engine.simulate.batch import check_size, default_workers, run_batch
+    from engine.simulate.executors import open_executor
+    from engine.simulate.overrides import load_with_overrides
+    from engine.simulate.spans import check_chunk_size
+    from engine.simulate.stats import summary
+
     loaded = load_with_overrides(scenario, sets or [])
     batch_seed = seed_or_random(seed)
     check_size(n, default_workers() if workers is None else workers)
@@ -170,6 +166,11 @@ def _save_kept(
     prep: Any, batch_seed: int, indices: list[int], folder: Path, scenario: Path, force: bool
 ) -> list[dict[str, Any]]:
     """Write the picked fights' logs into `folder`; every target is checked before any is written."""
+    from engine.dice.source import derive_seed
+    from engine.session.encoding import stored_log
+    from engine.simulate.fight import run_fight
+    from engine.store.jsonl import write_log
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -206,6 +207,12 @@ def fight(
     """Run and narrate one fight: fight --index of `ua simulate --seed` (the same dice). The fight is
     first fought without keeping its log, to count its events: one of more than --max-events is
     refused before anything is built or printed."""
+    from engine.dice.source import derive_seed
+    from engine.session.encoding import stored_log
+    from engine.simulate.fight import prepare, run_fight
+    from engine.simulate.overrides import load_with_overrides
+    from engine.store.jsonl import write_log
+
     if save is not None:
         check_target(save, force=force)
     loaded = load_with_overrides(scenario, sets or [])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from rich.markup import escape
@@ -14,9 +14,10 @@ from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
 from engine.rules.view import View
-from engine.session.audit import Line
-from engine.session.diff import state_diff as state_diff  # the CLI shows it
 from engine.text import shown
+
+if TYPE_CHECKING:
+    from engine.session.audit import Line
 
 
 def _safe(text: str) -> str:

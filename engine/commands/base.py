@@ -1,7 +1,5 @@
 """The frozen base of every command."""
 
-from __future__ import annotations
-
 import msgspec
 
 

@@ -1,7 +1,5 @@
 """Checks rolled from a character's sheet (C-7, C-9, S2-3) and passions spent on them (C-10)."""
 
-from __future__ import annotations
-
 from engine.commands.base import CommandBase
 from engine.dice.checks import Kind, Shift
 from engine.state.sheet import PassionKind, PassionMode, StatName

@@ -1,7 +1,5 @@
 """Combat commands (I2, C2): what a combatant or the GM intends; `decide` judges them."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

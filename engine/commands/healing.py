@@ -1,7 +1,5 @@
 """Healing commands (H2-*)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

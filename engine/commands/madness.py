@@ -1,7 +1,5 @@
 """Madness commands (M2-*): a check on a meter, therapy, and a reaction's source going away."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.commands.base import CommandBase

@@ -1,7 +1,5 @@
 """Setup, ruling and plain-check commands (shared by every ruleset)."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 import msgspec

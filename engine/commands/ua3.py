@@ -1,8 +1,6 @@
 """Third edition (`ua3`) commands: characters join, ability checks, stress checks, coercion and
 the gridiron (U-1, U-15, U-16, U-19…U-24)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

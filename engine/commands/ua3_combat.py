@@ -1,13 +1,12 @@
 """Third edition (`ua3`) fight commands (U-3…U-13, U-17, U-22): begin, declare, and each
 declared action carried out on its turn."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec
 
 from engine.commands.base import CommandBase
+from engine.commands.ua3 import MatchedFailure
 from engine.dice.checks import Shift
 from engine.state.ua3.combat import Action, AttackMode, Burst, Called
 from engine.state.ua3.sheet import PassionKind, PassionMode
@@ -101,7 +100,9 @@ class Dodge(CommandBase, frozen=True, kw_only=True, tag="ua3_dodge"):
 class Grapple(CommandBase, frozen=True, kw_only=True, tag="ua3_grapple"):
     """U-17: grab `target` (a new grapple, the grabber side A) or act in the grapple the actor
     is in: roll, or with advantage deal 1d10 wounds / disarm (the attacker), swap roles (the
-    defender), shoot (a gun); in its end zone the attacker restrains or kills."""
+    defender), shoot (a gun); in its end zone the attacker restrains or kills. `matched_failure`:
+    the roller's choice should its roll be one, 1d10 wounds or −10 on its next roll (U-16;
+    automated: the −10)."""
 
     actor: str
     target: str = ""
@@ -109,6 +110,7 @@ class Grapple(CommandBase, frozen=True, kw_only=True, tag="ua3_grapple"):
     end: GrappleEnd = "restrain"
     shifts: tuple[Shift, ...] = ()
     flipped: bool | None = None
+    matched_failure: MatchedFailure | None = None
 
 
 class Finish(CommandBase, frozen=True, kw_only=True, tag="ua3_finish"):

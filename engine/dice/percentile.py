@@ -1,7 +1,5 @@
 """The percentile roll (D-1…D-7): two d10 faces, read as rolled or flip-flopped."""
 
-from __future__ import annotations
-
 import msgspec
 
 from engine.dice.faces import digit_sum, face_value, percentile_value, read_value
@@ -49,7 +47,7 @@ class Percentile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
         """D-5: each face counted with 0 as 10; range 2–20 (47 → 11, 07 → 17, 00 → 20)."""
         return digit_sum(self.tens, self.ones)
 
-    def flip(self) -> Percentile:
+    def flip(self) -> "Percentile":
         """D-4: the same dice read the other way round."""
         return _rolls.roll_of(self.tens, self.ones, not self.flipped)
 

@@ -9,7 +9,6 @@ source (or refuses) when they run out.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from functools import cache
 from typing import Protocol
@@ -26,7 +25,9 @@ AI = "ai"
 @cache
 def _stream_key(stream: str) -> int:
     """A stream's own key (the same for every seed)."""
-    return mix64(int.from_bytes(hashlib.blake2b(stream.encode(), digest_size=8).digest(), "little"))
+    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL, which most commands never need
+
+    return mix64(int.from_bytes(blake2b(stream.encode(), digest_size=8).digest(), "little"))
 
 
 def stream_base(seed: int, stream: str) -> int:

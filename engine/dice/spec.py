@@ -1,7 +1,5 @@
 """What a check is (C-1…C-13): its spec, the shifts on it, the result of rolling it."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

@@ -2,6 +2,10 @@
 
 To add an event type: define it in a module here with an explicit `tag=` and add it to `Event`.
 A renamed class keeps its tag; a changed shape bumps `schema_version` and registers an upcaster.
+
+The modules of the structs these unions hold (events, commands, the state and dice inside them)
+do not use `from __future__ import annotations`: msgspec reads every field's type when it builds
+the decoders below, and string annotations would be compiled and evaluated again at each start.
 """
 
 from __future__ import annotations
@@ -123,6 +127,7 @@ Event = (
     | _ua3.Aimed
     | _ua3.ActionDeclared
     | _ua3.AttackRolled
+    | _ua3.AttackedWithWeapon
     | _ua3.FightEnded
     | _ua3.GrappleSwapped
     | _ua3.HelmetSpent
@@ -205,6 +210,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     _ua3.Aimed,
     _ua3.ActionDeclared,
     _ua3.AttackRolled,
+    _ua3.AttackedWithWeapon,
     _ua3.FightEnded,
     _ua3.GrappleSwapped,
     _ua3.HelmetSpent,

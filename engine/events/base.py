@@ -1,7 +1,5 @@
 """The frozen base every event derives from, and helpers events use to explain themselves."""
 
-from __future__ import annotations
-
 from typing import ClassVar
 
 import msgspec

@@ -1,7 +1,5 @@
 """Combat events (I2, C2): each a fact, each explaining itself with its rule id."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

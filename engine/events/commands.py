@@ -1,7 +1,5 @@
 """The record of a command, so a session can undo, redo and amend it (DESIGN: Undo)."""
 
-from __future__ import annotations
-
 from typing import ClassVar
 
 from engine.commands import Command

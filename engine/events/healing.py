@@ -1,7 +1,5 @@
 """Healing events (H2-*)."""
 
-from __future__ import annotations
-
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase, describe_result, describe_target
 

@@ -3,8 +3,6 @@
 Every notch event names its `cause`: the trigger text, or the event or command that raised it.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

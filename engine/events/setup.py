@@ -1,7 +1,5 @@
 """Events that set an encounter up and record GM rulings."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal
 
 import msgspec

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib import import_module
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.commands.base import CommandBase
@@ -86,7 +87,7 @@ class Ruleset(ABC, Generic[T, S]):
         state_type: type[Any],
         appliers: Mapping[type[EventBase], Callable[[T, Any], None]],
         handlers: Mapping[type[CommandBase], Handler],
-        script: Script,
+        script_module: str,
     ) -> None:
         #: the name scenario files and `StartEncounter` use ("ua2")
         self.name = name
@@ -97,8 +98,18 @@ class Ruleset(ABC, Generic[T, S]):
         self.appliers = appliers
         #: the rule deciding each command type
         self.handlers = handlers
-        #: how its scripted combatants fight (batches, NPC turns)
-        self.script = script
+        #: the module whose `SCRIPT` is how its scripted combatants fight (batches, NPC turns):
+        #: its tactics, imported when first used (reading a session needs none)
+        self.script_module = script_module
+        self._script: Script | None = None
+
+    @property
+    def script(self) -> Script:
+        """How its scripted combatants fight (`script_module`'s `SCRIPT`)."""
+        found = self._script
+        if found is None:
+            found = self._script = import_module(self.script_module).SCRIPT
+        return found
 
     # -- the edition's parts ------------------------------------------------------------------
 

@@ -4,12 +4,12 @@ same way, so shared parts know no edition."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 
-@dataclass(frozen=True)
-class Section:
+
+class Section(msgspec.Struct, frozen=True):
     """A table: its title ("" for none), its columns and its rows of text."""
 
     columns: tuple[str, ...]
@@ -17,8 +17,7 @@ class Section:
     title: str = ""
 
 
-@dataclass(frozen=True)
-class View:
+class View(msgspec.Struct, frozen=True):
     """A state as a GM reads it: `title` (shown bold) and the rest of the headline, lines before
     the tables, the tables, and notes after them."""
 
@@ -26,7 +25,7 @@ class View:
     headline: str = ""
     lines: tuple[str, ...] = ()
     sections: tuple[Section, ...] = ()
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
 
 
 def person_changes(before: Any, after: Any) -> list[str]:

@@ -168,6 +168,13 @@ def _catalog(scenario: Ua3Scenario, name: str) -> dict[str, Ua3Weapon]:
                 json_path=f"$.weapons[{i}].house",
                 hint="mark a table's own weapon with house = true, or name the catalog weapon as it is",
             )
+        if w.kind == "firearm" and w.cap is None:
+            raise FileError(
+                name,
+                f"gun {w.name!r} has no damage cap",
+                json_path=f"$.weapons[{i}].cap",
+                hint="U-5: a gun deals the roll up to its cap, a crit the cap; give it one (the catalog's run 30–90)",
+            )
         catalog[w.name.casefold()] = w
     return catalog
 

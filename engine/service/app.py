@@ -1,8 +1,9 @@
 """The application: `create_app(config)` builds the Litestar app of `ua serve`.
 
-Every handler decodes its body with the engine's own types (`bodies.decode_body`), calls the
-session layer through `Sessions` (or `engine.simulate` through `Jobs`), and answers with a
-struct from `models`. Blocking work runs in worker threads; errors leave as `ErrorBody`."""
+Every handler decodes its body with the engine's own types (`bodies.decode_body`), makes one call
+of the session service (`SessionService`, the CLI's too, with the API's `Front`) or of
+`engine.simulate` through `Jobs`, and answers with a struct from `models` (made by
+`engine.service.sessions`). Blocking work runs in worker threads; errors leave as `ErrorBody`."""
 
 from __future__ import annotations
 
@@ -34,13 +35,13 @@ from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
-from engine.service import bodies, models
+from engine.service import bodies, models, sessions
 from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
 from engine.service.guard import Guard
 from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
-from engine.service.sessions import Sessions
 from engine.service.stream import Changes, follow, start_after
+from engine.session.service import SessionService
 from engine.store.base import COMMAND_ID_PATTERN, check_command_id
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
@@ -85,12 +86,12 @@ class Service:
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
         self.store = SqliteStore(config.db)
-        self.sessions = Sessions(self.store)
+        self.sessions = SessionService(self.store, front=sessions.HTTP)
         self.changes = Changes(self.store)
         self.jobs = Jobs()
-        self.replays: OrderedDict[str, Sessions] = OrderedDict()
+        self.replays: OrderedDict[str, SessionService] = OrderedDict()
 
-    def replay(self, replay_id: FromPath[str]) -> Sessions:
+    def replay(self, replay_id: FromPath[str]) -> SessionService:
         found = self.replays.get(replay_id)
         if found is None:
             raise NotFound(f"no replay {replay_id!r}", where=replay_id, hint="POST /replays with the log first")
@@ -336,18 +337,19 @@ async def check(request: Request[Any, Any, Any]) -> models.CheckOutcome:
 @get("/sessions", sync_to_thread=True, name="list_sessions")
 def list_sessions(request: Request[Any, Any, Any]) -> models.SessionList:
     """The sessions in the server's database (the CLI's `--db` file)."""
-    return models.SessionList(sessions=_service(request).sessions.listing())
+    listed = _service(request).sessions.sessions()
+    return models.SessionList(sessions=[models.SessionInfo(name=n, version=v) for n, v in listed])
 
 
 def _create(service: Service, body: models.NewSession, command_id: str) -> models.CommandResult:
     loaded = bodies.load_any_source(body.scenario)
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(4), "little")
     scenario = f"shipped:{body.scenario.name}" if body.scenario.name is not None else "posted"
-    result = service.sessions.create(
-        body.name, loaded, seed=seed, title=body.title, scenario=scenario, command_id=command_id
+    started = service.sessions.new(
+        body.name, loaded, seed=seed, title=body.title, scenario=scenario, command_id=command_id or None
     )
     service.changes.poke()
-    return result
+    return sessions.started_result(started)
 
 
 @post("/sessions", status_code=201, opt={"body": models.NewSession})
@@ -362,7 +364,7 @@ async def new_session(request: Request[Any, Any, Any], command_id: CommandId = N
 @get("/sessions/{name:str}", sync_to_thread=True, name="session_info")
 def session_info(request: Request[Any, Any, Any], name: FromPath[str]) -> models.SessionInfo:
     """A session's version, phase, round and who acts now."""
-    return _service(request).sessions.info(name)
+    return sessions.session_info(name, *_service(request).sessions.now(name))
 
 
 @delete("/sessions/{name:str}", status_code=204, sync_to_thread=True)
@@ -380,7 +382,7 @@ def session_state(
     ] = None,
 ) -> models.StateView:
     """The state folded from the log: now, or right after event `at` (0: before the first)."""
-    return _service(request).sessions.state(name, at)
+    return sessions.state_view(name, *_service(request).sessions.now(name, at=at), at)
 
 
 @get("/sessions/{name:str}/log", sync_to_thread=True)
@@ -392,13 +394,13 @@ def session_log(
 ) -> models.LogView:
     """The narrated log: each event's explanation with rule ids, checks with exact odds, undone
     and superseded work marked `struck` with what did it."""
-    return _service(request).sessions.log(name, combatant=combatant, round_=round_)
+    return sessions.log_view(name, _service(request).sessions.records(name), combatant=combatant, round_=round_)
 
 
 @get("/sessions/{name:str}/timeline", sync_to_thread=True)
 def session_timeline(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Timeline:
     """Every combatant's wounds and gauges after each event, for a chart over the fight."""
-    return _service(request).sessions.timeline(name)
+    return sessions.timeline_view(name, _service(request).sessions.records(name))
 
 
 @post("/sessions/{name:str}/commands", status_code=200, opt={"body": models.Execute})
@@ -410,11 +412,34 @@ async def execute(
     body = await body_of(request, models.Execute)
     service = _service(request)
     cid = _command_id(command_id)
-    result = await run(
-        lambda: service.sessions.execute(name, body.command, expected=body.expected_version, command_id=cid)
+    done = await run(
+        lambda: service.sessions.execute(name, body.command, expected=body.expected_version, command_id=cid or None)
     )
     service.changes.poke()
-    return result
+    return sessions.command_result(done, cid)
+
+
+@post("/sessions/{name:str}/npc", status_code=200, opt={"body": models.Npc, "body_required": False})
+async def npc(request: Request[Any, Any, Any], name: FromPath[str], command_id: CommandId = None) -> models.NpcResult:
+    """The NPCs act by their tactics (`ua session npc`): their responses due now, then whoever's
+    turn it is (or `actor`), or with `all` until a player's turn. A tactic the rules refuse
+    becomes doing nothing, and the turn says why. With a `Command-Id`, a retry redoes nothing."""
+    raw = await request.body()
+    body = bodies.decode_body(raw, models.Npc) if raw.strip() else models.Npc()
+    service = _service(request)
+    cid = _command_id(command_id)
+    turns = await run(
+        lambda: service.sessions.npc(
+            name,
+            body.actor,
+            until_player=body.all,
+            command_id=cid or None,
+            respond=True,
+            expected=body.expected_version,
+        )
+    )
+    service.changes.poke()
+    return sessions.npc_result(name, turns, *service.sessions.now(name))
 
 
 async def _marker(
@@ -424,9 +449,10 @@ async def _marker(
     body = bodies.decode_body(raw, models.Marker) if raw.strip() else models.Marker()
     service = _service(request)
     cid = _command_id(command_id)
-    result = await run(lambda: service.sessions.marker(name, what, expected=body.expected_version, command_id=cid))
+    mark = service.sessions.undo if what == "undo" else service.sessions.redo
+    done = await run(lambda: mark(name, expected=body.expected_version, command_id=cid or None))
     service.changes.poke()
-    return result
+    return sessions.command_result(done, cid)
 
 
 @post("/sessions/{name:str}/undo", status_code=200, opt={"body": models.Marker, "body_required": False})
@@ -454,19 +480,21 @@ async def amend(
     body = await body_of(request, models.Amend)
     service = _service(request)
     cid = _command_id(command_id)
-    result = await run(
+    done = await run(
         lambda: service.sessions.amend(
-            name, body.number, body.command, note=body.note, expected=body.expected_version, command_id=cid
+            name, body.number, body.command, note=body.note, expected=body.expected_version, command_id=cid or None
         )
     )
     service.changes.poke()
-    return result
+    return sessions.command_result(done, cid)
 
 
 @get("/sessions/{name:str}/export", sync_to_thread=True, media_type="application/x-ndjson")
 def export(request: Request[Any, Any, Any], name: FromPath[str]) -> Response[bytes]:
     """The session's log as JSON lines (a replay file, as `ua session export` writes)."""
-    data = _service(request).sessions.export(name)
+    from engine.store.jsonl import log_lines
+
+    data = b"".join(log_lines(_service(request).sessions.export(name)))
     return Response(
         data,
         media_type="application/x-ndjson",
@@ -500,9 +528,16 @@ async def import_log(request: Request[Any, Any, Any], name: FromPath[str]) -> mo
         raise InvalidInput(f"not a session name: {name!r}", where="name", hint="letters, digits, _ . - (up to 64)")
     data = await _log_text(request)
     service = _service(request)
-    result = await run(service.sessions.import_, name, data)
+    result = await run(_import, service.sessions, name, data)
     service.changes.poke()
     return result
+
+
+def _import(into: SessionService, name: str, data: bytes) -> models.Imported:
+    """A posted JSON-lines log into a new session, as `ua session import` (its re-run check)."""
+    records, command_ids = sessions.read_jsonl(data)
+    count = into.import_records(name, records, command_ids, source="log")
+    return models.Imported(session=name, version=count, events=count)
 
 
 def _valid_name(name: FromPath[str]) -> bool:
@@ -516,7 +551,7 @@ def _valid_name(name: FromPath[str]) -> bool:
 @get("/sessions/{name:str}/audit", sync_to_thread=True)
 def audit(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Audit:
     """As `ua audit`: luck against the exact odds, the dice's fairness, and a re-decision check."""
-    return _service(request).sessions.audit(name)
+    return sessions.audit_view(name, _service(request).sessions.records(name))
 
 
 @post("/sessions/{name:str}/fork", status_code=202, opt={"body": models.Fork})
@@ -524,7 +559,7 @@ async def fork(request: Request[Any, Any, Any], name: FromPath[str]) -> models.J
     """What if: fight the rest from event `at` many times, as a job (`ua session fork --simulate`)."""
     body = await body_of(request, models.Fork)
     service = _service(request)
-    state, loaded = await run(service.sessions.fork_state, name, body.at)
+    state, loaded = await run(service.sessions.fork_point, name, body.at)
     return service.jobs.start("fork", (state, loaded, body.simulate, body.seed, body.workers, body.at), body.simulate)
 
 
@@ -538,7 +573,7 @@ async def events(
     """The session's events as Server-Sent Events (`id` is the position), the ones already there
     and then each new one as it is written, by this API or the CLI. Resumable: `Last-Event-ID`."""
     service = _service(request)
-    await run(service.sessions.info, name)  # 404 for no such session, before the stream starts
+    await run(service.sessions.now, name)  # 404 for no such session, before the stream starts
     start = start_after(last_event_id, after)
     return ServerSentEvent(
         follow(service.store, service.changes, name, start, until=lambda: service.state_closed),  # type: ignore[attr-defined]
@@ -585,8 +620,8 @@ def cancel_job(request: Request[Any, Any, Any], job_id: FromPath[str]) -> models
 
 def _new_replay(service: Service, data: bytes) -> models.Imported:
     replay_id = secrets.token_hex(8)
-    replay = Sessions(MemoryStore())
-    result = replay.import_(replay_id, data)
+    replay = SessionService(MemoryStore(), front=sessions.HTTP)
+    result = _import(replay, replay_id, data)
     service.replays[replay_id] = replay
     while len(service.replays) > MAX_REPLAYS:
         service.replays.popitem(last=False)
@@ -611,17 +646,18 @@ def replay_state(
     replay_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(ge=0, required=False)] = None,
 ) -> models.StateView:
-    return _service(request).replay(replay_id).state(replay_id, at)
+    return sessions.state_view(replay_id, *_service(request).replay(replay_id).now(replay_id, at=at), at)
 
 
 @get("/replays/{replay_id:str}/log", sync_to_thread=True)
 def replay_log(request: Request[Any, Any, Any], replay_id: FromPath[str]) -> models.LogView:
-    return _service(request).replay(replay_id).log(replay_id)
+    records = _service(request).replay(replay_id).records(replay_id)
+    return sessions.log_view(replay_id, records, combatant=None, round_=None)
 
 
 @get("/replays/{replay_id:str}/timeline", sync_to_thread=True)
 def replay_timeline(request: Request[Any, Any, Any], replay_id: FromPath[str]) -> models.Timeline:
-    return _service(request).replay(replay_id).timeline(replay_id)
+    return sessions.timeline_view(replay_id, _service(request).replay(replay_id).records(replay_id))
 
 
 # -- the viewer -------------------------------------------------------------------------------
@@ -686,6 +722,7 @@ ROUTES = [
     execute,
     undo,
     redo,
+    npc,
     amend,
     export,
     import_log,

@@ -32,14 +32,6 @@ class ServiceError(EngineError):
         self.error = error
 
 
-class VersionConflict(ConcurrencyConflict):
-    """Raised when a request's expected version is not the session's: 409 with the current one."""
-
-    def __init__(self, message: str, *, version: int, where: str = "", hint: str = "") -> None:
-        super().__init__(message, where=where, hint=hint)
-        self.version = version
-
-
 #: engine error class → (HTTP status, error code); the first match in this order wins.
 STATUSES: tuple[tuple[type[EngineError], int, str], ...] = (
     (ConcurrencyConflict, 409, "conflict"),
@@ -51,7 +43,8 @@ STATUSES: tuple[tuple[type[EngineError], int, str], ...] = (
 
 
 def error_body(exc: EngineError) -> ErrorBody:
-    """The body (and status) an engine error is answered with."""
+    """The body (and status) an engine error is answered with; a `VersionConflict` (a stale
+    expected version, a race with another writer) carries the session's version now."""
     if isinstance(exc, ServiceError):
         status, code = exc.status, exc.error
     else:

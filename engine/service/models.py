@@ -169,6 +169,16 @@ class Marker(Request, frozen=True):
     expected_version: Version | None = None
 
 
+class Npc(Request, frozen=True):
+    """The NPCs act by the tactics of the scenario the session was started from: first their
+    responses due now (declarations in an open round, answers owed), then the NPC whose turn it
+    is (or `actor`); with `all`, NPCs act until a player's turn or the fight's end."""
+
+    actor: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    all: bool = False
+    expected_version: Version | None = None
+
+
 class EventView(Response, frozen=True):
     """One event of a session: its position (the SSE id), type, the command it belongs to, and its
     explanation with rule ids; checks with their exact odds; struck when undone or superseded."""
@@ -196,6 +206,25 @@ class CommandResult(Response, frozen=True):
     retry: bool = False
     changes: list[str] = msgspec.field(default_factory=list)
     superseded: list[EventView] = msgspec.field(default_factory=list)
+
+
+class NpcTurnView(Response, frozen=True):
+    """One NPC action (`npc` empty: the NPCs' responses), why the rules refused what its
+    tactics chose (it then did nothing), and the commands written (the action, then any
+    responses it brought)."""
+
+    npc: str
+    refused: str = ""
+    commands: list[CommandResult] = msgspec.field(default_factory=list)
+
+
+class NpcResult(Response, frozen=True):
+    """What the NPCs did, the session's version after it, and who acts now."""
+
+    session: str
+    version: int
+    turn: str | None = None
+    turns: list[NpcTurnView] = msgspec.field(default_factory=list)
 
 
 class StateView(Response, frozen=True):

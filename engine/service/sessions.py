@@ -1,48 +1,45 @@
-"""The one adapter between the HTTP API and `engine.session`: every session endpoint goes through
-`Sessions`, which only opens sessions, calls the session layer, and shapes its results as the
-API's structs. It holds no session logic: deciding, appending, undo, redo, amend, the history
-that counts, narration and audits are `engine.session`'s.
+"""How the HTTP API meets the session service: its `Front` (how the API words the service's errors,
+and that it runs the engine's commands exactly as sent), and the API's structs made from the
+service's results and the session's records. No session logic lives here: opening, deciding,
+appending, retries by command id, expected versions, undo, redo, amend, import with its re-run
+check, export and fork points are `engine.session.service.SessionService`'s, the same the CLI
+goes through; narration, audits and timelines are `engine.session`'s.
 
-Writers of one session are serialised by a lock per session in this process; the store's expected
-version decides races with other processes (the CLI writing the same SQLite file). Command ids are
-the session layer's (law 7): a retry is found in the log itself, so it is one whether the first
-try went through this server, another one, or `ua session … --command-id`."""
+The service keeps each session open between requests under a lock per session; the store's
+expected version decides races with other processes (the CLI writing the same SQLite file).
+Command ids are the log's own (law 7): a retry is found in the log itself, so it is one whether
+the first try went through this server, another one, or `ua session … --command-id`."""
 
 from __future__ import annotations
 
 import tempfile
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from engine.commands import Command, StartEncounter
-from engine.commands.base import CommandBase
 from engine.errors import (
+    CommandIdReused,
     ConcurrencyConflict,
-    CorruptLog,
     EngineError,
     InvalidInput,
     NotFound,
-    OutOfOrder,
+    Refused,
     TornTail,
-    UnknownEventType,
+    VersionConflict,
 )
 from engine.events.base import EventBase
 from engine.rules.registry import ruleset_of
-from engine.scenario.scenario import LoadedScenario, scenario_document
-from engine.scenario.ua3_scenario import LoadedUa3Scenario, ua3_scenario_document
-from engine.service.errors import VersionConflict
 from engine.service.models import (
     Audit,
     CommandResult,
     EventView,
     Fairness,
     Gauge,
-    Imported,
     LogView,
+    NpcResult,
+    NpcTurnView,
     SessionInfo,
     StateView,
     Timeline,
@@ -50,16 +47,11 @@ from engine.service.models import (
 )
 from engine.service.models import Luck as LuckView
 from engine.session.audit import chance, checks_in, chi_square_faces, luck, narrate, table_faces
-from engine.session.diff import state_diff
-from engine.session.encoding import decoded
-from engine.session.history import Record, fork_point
-from engine.session.live import LiveEncounter, begin_session, import_log, rehearse, stored_events
-from engine.session.scenario import stored_scenario
+from engine.session.front import Front
+from engine.session.history import Record
+from engine.session.service import Amended, Executed, Marked, NpcTurn, Started
 from engine.session.timeline import states_along
 from engine.session.verify import verify
-from engine.store.base import new_command_id
-from engine.store.memory import MemoryStore
-from engine.store.sqlite import SqliteStore
 
 #: Where a combatant's gauges are, by ruleset: madness meters (ua2), shock gauges (ua3).
 GAUGE_FIELDS = ("meters", "shock", "gauges")
@@ -80,8 +72,10 @@ def event_view(position: int, event: EventBase, round_: int = 0, *, full: bool =
 
 
 def state_json(state: Any) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(state)
-    return data
+    """The state as its ruleset shows it as JSON (as `ua session state --json`): what is stored,
+    and what a GM reads off it (ua2: wound shifts; ua3: wound levels, U-2, and thresholds,
+    abilities, whose roll on the gridiron and its spaces, U-16)."""
+    return ruleset_of(state).state_json(state)
 
 
 def turn_of(state: Any) -> str | None:
@@ -126,173 +120,24 @@ def _flatten(value: Any, prefix: str, into: dict[str, int]) -> None:
             _flatten(inner, f"{prefix}.{key}", into)
 
 
-class Sessions:
-    """The sessions of one SQLite file, as the API sees them."""
+class HttpFront(Front):
+    """The HTTP API as a front end of the session service: commands are the engine's, run as they
+    are sent (no names respelled, no NPC declarations made on the client's behalf, a die beyond a
+    command's rolls left unread); a state can be asked at event 0; errors name requests and
+    `$.path`s, and their status says what they are (a name taken, a command id used for another
+    command: 409; a posted log that does not read or re-decide: 400)."""
 
-    def __init__(self, store: SqliteStore | MemoryStore) -> None:
-        self.store = store
-        self._locks: dict[str, threading.Lock] = {}
-        self._registry = threading.Lock()
-        self._open: dict[str, LiveEncounter] = {}
+    table = False
+    first_event = 0
 
-    def close(self) -> None:
-        self.store.close()
-
-    # -- opening ------------------------------------------------------------------------------
-
-    def _lock(self, name: str) -> threading.Lock:
-        with self._registry:
-            return self._locks.setdefault(name, threading.Lock())
-
-    def _live(self, name: str) -> LiveEncounter:
-        """The session, kept open between requests while no other writer changed it."""
-        version = self.store.version(name)
-        if not version:
-            raise self._missing(name)
-        live = self._open.get(name)
-        if live is None or live.version != version:
-            live = self._open[name] = LiveEncounter(self.store, name)
-        return live
-
-    def _records(self, name: str) -> list[Record]:
-        records: list[Record] = list(stored_events(self.store, name))
-        if not records:
-            raise self._missing(name)
-        return records
-
-    def _missing(self, name: str) -> NotFound:
+    def missing(self, name: str, where: str) -> EngineError:
         return NotFound(f"no session {name!r}", where=name, hint="GET /sessions lists them; POST /sessions makes one")
 
-    def version(self, name: str) -> int:
-        return self.store.version(name)
+    def taken(self, name: str, *, importing: bool) -> EngineError:
+        hint = "import into a new name" if importing else "pick another name"
+        return ConcurrencyConflict(f"session {name!r} already exists", where=name, hint=hint)
 
-    # -- sessions -----------------------------------------------------------------------------
-
-    def info(self, name: str) -> SessionInfo:
-        live = self._live(name)
-        state = live.state
-        return SessionInfo(
-            name=name,
-            version=live.version,
-            title=state.title,
-            ruleset=state.ruleset,
-            phase=state.fight.phase,
-            round=state.fight.round,
-            turn=turn_of(state),
-        )
-
-    def listing(self) -> list[SessionInfo]:
-        return [SessionInfo(name=n, version=self.store.version(n)) for n in self.store.streams()]
-
-    def create(
-        self,
-        name: str,
-        loaded: LoadedScenario | LoadedUa3Scenario,
-        *,
-        seed: int,
-        title: str,
-        scenario: str,
-        command_id: str,
-    ) -> CommandResult:
-        """A new session set up from a scenario, in one append (all or nothing), as `ua session new`;
-        the scenario is stored in the start command (forks read their tactics there). The same
-        command id again is a retry: what was set up then comes back, nothing is written."""
-        commands: list[CommandBase]
-        if isinstance(loaded, LoadedUa3Scenario):
-            commands = [
-                StartEncounter(
-                    ruleset="ua3",
-                    title=title or loaded.scenario.title,
-                    seed=seed,
-                    settings=loaded.settings,
-                    scenario=scenario,
-                    scenario_document=ua3_scenario_document(loaded),
-                ),
-                *(f.joins() for f in loaded.fighters),
-            ]
-        else:
-            commands = [
-                StartEncounter(
-                    title=title or loaded.scenario.title,
-                    seed=seed,
-                    settings=loaded.settings,
-                    scenario=scenario,
-                    scenario_document=scenario_document(loaded),
-                ),
-                *(f.joins() for f in loaded.fighters),
-            ]
-        cid = command_id or new_command_id()
-        with self._lock(name):
-            retry = bool(command_id) and bool(self.store.read_command(name, cid))
-            if not retry:
-                if self.store.version(name):
-                    raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="pick another name")
-                retry = not begin_session(self.store, name, rehearse(name, commands), command_id=cid)
-            live = self._live(name)
-            setup = self.store.read_command(name, cid)
-            return CommandResult(
-                session=name,
-                version=live.version,
-                events=[event_view(e.position, decoded(e), full=False) for e in setup],
-                turn=turn_of(live.state),
-                command_id=cid,
-                retry=retry,
-            )
-
-    # -- commands -----------------------------------------------------------------------------
-
-    def _expect(self, live: LiveEncounter, expected: int | None) -> None:
-        if expected is not None and expected != live.version:
-            raise VersionConflict(
-                f"session {live.stream!r} is at version {live.version}, not {expected}",
-                version=live.version,
-                where=live.stream,
-                hint="read the state again, then send the command with the current version",
-            )
-
-    def _once(
-        self, name: str, command_id: str, expected: int | None, run: Any
-    ) -> tuple[LiveEncounter, list[EventBase], bool]:
-        """Run a session action once (law 7, the session layer's command ids): a command id already
-        in the log is a retry, answered with what it recorded (whatever the version now); else the
-        expected version is checked and the action run. (session, its events, whether a retry)."""
-        live = self._live(name)
-        retry = bool(command_id) and bool(self.store.read_command(name, command_id))
-        if not retry:
-            self._expect(live, expected)
-        before = live.version
-        try:
-            events = run(live, command_id or None)
-        except ConcurrencyConflict:
-            raise self._conflict(name) from None
-        except InvalidInput as exc:
-            if exc.where == "command id":  # the id of another command: a conflict, not bad input
-                raise ConcurrencyConflict(exc.message, where="Command-Id", hint=exc.hint) from None
-            raise
-        return live, events, live.version == before
-
-    def _written(self, live: LiveEncounter, events: Sequence[EventBase], retry: bool) -> CommandResult:
-        """What an action wrote (or, on a retry, had written), at the positions it stands."""
-        first = live.result_at
-        after = live.state_at(first + len(events) - 1) if retry else live.state
-        round_ = after.fight.round
-        return CommandResult(
-            session=live.stream,
-            version=live.version,
-            events=[event_view(first + i, e, round_) for i, e in enumerate(events)],
-            turn=turn_of(live.state),
-            retry=retry,
-        )
-
-    def delete(self, name: str) -> None:
-        with self._lock(name):
-            if not self.store.delete(name):
-                raise self._missing(name)
-            self._open.pop(name, None)
-
-    def _conflict(self, name: str) -> VersionConflict:
-        self._open.pop(name, None)
-        version = self.store.version(name)
+    def changed(self, name: str, version: int) -> EngineError:
         return VersionConflict(
             f"session {name!r} changed while this command ran (now at version {version}); nothing was written",
             version=version,
@@ -300,184 +145,165 @@ class Sessions:
             hint="read the state again and resend",
         )
 
-    def execute(self, name: str, command: Command, *, expected: int | None, command_id: str) -> CommandResult:
-        with self._lock(name):
-            live, events, retry = self._once(
-                name, command_id, expected, lambda live, cid: live.execute(command, command_id=cid)
-            )
-            return self._result(live, events, retry, command_id)
+    def refused(self, name: str, exc: Refused, *, amend: bool) -> Refused:
+        return exc
 
-    def _result(self, live: LiveEncounter, events: Sequence[EventBase], retry: bool, command_id: str) -> CommandResult:
-        result = self._written(live, events, retry)
-        return msgspec.structs.replace(result, command_id=command_id) if command_id else result
+    def reused(self, exc: CommandIdReused) -> EngineError:  # the id of another command: a conflict
+        return ConcurrencyConflict(exc.message, where="Command-Id", hint=exc.hint)
 
-    def marker(self, name: str, what: str, *, expected: int | None, command_id: str) -> CommandResult:
-        """Undo or redo, with what changed."""
+    def at_where(self, name: str, *, fork: bool) -> str:
+        return "$.at" if fork else "at"
 
-        def run(live: LiveEncounter, cid: str | None) -> list[EventBase]:
-            return live.undo(command_id=cid) if what == "undo" else live.redo(command_id=cid)
+    def bad_log(self, exc: EngineError) -> EngineError:  # a posted log is input: a 400
+        return InvalidInput(exc.message, where=exc.where or "$.log", hint=exc.hint)
 
-        with self._lock(name):
-            live, events, retry = self._once(name, command_id, expected, run)
-            at = live.result_at
-            changes = state_diff(live.state_at(at - 1), live.state_at(at + len(events) - 1))
-            return msgspec.structs.replace(self._result(live, events, retry, command_id), changes=changes)
 
-    def amend(
-        self, name: str, number: int, command: Command, *, note: str, expected: int | None, command_id: str
-    ) -> CommandResult:
-        amendments = []
+HTTP = HttpFront()
 
-        def run(live: LiveEncounter, cid: str | None) -> list[EventBase]:
-            amendments.append(live.amend(number, command, note, command_id=cid))
-            marker = live.records[live.result_at - 1][1]  # CommandAmended, then what it decided
-            return [marker, *amendments[-1].new_events]
 
-        with self._lock(name):
-            live, events, retry = self._once(name, command_id, expected, run)
-            amendment = amendments[-1]
-            result = self._result(live, events, retry, command_id)
-            return msgspec.structs.replace(
-                result,
-                changes=state_diff(amendment.before, amendment.after),
-                superseded=[
-                    event_view(0, e, full=False) for e in amendment.old_events if type(e).__name__ != "CommandRecorded"
-                ],
-            )
+# -- the API's structs from the service's results ---------------------------------------------
 
-    # -- reading ------------------------------------------------------------------------------
 
-    def state(self, name: str, at: int | None) -> StateView:
-        if at is None:
-            live = self._live(name)
-            state, version = live.state, live.version
-        else:
-            records = self._records(name)
-            version = len(records)
-            if not 0 <= at <= version:
-                raise InvalidInput(f"no event {at} in session {name!r}", where="at", hint=f"0 to {version}")
-            state = next(s for p, s in states_along(records[:at]) if p == at)
-        return StateView(
-            session=name,
-            version=version,
-            at=version if at is None else at,
-            ruleset=state.ruleset,
-            turn=turn_of(state),
-            state=state_json(state),
+def started_result(started: Started) -> CommandResult:
+    """A new session's setup (or, on a retry, what its command id had set up)."""
+    return CommandResult(
+        session=started.session,
+        version=started.version,
+        events=[event_view(p, e, full=False) for p, e in enumerate(started.events, start=1)],
+        turn=turn_of(started.state),
+        command_id=started.command_id,
+        retry=started.retried,
+    )
+
+
+def command_result(done: Executed | Marked | Amended, command_id: str) -> CommandResult:
+    """What a command, an undo, a redo or an amend wrote (or, on a retry, had written), at the
+    positions it stands; `command_id` is the id the client gave ("" when it gave none)."""
+    events = done.new_events if isinstance(done, Amended) else done.events
+    if isinstance(done, Amended) and done.marker is not None:  # the amend's marker, then what it decided
+        events = [done.marker, *events]
+    result = CommandResult(
+        session=done.session,
+        version=done.version,
+        events=[event_view(done.first + i, e, done.round) for i, e in enumerate(events)],
+        turn=done.turn,
+        command_id=command_id,
+        retry=done.retried,
+    )
+    if isinstance(done, Marked):
+        return msgspec.structs.replace(result, changes=done.changes)
+    if isinstance(done, Amended):
+        superseded = [e for e in done.old_events if type(e).__name__ != "CommandRecorded"]
+        return msgspec.structs.replace(
+            result, changes=done.changes, superseded=[event_view(0, e, full=False) for e in superseded]
         )
+    return result
 
-    def log(self, name: str, *, combatant: str | None = None, round_: int | None = None) -> LogView:
-        records = self._records(name)
-        lines = narrate(records, combatant=combatant, round_=round_, commands=True)
-        return LogView(
-            session=name,
-            version=len(records),
-            lines=[
-                EventView(
-                    position=x.position,
-                    type=x.type,
-                    command=x.command,
-                    round=x.round,
-                    explanation=x.text,
-                    odds=x.odds,
-                    struck=x.struck,
-                    note=x.note,
-                )
-                for x in lines
-            ],
+
+def npc_result(name: str, turns: Sequence[NpcTurn], version: int, state: Any) -> NpcResult:
+    """What `SessionService.npc` did, as the API answers it."""
+    views = [
+        NpcTurnView(
+            npc=t.who,
+            refused=t.refused,
+            commands=[command_result(done, done.command_id) for done in (t.done, *t.done.then)],
         )
+        for t in turns
+    ]
+    return NpcResult(session=name, version=version, turn=ruleset_of(state).acting_now(state), turns=views)
 
-    def timeline(self, name: str) -> Timeline:
-        records = self._records(name)
-        points = [
-            TimelinePoint(
-                position=p,
-                round=s.fight.round,
-                phase=s.fight.phase,
-                turn=turn_of(s),
-                combatants=gauges_of(s),
-            )
-            for p, s in states_along(records)
-        ]
-        return Timeline(session=name, version=len(records), ruleset=self._live(name).state.ruleset, points=points)
 
-    def audit(self, name: str) -> Audit:
-        records = self._records(name)
-        people = luck(records)
-        checked = verify(records)
-        fairness = {}
-        for label, faces in (
-            ("table_dice", table_faces(records)),
-            ("all_dice", table_faces(records, only_table=False)),
-        ):
-            stat, p = chi_square_faces(faces)
-            fairness[label] = Fairness(
-                faces=len(faces),
-                counts=[faces.count(d) for d in range(10)],
-                chi_square=round(stat, 4),
-                p_value=round(p, 6),
+def session_info(name: str, version: int, state: Any) -> SessionInfo:
+    return SessionInfo(
+        name=name,
+        version=version,
+        title=state.title,
+        ruleset=state.ruleset,
+        phase=state.fight.phase,
+        round=state.fight.round,
+        turn=turn_of(state),
+    )
+
+
+def state_view(name: str, version: int, state: Any, at: int | None) -> StateView:
+    return StateView(
+        session=name,
+        version=version,
+        at=version if at is None else at,
+        ruleset=state.ruleset,
+        turn=turn_of(state),
+        state=state_json(state),
+    )
+
+
+def log_view(name: str, records: Sequence[Record], *, combatant: str | None, round_: int | None) -> LogView:
+    lines = narrate(records, combatant=combatant, round_=round_, commands=True)
+    return LogView(
+        session=name,
+        version=len(records),
+        lines=[
+            EventView(
+                position=x.position,
+                type=x.type,
+                command=x.command,
+                round=x.round,
+                explanation=x.text,
+                odds=x.odds,
+                struck=x.struck,
+                note=x.note,
             )
-        return Audit(
-            session=name,
-            version=len(records),
-            luck={
-                who: LuckView(
-                    checks=x.checks,
-                    expected_successes=round(x.expected, 4),
-                    successes=x.successes,
-                    difference=round(x.successes - x.expected, 4),
-                    z=round(x.z, 4),
-                )
-                for who, x in sorted(people.items())
-            },
-            fairness=fairness,
-            verified=checked.ok,
-            mismatch=checked.mismatch,
+            for x in lines
+        ],
+    )
+
+
+def timeline_view(name: str, records: Sequence[Record]) -> Timeline:
+    along = list(states_along(records))
+    points = [
+        TimelinePoint(
+            position=p,
+            round=s.fight.round,
+            phase=s.fight.phase,
+            turn=turn_of(s),
+            combatants=gauges_of(s),
         )
+        for p, s in along
+    ]
+    return Timeline(session=name, version=len(records), ruleset=along[-1][1].ruleset, points=points)
 
-    def fork_state(self, name: str, at: int) -> tuple[Any, LoadedScenario]:
-        """The state after event `at` of the history that counts, and the scenario the session
-        stored when it was started (its tactics), as `ua session fork` takes them."""
-        records = self._records(name)
-        if not 1 <= at <= len(records):
-            raise InvalidInput(f"no event {at} in session {name!r}", where="$.at", hint=f"1 to {len(records)}")
-        try:
-            state = fork_point(records, at)
-        except InvalidInput as exc:
-            raise InvalidInput(exc.message, where="$.at", hint=exc.hint) from None
-        return state, stored_scenario(records[:at], where=f"session {name}")
 
-    # -- files --------------------------------------------------------------------------------
-
-    def export(self, name: str) -> bytes:
-        """The session's log as JSON lines, as `ua session export` writes it (checksums, commands)."""
-        from engine.store.jsonl import log_lines
-
-        events = list(self.store.read(name))
-        if not events:
-            raise self._missing(name)
-        return b"".join(log_lines(events))
-
-    def import_(self, name: str, data: bytes) -> Imported:
-        """A JSON-lines log (as `ua session export` writes it) into a new session, as `ua session
-        import`: every line checked, every command re-decided with its dice, then stored with its
-        command ids in one append."""
-        records, command_ids = read_jsonl(data)
-        result = verify(records)
-        if not result.ok:
-            raise InvalidInput(
-                f"not imported: {result.mismatch}",
-                where=f"log event {result.position}",
-                hint="the log was edited, or comes from other rules; nothing was stored",
+def audit_view(name: str, records: Sequence[Record]) -> Audit:
+    people = luck(records)
+    checked = verify(records)
+    fairness = {}
+    for label, faces in (
+        ("table_dice", table_faces(records)),
+        ("all_dice", table_faces(records, only_table=False)),
+    ):
+        stat, p = chi_square_faces(faces)
+        fairness[label] = Fairness(
+            faces=len(faces),
+            counts=[faces.count(d) for d in range(10)],
+            chi_square=round(stat, 4),
+            p_value=round(p, 6),
+        )
+    return Audit(
+        session=name,
+        version=len(records),
+        luck={
+            who: LuckView(
+                checks=x.checks,
+                expected_successes=round(x.expected, 4),
+                successes=x.successes,
+                difference=round(x.successes - x.expected, 4),
+                z=round(x.z, 4),
             )
-        with self._lock(name):
-            if self.store.version(name):
-                raise ConcurrencyConflict(f"session {name!r} already exists", where=name, hint="import into a new name")
-            try:
-                count = import_log(self.store, name, records, command_ids)
-            except (CorruptLog, OutOfOrder, UnknownEventType) as exc:  # a posted log is input: a 400
-                raise InvalidInput(exc.message, where=exc.where or "$.log", hint=exc.hint) from None
-        return Imported(session=name, version=self.store.version(name), events=count)
+            for who, x in sorted(people.items())
+        },
+        fairness=fairness,
+        verified=checked.ok,
+        mismatch=checked.mismatch,
+    )
 
 
 def read_jsonl(data: bytes) -> tuple[list[Record], list[str]]:

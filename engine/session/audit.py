@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import msgspec
+
 from engine.dice.checks import CheckResult, CheckSpec
 from engine.dice.odds import success_chance
 from engine.errors import InvalidInput
@@ -21,8 +23,7 @@ from engine.session.history import Record, excluded
 PEOPLE_FIELDS = ("actor", "attacker", "target", "id", "healer", "patient", "holder", "protected", "dodger")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(msgspec.Struct, frozen=True):
     position: int
     round: int
     type: str

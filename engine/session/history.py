@@ -4,8 +4,9 @@ skips the rest. Nothing is ever deleted: markers say what no longer counts."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from engine.commands.combat import BeginFight
 from engine.errors import InvalidInput, OutOfOrder
@@ -17,8 +18,7 @@ from engine.rules.ruleset import apply_one
 Record = tuple[int, EventBase]
 
 
-@dataclass(frozen=True)
-class CommandEntry:
+class CommandEntry(msgspec.Struct, frozen=True):
     """One recorded command: where it sits, its record, and whether it still counts."""
 
     id: int

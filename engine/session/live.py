@@ -4,7 +4,6 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -12,7 +11,7 @@ from engine.collector import collection_paused
 from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
-from engine.errors import ConcurrencyConflict, CorruptLog, InvalidInput, Refused
+from engine.errors import CommandIdReused, ConcurrencyConflict, CorruptLog, InvalidInput, Refused, SessionExists
 from engine.events import Event
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
@@ -31,7 +30,6 @@ from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, check_command_id, new_command_id
-from engine.store.memory import MemoryStore
 
 
 def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
@@ -53,7 +51,7 @@ def import_log(store: EventStore, stream: str, records: Sequence[Record], comman
     are gone through twice, never held (they may be a `LogRecords` view of a large file)."""
     effective_fold(records)  # positions 1, 2, 3, … and every event folds, or a named error
     if store.version(stream):
-        raise InvalidInput(f"session {stream!r} already exists", hint="import into a new session name")
+        raise SessionExists(f"session {stream!r} already exists", hint="import into a new session name")
     events = (event for _, event in records)
     try:
         return store.append(stream, commands_of(stream, zip(command_ids, events, strict=True)), 0)
@@ -68,6 +66,8 @@ def import_log(store: EventStore, stream: str, records: Sequence[Record], comman
 def rehearse(stream: str, commands: Sequence[CommandBase]) -> list[Record]:
     """A session's setup decided in memory, command by command: every event is decided and known to
     be storable before anything is written, so a refused part leaves nothing behind."""
+    from engine.store.memory import MemoryStore
+
     rehearsal = LiveEncounter(MemoryStore(), stream)
     for command in commands:
         rehearsal.execute(command)
@@ -78,7 +78,7 @@ def begin_session(store: EventStore, stream: str, setup: Sequence[Record], *, co
     """Store a rehearsed setup as a new session, in one append named `command_id` (fresh by
     default). True if this call stored it; False if `command_id` already had (a retry)."""
     cid = new_command_id() if command_id is None else check_command_id(command_id, where="command id")
-    exists = InvalidInput(f"session {stream!r} already exists", hint="pick another name, or --db another file")
+    exists = SessionExists(f"session {stream!r} already exists", hint="pick another name, or --db another file")
     if store.read_command(stream, cid):
         return False
     if store.version(stream):
@@ -112,8 +112,7 @@ class ExtraFaces(InvalidInput):
         self.read, self.given, self.events = read, given, events
 
 
-@dataclass(frozen=True)
-class Amendment:
+class Amendment(msgspec.Struct, frozen=True):
     """What an amend did: the states and the events before and after, for the audit's diff."""
 
     before: Encounter
@@ -250,7 +249,7 @@ class LiveEncounter:
             return None
         events: list[EventBase] = [decoded(e) for e in stored]
         if not same(events):
-            raise InvalidInput(
+            raise CommandIdReused(
                 f"command id {command_id} was already used for another command",
                 where="command id",
                 hint="give each new command a fresh id; the same id only to retry that command",

@@ -1,15 +1,20 @@
 """The session service: the application flow of a live encounter, for every front end.
 
-The CLI and the HTTP API both go through `SessionService`: it opens a session in a store, runs a
-command (or an amend, an undo, a redo), turns a race with another writer into one clear error,
-and returns a result value — `Started`, `Executed`, `Amended`, `Marked` — that each front end
-renders its own way (a rich table, JSON). It knows no edition: the rules are reached through the
-encounter's ruleset, and it contains no rules itself (DESIGN: parts).
+The CLI and the HTTP API both go through `SessionService`: it starts a session (from a scenario,
+or by importing a log it re-decides first), opens it in a store, runs a command (or an amend, an
+undo, a redo) once per command id and only at the version the caller expected, turns a race with
+another writer into one clear error, exports the log, and returns a result value — `Started`,
+`Executed`, `Amended`, `Marked` — that each front end renders its own way (a rich table, JSON).
+What differs between the front ends is a `Front`: how commands come (typed at the table, or sent
+as the engine's commands) and the words of the errors. A session stays open between calls under
+a lock of its own, so a server's threads can share one service. It knows no edition: the rules
+are reached through the encounter's ruleset, and it contains no rules itself (DESIGN: parts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,22 +24,36 @@ import msgspec
 from engine.commands.base import CommandBase
 from engine.dice.source import SeededDice
 from engine.dice.spec import CheckResult
-from engine.errors import ConcurrencyConflict, DiceError, InvalidInput, NotFound, Refused
+from engine.errors import (
+    CommandIdReused,
+    ConcurrencyConflict,
+    CorruptLog,
+    DiceError,
+    EngineError,
+    InvalidInput,
+    OutOfOrder,
+    Refused,
+    SessionExists,
+    UnknownEventType,
+    VersionConflict,
+)
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
-from engine.session.audit import Line, narrate
 from engine.session.diff import state_diff
+from engine.session.encoding import decoded
 from engine.session.faces import faces_went
 from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.reader import SessionReader, one_at_a_time
 from engine.session.roster import Roster, roster_of
 from engine.state.encounter import Encounter
 from engine.state.sheet import PassionKind, PassionMode
-from engine.store.base import EventStore, new_command_id
+from engine.store.base import StoredEvent, new_command_id
 
 if TYPE_CHECKING:
     from engine.scenario.scenario import LoadedScenario
+    from engine.scenario.ua3_scenario import LoadedUa3Scenario
 
 #: A look at the state before a command is run, to refuse an argument that makes no sense there.
 Precheck = Callable[[Encounter], None]
@@ -54,8 +73,8 @@ FacesWent = list[tuple[str, tuple[int, ...]]]
 
 @dataclass(frozen=True)
 class Started:
-    """A session set up: its setup's events from position 1. `retried`: this command id had
-    already started it (nothing new was written)."""
+    """A session set up: its setup's events from position 1, the session's version and state
+    now. `retried`: this command id had already started it (nothing new was written)."""
 
     session: str
     command_id: str
@@ -63,6 +82,7 @@ class Started:
     events: list[EventBase]
     state: Encounter
     retried: bool
+    version: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,7 +90,9 @@ class Executed:
     """A command done (or, on a retry, found done): its events, the first at position `first`;
     the state after it and who acts now. `faces`: which faces went where; `table_dice`: how many
     of them (the first) were rolled at the table, the rest drawn from the seed. `then`: commands
-    the session made after it on its own (the NPCs' declarations at a new round)."""
+    the session made after it on its own (the NPCs' declarations at a new round). `retried`: the
+    command id had already done it (nothing new was written; `state`, `turn` and `version` are
+    the session's now, `round` the fight's round right after the command, as it was then)."""
 
     session: str
     command_id: str
@@ -81,6 +103,9 @@ class Executed:
     faces: FacesWent = field(default_factory=list)
     table_dice: int = 0
     then: tuple[Executed, ...] = ()
+    round: int = 0
+    version: int = 0
+    retried: bool = False
 
     @property
     def number(self) -> int:
@@ -88,11 +113,18 @@ class Executed:
         first = self.events[0] if self.events else None
         return first.id if isinstance(first, CommandRecorded) else 0
 
+    @property
+    def issued(self) -> CommandBase | None:
+        """The command as it was issued (None when nothing was recorded)."""
+        first = self.events[0] if self.events else None
+        return first.issued if isinstance(first, CommandRecorded) else None
+
 
 @dataclass(frozen=True)
 class Amended:
     """An amend of command `number`: the marker at position `first`, the new events after it,
-    the events it took out, the states before and after, and what changed between them."""
+    the events it took out, the states before and after, and what changed between them; who
+    acts now and the session's version now. `retried`: as `Executed`'s."""
 
     session: str
     command_id: str
@@ -103,19 +135,25 @@ class Amended:
     before: Encounter
     after: Encounter
     changes: list[str]
+    marker: EventBase | None = None
+    turn: str | None = None
+    version: int = 0
+    retried: bool = False
 
     @property
     def state(self) -> Encounter:
         return self.after
 
     @property
-    def turn(self) -> str | None:
-        return ruleset_of(self.after).acting_now(self.after)
+    def round(self) -> int:
+        return int(self.after.fight.round)
 
 
 @dataclass(frozen=True)
 class Marked:
-    """An undo or a redo: its marker event at `first`, and what changed in the state."""
+    """An undo or a redo: its marker event at `first`, what changed in the state (on a retry,
+    what changed then), the state now; the fight's round right after it, the session's
+    version now. `retried`: as `Executed`'s."""
 
     session: str
     command_id: str
@@ -123,6 +161,13 @@ class Marked:
     first: int
     changes: list[str]
     state: Encounter
+    round: int = 0
+    version: int = 0
+    retried: bool = False
+
+    @property
+    def turn(self) -> str | None:
+        return ruleset_of(self.state).acting_now(self.state)
 
 
 @dataclass(frozen=True)
@@ -305,36 +350,54 @@ def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
     return result
 
 
-def changed(name: str) -> ConcurrencyConflict:
-    """The error for a command that lost a race with another writer (nothing was written)."""
-    return ConcurrencyConflict(
-        f"session {name!r} changed while this command ran; nothing was written",
-        hint="re-run the command (ua session state shows where it stands now)",
-    )
+class SessionService(SessionReader):
+    """Sessions in one store, run: starting, importing and exporting them, their commands (once
+    per command id, at the version the caller expected), undo and redo, passions, NPCs; finding
+    and reading them is `SessionReader`'s (`where`, `front`, the sessions kept open, the locks)."""
 
+    @one_at_a_time
+    def delete(self, name: str) -> None:
+        """Delete the session `name` and every event of it (`NotFound` if there is none), in a
+        store that deletes (SQLite, memory)."""
+        self._live.pop(name, None)
+        remove: Callable[[str], int] | None = getattr(self.store, "delete", None)
+        if remove is None:
+            raise InvalidInput(f"sessions in {self.where or 'this store'} cannot be deleted", where=name)
+        if not remove(name):
+            raise self.front.missing(name, self.where)
 
-class SessionService:
-    """Sessions in one store. `where` names the store in messages (a database's path)."""
+    def _changed(self, name: str) -> EngineError:
+        self._live.pop(name, None)
+        return self.front.changed(name, self.store.version(name))
 
-    def __init__(self, store: EventStore, *, where: str = "") -> None:
-        self.store = store
-        self.where = where
+    def _expect(self, session: LiveEncounter, expected: int | None, command_id: str | None) -> None:
+        """`VersionConflict` when the caller expected another version than the session's now,
+        unless `command_id` is already in the log (a retry is answered whatever the version)."""
+        if expected is None or expected == session.version:
+            return
+        if command_id and self.store.read_command(session.stream, command_id):
+            return
+        raise VersionConflict(
+            f"session {session.stream!r} is at version {session.version}, not {expected}",
+            version=session.version,
+            where=session.stream,
+            hint="read the state again, then send the command with the current version",
+        )
 
-    # -- finding sessions -----------------------------------------------------------------------
-
-    def sessions(self) -> list[tuple[str, int]]:
-        """(name, events) of every session in the store."""
-        return [(n, self.store.version(n)) for n in self.store.streams()]
-
-    def open(self, name: str) -> LiveEncounter:
-        """The live session `name`, or `NotFound`."""
-        session = LiveEncounter(self.store, name)
-        if not session.version:
-            where = f" in {self.where}" if self.where else ""
-            raise NotFound(
-                f"no session {name!r}{where}", hint="ua session list; or ua session new NAME --scenario FILE"
-            )
-        return session
+    @contextmanager
+    def _guarded(self, name: str, *, amend: bool | None = None) -> Iterator[None]:
+        """The front end's errors for a race with another writer, a command id used for another
+        command, and (unless `amend` is None) a refused command or amend."""
+        try:
+            yield
+        except CommandIdReused as exc:
+            raise self.front.reused(exc) from None
+        except ConcurrencyConflict:
+            raise self._changed(name) from None
+        except Refused as exc:
+            if amend is None:
+                raise
+            raise self.front.refused(name, exc, amend=amend) from None
 
     # -- starting ---------------------------------------------------------------------------------
 
@@ -344,21 +407,76 @@ class SessionService:
         before any store is touched (a refused part leaves nothing behind)."""
         return rehearse(name, setup)
 
+    @one_at_a_time
     def start(self, name: str, records: Sequence[Record], *, command_id: str | None = None) -> Started:
         """A new session from its rehearsed setup (`rehearse`), stored as one append named
-        `command_id`."""
+        `command_id`: the same id again is a retry (what it set up comes back, nothing is
+        written); any other start under a name that is taken is refused."""
         command_id = command_id or new_command_id()
-        stored = begin_session(self.store, name, records, command_id=command_id)
+        try:
+            stored = begin_session(self.store, name, records, command_id=command_id)
+        except SessionExists:
+            raise self.front.taken(name, importing=False) from None
         session = self.open(name)
-        events = [event for _, event in session.records[: len(records)]]
-        return Started(name, command_id, session.seed, events, session.state, retried=not stored)
+        events: list[EventBase] = [decoded(e) for e in self.store.read_command(name, command_id)]
+        return Started(
+            name, command_id, session.seed, events, session.state, retried=not stored, version=session.version
+        )
 
-    def import_records(self, name: str, records: Sequence[Record], command_ids: Iterable[str]) -> int:
-        """A checked log copied into a new session, all or nothing; the number of events."""
-        return import_log(self.store, name, records, command_ids)
+    def new(
+        self,
+        name: str,
+        loaded: LoadedScenario | LoadedUa3Scenario,
+        *,
+        seed: int,
+        scenario: str,
+        title: str = "",
+        players: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET,
+        command_id: str | None = None,
+    ) -> Started:
+        """A new session set up from a loaded scenario (`engine.session.scenario.setup_commands`:
+        the scenario is stored in its start), rehearsed, then started (`start`)."""
+        from engine.session.scenario import setup_commands
+
+        setup = setup_commands(loaded, title=title, seed=seed, scenario=scenario, players=players)
+        return self.start(name, self.rehearse(name, setup), command_id=command_id)
+
+    def import_records(
+        self, name: str, records: Sequence[Record], command_ids: Iterable[str], *, source: str = "the log"
+    ) -> int:
+        """A log (of `source`, as its errors name it) copied into a new session, all or nothing,
+        each command keeping its id: every command is re-decided with its dice first (as `ua
+        replay --verify`), and nothing is stored unless it comes out as recorded. The number of
+        events."""
+        from engine.session.verify import verify
+
+        try:
+            result = verify(records)
+            if not result.ok:
+                raise CorruptLog(
+                    f"not imported: {result.mismatch}",
+                    where=f"{source} event {result.position}",
+                    hint="the log was edited, or comes from other rules; nothing was stored",
+                )
+            with self.lock(name):
+                if self.store.version(name):
+                    raise self.front.taken(name, importing=True)
+                return import_log(self.store, name, records, command_ids)
+        except (CorruptLog, OutOfOrder, UnknownEventType) as exc:
+            raise self.front.bad_log(exc) from None
+        except SessionExists:  # made by another writer meanwhile
+            raise self.front.taken(name, importing=True) from None
+
+    def export(self, name: str) -> Iterator[StoredEvent]:
+        """The session's stored events in order, to write as a JSON-lines log (`engine.store.jsonl`:
+        `write_log`, `log_lines`); `NotFound` at once if there is no such session."""
+        if not self.store.version(name):
+            raise self.front.missing(name, self.where)
+        return self.store.read(name)
 
     # -- commands ---------------------------------------------------------------------------------
 
+    @one_at_a_time
     def execute(
         self,
         name: str,
@@ -371,6 +489,7 @@ class SessionService:
         ask: AskDice | None = None,
         strict: bool = False,
         ask_reaction: AskReaction | None = None,
+        expected: int | None = None,
     ) -> Executed | Amended:
         """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
         followed). With `strict` (a person's command), an option that does not apply is refused
@@ -379,50 +498,86 @@ class SessionService:
         combatant whose madness check the attack raises fails (M2-4), unless the command names
         it. `command_id` names it (fresh by default): sent
         again, it is a retry and writes nothing. `check` looks at the state first. A race with
-        another writer writes nothing.
+        another writer writes nothing. With `expected`, a session at another version is
+        `VersionConflict` (carrying the version now), unless the command is a retry.
 
         Dice: the command's own faces, in the order it reads them; faces beyond its rolls are
         refused (`ExtraFaces`). A roll the given faces do not cover is drawn from the seed when
         `draw_rest`; else `ask` is asked for its faces (None: draw it and the rest), and with no
         `ask` the command is refused (`InvalidInput`) naming the roll. A command with no faces
         draws all its dice from the seed."""
-        session = self.open(name)
-        command = canonical_ids(session.state, command)
-        if check is not None:
-            check(session.state)
-        command_id = command_id or new_command_id()
+        if amend is not None:
+            return self.amend(name, amend, command, command_id=command_id, check=check, expected=expected)
+        session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
         round_before = _round(session.state)
-        try:
-            if amend is not None:
-                return self._amended(session, amend, command, command_id)
+        with self._guarded(name, amend=False):
             if strict and session.issued(command_id) is None:  # a retry answers what it did then
                 preview = session.preview(command)
                 options_apply(command, preview)
                 if ask_reaction is not None:
                     command = _with_reactions(command, preview, ask_reaction)
             events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
-        except ConcurrencyConflict:
-            raise changed(name) from None
-        except Refused as exc:
-            if exc.hint:
-                raise
-            hint = f"ua session state {name} shows who can act now"
-            if amend is not None:
-                hint = f"ua session log {name} shows each command, its number and what it did"
-            raise Refused(exc.message, where=exc.where, hint=hint) from None
-        done = self._executed(session, command_id, events)
-        then = self._npc_responses(session, done, command_id, round_before)
-        return done if not then else replace(done, then=then)
+        done = self._executed(session, command_id, events, before)
+        then = self._npc_responses(session, command_id, round_before) if self.front.table else ()
+        return done if not then else replace(done, then=then, version=session.version)
+
+    @one_at_a_time
+    def amend(
+        self,
+        name: str,
+        number: int,
+        command: CommandBase,
+        *,
+        note: str = "",
+        command_id: str | None = None,
+        check: Precheck | None = None,
+        expected: int | None = None,
+    ) -> Amended:
+        """Replace command #`number` with `command` (and `note` why) and re-decide what followed
+        with the dice it recorded (law 5); `command_id`, `check` and `expected` as `execute`'s."""
+        session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
+        with self._guarded(name, amend=True):
+            result = session.amend(number, command, note, command_id=command_id)
+        return Amended(
+            session=session.stream,
+            command_id=command_id,
+            number=number,
+            first=session.result_at,
+            old_events=result.old_events,
+            new_events=result.new_events,
+            before=result.before,
+            after=result.after,
+            changes=state_diff(result.before, result.after),
+            marker=session.records[session.result_at - 1][1],
+            turn=ruleset_of(session.state).acting_now(session.state),
+            version=session.version,
+            retried=session.version == before,
+        )
+
+    def _prepare(
+        self, name: str, command: CommandBase, command_id: str | None, check: Precheck | None, expected: int | None
+    ) -> tuple[LiveEncounter, CommandBase, str, int]:
+        """Before a command (or an amend) runs: the session; the command, its combatants spelled
+        as the session spells them (at the table); `check` and the expected version looked at;
+        its command id (fresh if none); the session's version before it."""
+        session = self.open(name)
+        if self.front.table:
+            command = canonical_ids(session.state, command)
+        if check is not None:
+            check(session.state)
+        self._expect(session, expected, command_id)
+        return session, command, command_id or new_command_id(), session.version
 
     def _run(
         self, session: LiveEncounter, command: CommandBase, command_id: str, *, draw_rest: bool, ask: AskDice | None
     ) -> list[EventBase]:
         """`session.execute`, asking for (or refusing) the faces of rolls the command's dice miss."""
+        exact = self.front.table  # a die a person rolled is never dropped without a word
         if draw_rest or not command.dice:
-            return session.execute(command, command_id=command_id, exact=True)
+            return session.execute(command, command_id=command_id, exact=exact)
         while True:
             try:
-                return session.execute(command, command_id=command_id, draw=False, exact=True)
+                return session.execute(command, command_id=command_id, draw=False, exact=exact)
             except DiceError:
                 pass
             what = self._next_roll(session, command)
@@ -435,7 +590,7 @@ class SessionService:
                 ) from None
             more = ask(what)
             if more is None:
-                return session.execute(command, command_id=command_id, exact=True)
+                return session.execute(command, command_id=command_id, exact=exact)
             command = msgspec.structs.replace(command, dice=(*command.dice, *more))
 
     @staticmethod
@@ -452,7 +607,9 @@ class SessionService:
             read += len(faces)
         return "the next roll"
 
-    def _executed(self, session: LiveEncounter, command_id: str, events: list[EventBase]) -> Executed:
+    def _executed(self, session: LiveEncounter, command_id: str, events: list[EventBase], before: int) -> Executed:
+        """What `events` (just run, or found by a retry when the session's version is still
+        `before`) did, at the positions they stand."""
         state = session.state
         turn = ruleset_of(state).acting_now(state)
         record = events[0] if events else None
@@ -461,44 +618,58 @@ class SessionService:
         if isinstance(record, CommandRecorded):
             faces = faces_went(events, record.dice_used)
             table_dice = record.table_dice
-        return Executed(session.stream, command_id, events, session.result_at, state, turn, faces, table_dice)
-
-    def _amended(self, session: LiveEncounter, number: int, command: CommandBase, command_id: str) -> Amended:
-        result = session.amend(number, command, command_id=command_id)
-        return Amended(
-            session=session.stream,
-            command_id=command_id,
-            number=number,
-            first=session.result_at,
-            old_events=result.old_events,
-            new_events=result.new_events,
-            before=result.before,
-            after=result.after,
-            changes=state_diff(result.before, result.after),
+        first = session.result_at
+        retried = session.version == before
+        after = session.state_at(first + len(events) - 1) if retried else state
+        return Executed(
+            session.stream,
+            command_id,
+            events,
+            first,
+            state,
+            turn,
+            faces,
+            table_dice,
+            round=int(after.fight.round),
+            version=session.version,
+            retried=retried,
         )
 
-    def undo(self, name: str, *, command_id: str | None = None) -> Marked:
-        """Undo the latest command that counts (law 4)."""
-        return self._marker(name, "undo", command_id)
+    @one_at_a_time
+    def undo(self, name: str, *, command_id: str | None = None, expected: int | None = None) -> Marked:
+        """Undo the latest command that counts (law 4); `command_id` and `expected` as `execute`'s."""
+        return self._marker(name, "undo", command_id, expected)
 
-    def redo(self, name: str, *, command_id: str | None = None) -> Marked:
-        """Redo the most recently undone command (law 4)."""
-        return self._marker(name, "redo", command_id)
+    @one_at_a_time
+    def redo(self, name: str, *, command_id: str | None = None, expected: int | None = None) -> Marked:
+        """Redo the most recently undone command (law 4); `command_id` and `expected` as `execute`'s."""
+        return self._marker(name, "redo", command_id, expected)
 
-    def _marker(self, name: str, what: str, command_id: str | None) -> Marked:
+    def _marker(self, name: str, what: str, command_id: str | None, expected: int | None) -> Marked:
         session = self.open(name)
-        before = session.state
+        self._expect(session, expected, command_id)
+        before, version = session.state, session.version
         command_id = command_id or new_command_id()
-        try:
-            if what == "undo":
-                events = session.undo(command_id=command_id)
-            else:
-                events = session.redo(command_id=command_id)
-        except ConcurrencyConflict:
-            raise changed(name) from None
-        diff = state_diff(before, session.state)
-        return Marked(name, command_id, events, session.result_at, diff, session.state)
+        with self._guarded(name):
+            events = session.undo(command_id=command_id) if what == "undo" else session.redo(command_id=command_id)
+        at, retried = session.result_at, session.version == version
+        if retried:  # what it changed then
+            before, after = session.state_at(at - 1), session.state_at(at + len(events) - 1)
+        else:
+            after = session.state
+        return Marked(
+            name,
+            command_id,
+            events,
+            at,
+            state_diff(before, after),
+            session.state,
+            round=int(after.fight.round),
+            version=session.version,
+            retried=retried,
+        )
 
+    @one_at_a_time
     def move_on(self, name: str, *, command_id: str | None = None) -> Executed | Amended:
         """Move on: close the round's declarations, or the combatant whose turn it is does nothing.
         A retry (a `command_id` already used) does what that id moved on with, whatever now."""
@@ -526,23 +697,26 @@ class SessionService:
         """Run `commands` in order, each its own transaction, yielding each result; the first one
         the rules refuse stops the run (what went before stays) with an error naming it. With
         `command_id`, command N is `ID.N`: those already done by a run of that id are not redone."""
-        session = self.open(name)
         for number, command in enumerate(commands, start=1):
             cid = f"{command_id}.{number}" if command_id else None  # None: fresh, no retry lookup
-            try:
-                events = session.execute(command, command_id=cid)
-            except Refused as exc:
-                raise Refused(
-                    f"command {number} of {len(commands)} is refused: {exc.message}",
-                    where=where,
-                    hint=exc.hint or "fix it and play the rest",
-                ) from None
-            except ConcurrencyConflict:
-                raise changed(name) from None
-            yield self._executed(session, cid or "", events)
+            with self.lock(name):
+                session = self.open(name)
+                before = session.version
+                try:
+                    with self._guarded(name):
+                        events = session.execute(command, command_id=cid)
+                except Refused as exc:
+                    raise Refused(
+                        f"command {number} of {len(commands)} is refused: {exc.message}",
+                        where=where,
+                        hint=exc.hint or "fix it and play the rest",
+                    ) from None
+                done = self._executed(session, cid or "", events, before)
+            yield done
 
     # -- passions and reactions -------------------------------------------------------------------
 
+    @one_at_a_time
     def last_roll(self, name: str, who: str) -> LastRoll | None:
         """`who`'s most recent roll in the history that counts: the command that made it, what
         it was and how it came out (None: no roll yet)."""
@@ -550,6 +724,7 @@ class SessionService:
         who = self.combatant_id(session.state, who, where="WHO")
         return _last_roll(session.records, who)
 
+    @one_at_a_time
     def passion(
         self,
         name: str,
@@ -608,6 +783,7 @@ class SessionService:
             hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",
         )
 
+    @one_at_a_time
     def calm(
         self, name: str, who: str | None = None, *, source: str = "", command_id: str | None = None
     ) -> Executed | Amended:
@@ -630,6 +806,7 @@ class SessionService:
 
     # -- beginning the fight ------------------------------------------------------------------------
 
+    @one_at_a_time
     def triggers(self, name: str) -> list[CommandBase]:
         """The scenario's madness triggers (M2-8: e.g. unnatural 4 at the first sight of a monster)
         not yet made in this session, in order, as the commands that make them."""
@@ -647,6 +824,7 @@ class SessionService:
         opening = ruleset_of(session.state).script.opening(roster.scenario)
         return [t for t in opening if msgspec.structs.replace(t, dice=()) not in made]
 
+    @one_at_a_time
     def begin(
         self,
         name: str,
@@ -678,10 +856,12 @@ class SessionService:
 
     # -- NPCs -------------------------------------------------------------------------------------
 
+    @one_at_a_time
     def roster(self, name: str) -> Roster:
         """Who players run and who acts by the session's tactics (`engine.session.roster`)."""
         return roster_of(self.open(name).records, where=f"session {name}")
 
+    @one_at_a_time
     def npc(
         self,
         name: str,
@@ -692,13 +872,19 @@ class SessionService:
         command_id: str | None = None,
         draw_rest: bool = True,
         ask: AskDice | None = None,
+        respond: bool = False,
+        expected: int | None = None,
     ) -> list[NpcTurn]:
         """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
         with `until_player`, NPCs act one after another until a player's turn or the fight's end.
         `dice` are the first action's faces (the rest come from the seed). A tactic the rules
         refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
-        action N is `ID.N` (a retry redoes none already done)."""
+        action N is `ID.N` (a retry redoes none already done). With `respond` (a front that
+        makes no responses after each command), the NPCs' responses due now come first — their
+        declarations in an open round, answers owed (`Script.responds`) — as turns of no one.
+        `expected`: the session's version the caller saw (as `execute`'s)."""
         session = self.open(name)
+        self._expect(session, expected, command_id)
         roster = roster_of(session.records, where=f"session {name}")
         if not roster.npcs:
             raise InvalidInput(
@@ -716,6 +902,10 @@ class SessionService:
                     hint=f"NPCs: {', '.join(roster.npcs)}",
                 )
         turns: list[NpcTurn] = []
+        if respond and session.state.fight.phase in ("declare", "acting"):
+            for done in self._npc_responses(session, f"{command_id or new_command_id()}.r", None):
+                assert done.issued is not None, "a response is a recorded command"
+                turns.append(NpcTurn(who="", chosen=done.issued, refused="", done=done))
         for step in range(1, NPC_STEPS + 1):
             state = session.state
             phase = state.fight.phase
@@ -767,21 +957,22 @@ class SessionService:
         cid = command_id or new_command_id()
         round_before = _round(state)
         refused = ""
+        before = session.version
         try:
-            events = self._run(session, command, cid, draw_rest=draw_rest, ask=ask)
+            with self._guarded(session.stream):
+                events = self._run(session, command, cid, draw_rest=draw_rest, ask=ask)
         except Refused as exc:
             refused = exc.message
             instead = ruleset.script.instead(table, table.phase)
             if dice:
                 instead = msgspec.structs.replace(instead, dice=dice)
             try:
-                events = self._run(session, instead, cid, draw_rest=True, ask=None)
+                with self._guarded(session.stream):
+                    events = self._run(session, instead, cid, draw_rest=True, ask=None)
             except Refused:
                 raise exc from None
-        except ConcurrencyConflict:
-            raise changed(session.stream) from None
-        done = self._executed(session, cid, events)
-        then = self._npc_responses(session, done, cid, round_before)
+        done = self._executed(session, cid, events, before)
+        then = self._npc_responses(session, cid, round_before)
         return NpcTurn(who=who, chosen=command, refused=refused, done=replace(done, then=then) if then else done)
 
     @staticmethod
@@ -803,9 +994,7 @@ class SessionService:
         act first once they close. None when the fight is not going on."""
         return ruleset_of(state).up_next(state)
 
-    def _npc_responses(
-        self, session: LiveEncounter, done: Executed, command_id: str, round_before: int
-    ) -> tuple[Executed, ...]:
+    def _npc_responses(self, session: LiveEncounter, command_id: str, round_before: int | None) -> tuple[Executed, ...]:
         """What the NPCs do on their own after a command (`Script.responds`): their declarations
         at a new round's start (C2-4, U-22: one open declaration command, `ID.declare`), an
         answer owed by one of them (U-15, `ID.answer`). A response the rules refuse is not made
@@ -819,7 +1008,7 @@ class SessionService:
             state = session.state
             ruleset = ruleset_of(state)
             table = ruleset.thaw(state)
-            opened = table.round != round_before and not declared
+            opened = (round_before is None or table.round != round_before) and not declared
             profiles = roster.tactics_for([c.id for c in state.combatants])
             ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
             chosen = ruleset.script.responds(table, profiles, roster.npcs, ai, round_opened=opened)
@@ -828,11 +1017,12 @@ class SessionService:
             declaring = table.phase == "declare" and type(chosen) is type(ruleset.script.instead(table, "declare"))
             declared = declared or declaring
             cid = f"{command_id}.{'declare' if declaring else f'answer{k}'}"[:128]
+            before = session.version
             try:
                 events = session.execute(chosen, command_id=cid)
             except Refused:
                 break
-            then.append(self._executed(session, cid, events))
+            then.append(self._executed(session, cid, events, before))
         return tuple(then)
 
     @staticmethod
@@ -857,48 +1047,9 @@ class SessionService:
             hint=f"{hint}combatants: {', '.join(ids) or 'none yet'}",
         )
 
-    # -- reading ----------------------------------------------------------------------------------
+    # -- what-if forks -----------------------------------------------------------------------------
 
-    def state(self, name: str, *, at: int | None = None) -> Any:
-        """The session's state (of its ruleset's type) now, or right after event `at`."""
-        session = self.open(name)
-        if at is None:
-            return session.state
-        if not 1 <= at <= session.version:
-            raise InvalidInput(f"no event {at} in session {name!r}", where="--at", hint=f"1 to {session.version}")
-        return session.state_at(at)
-
-    def position(self, name: str, text: str, *, where: str = "") -> int:
-        """The event position `text` names: `N` is event N; `#N` (or `cN`) is the last event of
-        command #N, a command that counts now (the number `session log` heads it with)."""
-        text = text.strip()
-        if text[:1] in ("#", "c", "C"):
-            digits = text[1:]
-            if not digits.isdigit():
-                raise InvalidInput(
-                    f"not a command number: {text!r}", where=where, hint="#9 is command 9; 27 is event 27"
-                )
-            number = int(digits)
-            records = self.open(name).records
-            counting = [e.id for e in command_entries(records) if e.status == "effective"]
-            if number not in counting:
-                shown = ", ".join(f"#{i}" for i in counting[-12:]) or "none"
-                raise InvalidInput(
-                    f"command #{number} is not one that counts now in session {name!r}",
-                    where=where,
-                    hint=f"commands that count (the latest): {shown}",
-                )
-            return max(p for p, e in records if e.command == number)
-        if not text.removeprefix("-").isdigit():
-            raise InvalidInput(
-                f"not an event or command number: {text!r}", where=where, hint="27 (event) or #9 (command)"
-            )
-        return int(text)
-
-    def narrate(self, name: str, **filters: Any) -> list[Line]:
-        """The session narrated event by event (`engine.session.audit.narrate`'s filters)."""
-        return narrate(self.open(name).records, **filters)
-
+    @one_at_a_time
     def fork_point(
         self, name: str, at: int, *, scenario: Path | None = None, check: Callable[[], None] | None = None
     ) -> tuple[Encounter, LoadedScenario]:
@@ -910,8 +1061,9 @@ class SessionService:
         from engine.session.scenario import stored_scenario
 
         session = self.open(name)
+        where = self.front.at_where(name, fork=True)
         if not 1 <= at <= session.version:
-            raise InvalidInput(f"no event {at} in session {name!r}", where=name, hint=f"1 to {session.version}")
+            raise InvalidInput(f"no event {at} in session {name!r}", where=where, hint=f"1 to {session.version}")
         if check is not None:
             check()
         records = session.records
@@ -922,9 +1074,5 @@ class SessionService:
         try:
             state = fork_point(records, at)
         except InvalidInput as exc:
-            raise InvalidInput(exc.message, where=name, hint=exc.hint) from None
+            raise InvalidInput(exc.message, where=where, hint=exc.hint) from None
         return state, loaded
-
-    def records(self, name: str) -> list[Record]:
-        """Every (position, event) of the session."""
-        return self.open(name).records

@@ -5,7 +5,6 @@ marker, the session folds the whole log instead — never a wrong state."""
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from typing import Any
 
@@ -32,8 +31,10 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 @cache
 def layout(ruleset: str = "ua2") -> str:
     """A fingerprint of a ruleset's state shape: a snapshot from another shape is not used."""
+    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL (a short session has no snapshot)
+
     schema = msgspec.json.schema(find_ruleset(ruleset).state_type)
-    return hashlib.blake2b(msgspec.json.encode(schema), digest_size=8).hexdigest()
+    return blake2b(msgspec.json.encode(schema), digest_size=8).hexdigest()
 
 
 def save_snapshot(store: EventStore, stream: str, position: int, state: Any, next_id: int, dice: int) -> None:

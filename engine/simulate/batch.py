@@ -4,9 +4,7 @@ executor, for any number of workers and any chunk size."""
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
-from typing import Literal
 
 import msgspec
 
@@ -19,6 +17,7 @@ from engine.simulate.fight import Prepared, prepare, run_fight
 from engine.simulate.identity import engine_identity
 from engine.simulate.openings import Openings
 from engine.simulate.outcome import FightOutcome, outcome_of
+from engine.simulate.picks import Picks
 from engine.simulate.pool import MAX_WORKERS
 from engine.simulate.pool import default_workers as default_workers  # re-exported: callers know it from here
 from engine.simulate.spans import Runner
@@ -26,48 +25,6 @@ from engine.simulate.stats import Tally
 from engine.state.encounter import Encounter
 
 MAX_FIGHTS = 100_000_000
-Keep = Literal["worst", "best", "random"]
-_RANDOM_PICK = 0x5EED
-
-
-class Picks(msgspec.Struct, kw_only=True):
-    """The indices of fights worth keeping: best and worst for the players' side (by
-    `FightOutcome.score`), and a random few."""
-
-    size: int = 0
-    best: list[tuple[int, ...]] = msgspec.field(default_factory=list)
-    worst: list[tuple[int, ...]] = msgspec.field(default_factory=list)
-    random: list[tuple[int, int]] = msgspec.field(default_factory=list)
-
-    def add(self, score: tuple[int, ...], index: int, seed: int) -> None:
-        if not self.size:
-            return
-        _push(self.best, (*score, -index), self.size)
-        _push(self.worst, (*(-s for s in score), -index), self.size)
-        _push(self.random, (-derive_seed(seed ^ _RANDOM_PICK, index), -index), self.size)
-
-    def merge(self, other: Picks) -> None:
-        for item in other.best:
-            _push(self.best, item, self.size)
-        for item in other.worst:
-            _push(self.worst, item, self.size)
-        for r in other.random:
-            _push(self.random, r, self.size)
-
-    def indices(self, which: Keep) -> list[int]:
-        if which == "random":
-            return sorted(-item[-1] for item in self.random)
-        return sorted(-item[-1] for item in (self.best if which == "best" else self.worst))
-
-
-def _push(heap: list, item: tuple, size: int) -> None:  # type: ignore[type-arg]
-    """Keep the `size` largest items (ties broken by index, deterministic)."""
-    if len(heap) < size:
-        heapq.heappush(heap, item)
-    elif item > heap[0]:
-        heapq.heapreplace(heap, item)
-
-
 class ChunkResult(msgspec.Struct, kw_only=True):
     tally: Tally
     picks: Picks

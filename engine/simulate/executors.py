@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from engine.errors import EngineError, InvalidInput
 from engine.simulate.interrupts import Interrupts, handling, ignoring
 from engine.simulate.spans import Span, Spans, plan, seconds_per_index
-from engine.simulate.tasks import Job
+
+if TYPE_CHECKING:
+    from engine.simulate.tasks import Job
 
 Backend = Literal["local", "dask"]
 #: `take(result, stop)`: the result of the span that ends at `stop`, in span order.

@@ -4,8 +4,6 @@ A `Combatant` is the character (sheet, wounds, meters); its `Fighter` is where i
 this fight (weapon in hand, dodging, focus, conditions, holds). Both are frozen.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec
@@ -129,6 +127,6 @@ class Fight(msgspec.Struct, frozen=True, gc=False, kw_only=True):
             return None
         return self.order[self.turn]
 
-    def replace_fighter(self, fighter: Fighter) -> Fight:
+    def replace_fighter(self, fighter: Fighter) -> "Fight":
         fighters = tuple(fighter if f.id == fighter.id else f for f in self.fighters)
         return msgspec.structs.replace(self, fighters=fighters)

@@ -1,7 +1,5 @@
 """A ua2 character sheet as data (S2-*): stats, skills with tied stats, obsession, passions."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec
@@ -81,7 +79,7 @@ class Meters(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
         value: Meter = getattr(self, METER_FIELDS[name])
         return value
 
-    def with_meter(self, name: str, meter: Meter) -> Meters:
+    def with_meter(self, name: str, meter: Meter) -> "Meters":
         return msgspec.structs.replace(self, **{METER_FIELDS[name]: meter})
 
 

@@ -1,7 +1,5 @@
 """Weapons as data (C2-7, C2-9): tags decide the hand-to-hand bonus; guns carry a damage cap."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import uuid
 from abc import ABC, abstractmethod
@@ -76,7 +75,9 @@ def event_id_for(stream: str, command_id: str, index: int) -> str:
     """The id of event `index` (0-based) of command `command_id` in `stream`: derived from where it
     comes from, never from its content, so two commands that happen to write the same events are
     two commands, and a retry of one command names the same events."""
-    h = hashlib.blake2b(digest_size=16)
+    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL, which reading a log never needs
+
+    h = blake2b(digest_size=16)
     for part in (stream.encode(), command_id.encode(), str(index).encode()):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)

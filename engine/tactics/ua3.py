@@ -31,6 +31,7 @@ from engine.commands.ua3_combat import (
 from engine.dice.source import DiceSource
 from engine.rules.ua3.abilities import gauge_in
 from engine.rules.ua3.combat.situation import (
+    FRENZY,
     can_act,
     firearms,
     frozen,
@@ -39,6 +40,7 @@ from engine.rules.ua3.combat.situation import (
     opponent_in,
     standing,
     struggle,
+    threat_of,
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
@@ -269,8 +271,9 @@ def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tu
         pool = _enemies(t, row)
         if rule.spare_helpless:
             pool = [r for r in pool if not helpless(r)]
-    if row.reaction is not None and row.reaction.kind == "frenzy" and row.reaction.source in t.by_id:
-        pool = [r for r in pool if r.id == row.reaction.source]
+    threat = threat_of(row.reaction.source) if row.reaction is not None else ""
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat in t.by_id:
+        pool = [r for r in pool if r.id == threat]
     if not pool:
         return ()
     selector = rule.target
@@ -315,6 +318,9 @@ def _feasible(t: Table, row: Row, rule: Rule) -> bool:
     action = rule.do
     if row.reaction is not None and row.reaction.kind == "flee":
         return action == "flee"
+    if row.reaction is not None and row.reaction.kind == "frenzy" and threat_of(row.reaction.source) in t.by_id:
+        if action not in FRENZY and action != "nothing":  # U-23: a frenzy only attacks its threat
+            return False
     if action == "grapple":
         return True
     if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.kind == "firearm":

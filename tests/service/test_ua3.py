@@ -147,3 +147,37 @@ def test_the_ua3_golden_replay_is_exported_and_imported_the_same(client: TestCli
     assert replay.status_code in (200, 201), replay.text
     rid = replay.json()["session"]
     assert client.get(f"/replays/{rid}/state").json()["state"] == state["state"]
+
+
+def test_the_npcs_of_a_ua3_fight_declare_first_and_act_by_their_tactics_over_http(client: TestClient[Any]) -> None:
+    """U-22 over HTTP, as `ua session npc`: the crew (NPCs) declare as the round opens, the police
+    (players) after, then the NPCs act until a player's turn; a stale version is a 409."""
+    r = client.post("/sessions", json={"name": "amb", "scenario": {"name": "ua3/full-auto-ambush"}, "seed": 3})
+    assert r.status_code == 201, r.text
+    assert run(client, "amb", {"command": "ua3_begin_fight"}).status_code == 200
+    stale = client.post("/sessions/amb/npc", json={"expected_version": 1})
+    assert stale.status_code == 409, stale.text
+    out = client.post("/sessions/amb/npc", json={}).json()
+    declared = [
+        e["event"]["actor"]
+        for t in out["turns"]
+        for c in t["commands"]
+        for e in c["events"]
+        if e["type"] == "ua3_action_declared"
+    ]
+    assert out["turns"][0]["npc"] == "" and sorted(declared) == ["Dink", "Vasquez"]
+    police = {
+        "command": "ua3_declare",
+        "declarations": [
+            {"actor": "Dana", "action": "attack", "targets": ["Vasquez"]},
+            {"actor": "Sam", "action": "dodge"},
+        ],
+    }
+    assert run(client, "amb", police).status_code == 200
+    state = client.get("/sessions/amb/state").json()["state"]
+    assert state["fight"]["phase"] == "acting" and state["fight"]["order"][0] == "Dana"
+    mine = client.post("/sessions/amb/npc", json={})
+    assert mine.status_code == 422 and "Dana's turn, a player's" in mine.json()["message"]
+    assert run(client, "amb", {"command": "ua3_attack", "actor": "Dana", "targets": ["Vasquez"]}).status_code == 200
+    out = client.post("/sessions/amb/npc", json={"all": True}).json()
+    assert out["turns"][0]["npc"] == "Vasquez" and out["turn"] in ("Sam", None)  # Vasquez, Dink; then Sam

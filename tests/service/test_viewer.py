@@ -202,3 +202,99 @@ def test_a_live_ua3_session_is_followed_with_its_gauges(server: str, page: Any) 
             ".textContent.includes('violence 4/0')"
         )
         page.wait_for_selector("#chart svg[data-character='Dana'] polyline[data-series='violence hardened']")
+
+
+def test_a_live_ua3_fight_shows_the_declared_order_and_who_acts_u22(server: str, page: Any) -> None:
+    """U-22 in the viewer: the tracker lists the round's order by declared action and rating
+    (as the server's state has it) and marks who acts now, live as the NPCs act."""
+    with httpx.Client(base_url=server) as c:
+        made = c.post("/sessions", json={"name": "amb", "scenario": {"name": "ua3/full-auto-ambush"}, "seed": 3})
+        made.raise_for_status()
+        c.post("/sessions/amb/commands", json={"command": {"command": "ua3_begin_fight"}}).raise_for_status()
+        c.post("/sessions/amb/npc", json={}).raise_for_status()  # the crew declares
+        police = [{"actor": "Dana", "action": "attack", "targets": ["Vasquez"]}, {"actor": "Sam", "action": "dodge"}]
+        declare = {"command": "ua3_declare", "declarations": police}
+        c.post("/sessions/amb/commands", json={"command": declare}).raise_for_status()
+        page.goto(server + "/?session=amb")
+        page.wait_for_selector("#tracker li.now")
+        order = c.get("/sessions/amb/state").json()["state"]["fight"]["order"]
+        assert page.eval_on_selector_all("#tracker li", "els => els.map(e => e.dataset.id)") == order
+        assert page.inner_text("#tracker li.now").startswith("Dana (attack → Vasquez 55")
+        attack = {"command": "ua3_attack", "actor": "Dana", "targets": ["Vasquez"], "dice": [2, 3]}
+        c.post("/sessions/amb/commands", json={"command": attack}).raise_for_status()
+        page.wait_for_function("() => document.querySelector('#tracker li.now')?.dataset.id === 'Vasquez'")
+
+
+def test_ua3_wound_levels_and_the_gridiron_are_shown_as_the_servers_state_has_them_u2_u16(
+    server: str, page: Any
+) -> None:
+    """A ua3 session's wound level in words (U-2) beside the status, and each conflict's token
+    on the gridiron's five spaces with whose roll is next (U-16), all read off the server's state."""
+    with httpx.Client(base_url=server) as c:
+        document = c.get("/scenarios/ua3/the-hollow-church").json()["document"]
+        document.setdefault("settings", {})["wound_threshold"] = 4  # a few wounds make a level
+        c.post("/sessions", json={"name": "church", "scenario": {"document": document}, "seed": 3}).raise_for_status()
+        page.goto(server + "/?session=church")
+        page.wait_for_selector("#combatants tr[data-id='Dana']")
+        assert page.locator("#conflicts-panel").is_hidden()  # no conflict yet
+        assert page.locator("#combatants .level").count() == 0
+        sides = [
+            {"actor": "Dana", "roll": "Connect", "stake": "<b>Marge</b> goes home"},
+            {"actor": "Agnes", "roll": "Connect", "stake": "Marge stays"},
+        ]
+        start = {"command": "ua3_start_conflict", "about": "who Marge listens to", "first": "a", "sides": sides}
+        c.post("/sessions/church/commands", json={"command": start}).raise_for_status()
+        roll = {"command": "ua3_gridiron_roll", "matched_failure": "wounds", "dice": [9, 9, 3]}  # 99: 3 wounds
+        c.post("/sessions/church/commands", json={"command": roll}).raise_for_status()
+        state = c.get("/sessions/church/state").json()["state"]
+        version = c.get("/sessions/church").json()["version"]
+    page.wait_for_function("v => document.getElementById('position').textContent === String(v)", arg=version)
+    dana = next(x for x in state["combatants"] if x["id"] == "Dana")
+    assert dana["wound_level"] == "badly beaten"  # 3 of 4: at 75% (U-2)
+    page.wait_for_function(
+        "t => document.querySelector(\"#combatants tr[data-id='Dana'] td.status .level\")?.textContent === t",
+        arg=dana["wound_level"],
+    )
+    assert page.inner_text("#combatants tr[data-id='Dana'] td.wounds") == f"{dana['wounds']}/{dana['wound_threshold']}"
+    (conflict,) = state["conflicts"]
+    box = page.locator(f"#conflicts .conflict[data-id='{conflict['id']}']")
+    assert [li.get_attribute("data-space") for li in box.locator(".gridiron li").all()] == [
+        s["space"] for s in conflict["spaces"]
+    ]
+    assert box.locator(".gridiron li.token").get_attribute("data-space") == conflict["token"]
+    assert "side B (Agnes) to roll" in box.locator(".conflict-now").inner_text() and conflict["to_roll"] == "b"
+    assert "<b>Marge</b> goes home" in box.locator(".side[data-side='a']").inner_text()  # as text
+    assert page.locator("#conflicts b").count() == 0
+    _scrub(page, version - 2)  # before the roll: no wounds, no level
+    page.wait_for_function("() => !document.querySelector(\"#combatants tr[data-id='Dana'] td.status .level\")")
+
+
+def test_the_ua3_golden_replays_conflict_stands_where_the_servers_state_puts_its_token(server: str, page: Any) -> None:
+    golden = "replays/ua3/the-hollow-church.jsonl"
+    with httpx.Client(base_url=server) as c:  # the server's state at every event of the golden replay
+        made = c.post("/replays", json={"log": Path(golden).read_text()}).json()
+        states = {
+            at: c.get(f"/replays/{made['session']}/state", params={"at": at}).json()["state"]
+            for at in range(made["version"] + 1)
+        }
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#file-input", golden)
+    page.wait_for_function("v => document.getElementById('version').textContent === String(v)", arg=made["version"])
+    having = [at for at, s in states.items() if s.get("conflicts")]
+    _scrub(page, having[0] - 1)
+    page.wait_for_function("() => !document.querySelector('#conflicts .conflict')")
+    moved = [at for at in having if any(k["token"] != "balance" for k in states[at]["conflicts"])]
+    assert moved  # the token moved at some point of the replay
+    for at in sorted({having[0], having[-1], *moved[:2]}):
+        _scrub(page, at)
+        conflict = states[at]["conflicts"][-1]
+        rolled = [f"{s['rolls']} rolled" for s in conflict["sides"]]
+        page.wait_for_function(  # the token and each side's rolls as the state at `at` has them
+            "([id, token, rolled]) => {"
+            " const c = document.querySelector(`#conflicts .conflict[data-id='${id}']`);"
+            " const sides = c ? [...c.querySelectorAll('.side')].map((e) => e.textContent) : [];"
+            " return c?.querySelector('.gridiron li.token')?.dataset.space === token"
+            "  && sides.length === rolled.length && rolled.every((r, i) => sides[i].includes(r)); }",
+            arg=[conflict["id"], conflict["token"], rolled],
+        )

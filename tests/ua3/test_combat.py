@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from engine.commands import ua3_combat as f
-from engine.commands.ua3 import StressCheck
+from engine.commands.ua3 import Coerce, StressCheck
 from engine.errors import Refused
-from engine.events.ua3 import PenaltyTaken, StatusChanged, StressChecked, WoundsTaken
+from engine.events.ua3 import (
+    PenaltyTaken,
+    ReactionEnded,
+    ReactionTaken,
+    StatusChanged,
+    StressChecked,
+    WoundsTaken,
+)
 from engine.events.ua3 import combat as ev
 from engine.state.ua3.combat import NO_ARMOR, Armor
 from engine.state.ua3.sheet import Identity
@@ -44,6 +51,16 @@ def test_an_initiative_identity_replaces_the_rating_of_any_action():
     fight = Fight(join("a", "x", quick), join("b", "y", SHOOTER, PISTOL))
     events = fight.declare(("a", "dodge"), ("b", "attack", ["a"]))
     assert of_type(events, ev.OrderSet)[0].order == ("a", "b")
+
+
+def test_an_initiative_identity_rates_readying_a_weapon_too():
+    """U-22, U-19: readying rolls nothing, yet the initiative identity's 90 orders it."""
+    quick = person("Quick", identities=[Identity(name="Sprinter", rating=90, initiative=True)])
+    fight = Fight(join("a", "x", quick, KNIFE, in_hand="fists"), join("b", "y", SHOOTER, PISTOL))
+    events = fight.declare(("a", "ready", [], "knife"), ("b", "attack", ["a"]))
+    order = of_type(events, ev.OrderSet)[0]
+    assert order.order == ("a", "b") and order.ratings == (90, 55)
+    assert of_type(events, ev.ActionDeclared)[0].rated_by == "Sprinter"
 
 
 def test_ties_are_broken_by_a_die_each():
@@ -88,6 +105,25 @@ def test_a_dodge_costs_each_attack_ten_or_twenty(helplessness, shift):
     assert [s.amount for s in spec.shifts] == [shift] and "U-12" in spec.shifts[0].source
 
 
+def test_a_dodger_that_freezes_before_the_attack_no_longer_dodges():
+    """U-12, U-23 (as M2-7: the frozen cannot dodge): b declared a dodge, then froze (99)."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Soft")))
+    fight.declare(("a", "attack", ["b"]), ("b", "dodge"))
+    fight.do(StressCheck(actor="b", gauge="violence", rank=5, source="a", dice=(9, 9)))
+    assert fight.who("b").reaction.kind == "freeze"  # type: ignore[union-attr]
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 3)))
+    assert attack_roll(events).result.spec.shifts == ()
+
+
+def test_a_combatant_in_a_frenzy_cannot_dodge_it_attacks_its_threat():
+    """U-23 (as M2-7): a frenzy attacks its source every action."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Soft")))
+    fight.do(StressCheck(actor="b", gauge="violence", rank=5, source="a", reaction="frenzy", dice=(9, 9)))
+    with pytest.raises(Refused, match="frenzy"):
+        fight.declare(("a", "attack", ["b"]), ("b", "dodge"))
+    fight.declare(("a", "attack", ["b"]), ("b", "attack", ["a"]))
+
+
 # -- U-3 fists ---------------------------------------------------------------------------------
 
 
@@ -124,6 +160,22 @@ def test_a_crit_with_fists_knocks_out_or_kills():
     assert fight.who("b").status == "unconscious"
     fight, _ = _fists((0, 1), fists_crit="dead")
     assert fight.who("b").status == "dead"
+
+
+@pytest.mark.parametrize(("weapons", "note"), [((), "crit: b is unconscious"), ((AXE,), "crit: the opponent dies")])
+def test_a_crit_is_narrated_with_its_rule_once(weapons, note):
+    """U-3, U-4: the event's sentence names the rule once, not "(U-3) (U-3)"."""
+    fight = Fight(join("a", "x", BRUISER, *weapons), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    text = attack_roll(fight.do(f.Attack(actor="a", targets=("b",), dice=(0, 1)))).explain()
+    assert note in text and text.count("(U-3)") + text.count("(U-4)") == 1
+
+
+def test_wounds_of_several_dice_say_how_many():
+    """D-7, U-7: a full-auto fumble's 3d10 reads "3d10: 1+2+3", not "1d10"."""
+    _fight, events = _burst((0, 0, 3, 5, 1, 2, 3))
+    hurt = next(w for w in of_type(events, WoundsTaken) if w.actor == "a")
+    assert "(3d10: 1+2+3)" in hurt.explain()
 
 
 # -- U-4 melee weapons -------------------------------------------------------------------------
@@ -173,6 +225,20 @@ def test_a_crit_with_a_melee_weapon_kills():
     assert fight.who("b").status == "dead"
 
 
+@pytest.mark.parametrize(("weapons", "crit"), [((AXE,), "unconscious"), ((), "dead")])
+def test_a_crit_that_kills_kills_an_unconscious_opponent(weapons, crit):
+    """U-4 (a melee crit), U-3 (a fist's crit, the attacker choosing death): the opponent dies,
+    knocked out or not; killing raises U-25's violence 3 for the attacker."""
+    fight = Fight(join("a", "x", BRUISER, *weapons), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b"]))
+    fight.do(f.Attack(actor="a", targets=("b",), weapon="fists", dice=(0, 1)))  # b unconscious
+    assert fight.who("b").status == "unconscious"
+    fight.declare(("a", "attack", ["b"]))
+    events = fight.do(f.Attack(actor="a", targets=("b",), fists_crit=crit, dice=(0, 1)))  # type: ignore[arg-type]
+    assert fight.who("b").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("a", 3)]
+
+
 # -- U-5 guns, U-13 armor ----------------------------------------------------------------------
 
 
@@ -211,6 +277,13 @@ def test_bulletproof_armor_turns_gun_wounds_into_melee_wounds():
     assert wounds_to(_shot((4, 5), armor=Armor(bulletproof=True))[1], "b") == 9
 
 
+def test_bulletproof_armor_never_adds_wounds():
+    """U-13 (Decision: armor never adds wounds): 05 deals 5, not the digit sum 10 + 5 = 15
+    (D-5 counts the 0 as 10, and so does the narration)."""
+    _fight, events = _shot((0, 5), armor=Armor(bulletproof=True))
+    assert wounds_to(events, "b") == 5 and "10+5" in attack_roll(events).breakdown
+
+
 def test_a_helmet_turns_one_gun_wound_then_is_spent():
     """U-13."""
     fight, events = _shot((4, 5), armor=Armor(helmet=True))
@@ -230,6 +303,44 @@ def test_two_targets_without_full_auto_halve_the_target_one_roll_each():
     rolls = of_type(events, ev.AttackRolled)
     assert [r.result.target for r in rolls] == [20, 20]
     assert [r.result.outcome for r in rolls] == ["success", "failure"]
+
+
+def test_a_two_target_attack_stops_when_its_first_roll_jams_the_gun():
+    """U-6, U-5: the first roll fumbles (00): the gun jams, and no second shot goes off."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(0, 0, 2, 0)))
+    assert [r.targets for r in of_type(events, ev.AttackRolled)] == [("b",)]
+    assert fight.who("a").jammed and wounds_to(events, "c") == 0
+
+
+def test_a_two_target_attack_stops_when_its_first_roll_loses_the_weapon():
+    """U-6, U-4: a matched failure (55) disarms: the second blow is not struck with the dropped axe."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(5, 5, 1, 2)))
+    assert [r.targets for r in of_type(events, ev.AttackRolled)] == [("b",)]
+    assert fight.who("a").in_hand == "fists" and wounds_to(events, "c") == 0
+
+
+def test_two_targets_both_take_the_same_halved_target_with_a_penalty_carried_in():
+    """U-6, U-3: −10 carried from a fist's matched failure: half of 40 − 10 is 15, for both rolls."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b"]))
+    fight.do(f.Attack(actor="a", targets=("b",), dice=(5, 5)))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(9, 8, 9, 7)))
+    assert [r.result.target for r in of_type(events, ev.AttackRolled)] == [15, 15]
+    assert fight.who("a").next_roll == ()
+
+
+def test_a_penalty_the_first_of_two_rolls_brings_falls_on_the_second():
+    """U-6, U-3 (Decision): the first roll's matched failure (33 > 20) costs −10 on the next roll, the second."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "attack", ["b", "c"]))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(3, 3, 9, 7)))
+    assert [r.result.target for r in of_type(events, ev.AttackRolled)] == [20, 10]
+    assert fight.who("a").next_roll == ()
 
 
 # -- U-7 full auto -----------------------------------------------------------------------------
@@ -261,6 +372,18 @@ def test_a_full_auto_matched_success_deals_the_cap_unless_the_roll_is_higher():
     """U-7: 33 → the cap 40, 20 each."""
     _, events = _burst((3, 3))
     assert attack_roll(events).wounds == (20, 20)
+
+
+def test_a_full_auto_matched_success_adds_the_bursts_wounds_to_the_cap():
+    """U-7: emptying the clip, 33 is a matched success: the cap 40 (higher than 33) + 10 = 50, 25 each."""
+    _, events = _burst((3, 3), burst="clip")
+    assert attack_roll(events).wounds == (25, 25)
+
+
+def test_bulletproof_armor_keeps_a_full_auto_share_if_it_is_fewer_than_the_digit_sum():
+    """U-7, U-13 (Decision): 10 divided 5/5; c's vest would make its 5 the digit sum 1 + 10 = 11: it stays 5."""
+    _fight, events = _burst((1, 0), armor=Armor(bulletproof=True))
+    assert attack_roll(events).wounds == (5, 5) and wounds_to(events, "c") == 5
 
 
 def test_a_full_auto_crit_deals_a_hundred_to_one_target():
@@ -298,6 +421,41 @@ def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
     assert not of_type(events, ev.AttackRolled)
 
 
+@pytest.mark.parametrize("action", ["aim", "suppress"])
+def test_a_suppressed_combatant_checks_before_aiming_or_suppressing_back(action):
+    """U-8 (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed): 90
+    fails the Violence 3 check, and the aim or the fire is lost."""
+    guns = (PISTOL,) if action == "suppress" else ()  # no firearms identity: it aims its fists
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", person("Soft"), *guns), shot_at_rank=0)
+    fight.declare(("a", "suppress", ["b"]), ("b", action, ["a"]))
+    fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    command = (
+        f.Aim(actor="b", target="a", dice=(9, 0))
+        if action == "aim"
+        else f.Suppress(actor="b", targets=("a",), dice=(9, 0))
+    )
+    events = fight.do(command)
+    assert of_type(events, StressChecked)[0].outcome == "failure"
+    assert not of_type(events, ev.Aimed) and not of_type(events, ev.AttackRolled)
+
+
+def test_a_reaction_to_suppression_lasts_for_the_suppression_not_the_suppressor():
+    """U-8, U-23 (Decision): Soft fails the suppressed check (90) in round 2 and freezes; the
+    suppression ends with round 2, and so does the freeze, though its suppressor still stands."""
+    soft = person("Soft")
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", soft), shot_at_rank=0)  # U-25 off
+    fight.declare(("a", "suppress", ["b"]), ("b", "dodge"))
+    fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    fight.do(f.Dodge(actor="b"))
+    fight.declare(("a", "nothing"), ("b", "attack", ["a"]))
+    events = fight.do(f.Attack(actor="b", targets=("a",), dice=(9, 0)))
+    taken = of_type(events, ReactionTaken)[0]
+    assert (taken.reaction, taken.source) == ("freeze", "a's suppressive fire")
+    assert of_type(events, ReactionEnded)[0].actor == "b" and fight.who("b").reaction is None
+    fight.declare(("a", "nothing"), ("b", "attack", ["a"]))
+    assert fight.state.fight.order == ("b",)
+
+
 def test_a_suppression_matched_success_wounds_a_random_opponent():
     """U-8: a die picks among the group; it takes 1d10."""
     fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", HARD), join("c", "y", HARD))
@@ -331,6 +489,16 @@ def test_throwing_a_person_takes_twenty_deals_a_punch_and_costs_its_next_action(
     lost = of_type(events, ev.TurnEnded)[-1]
     assert lost.actor == "b" and lost.lost and not fight.who("b").loses_action
     assert fight.state.fight.round == 2
+
+
+def test_throwing_a_person_with_a_weapon_in_hand_deals_punch_wounds():
+    """U-9: 11 against Struggle 40 − 20 is a matched success, but a throw deals a punch: 1 + 1 = 2,
+    not the axe's roll + 6; and it is no attack with a weapon (U-25)."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), mode="throw_person", dice=(1, 1)))
+    assert wounds_to(events, "b") == 2 and attack_roll(events).kind == "unarmed"
+    assert not of_type(events, StressChecked) and fight.who("b").triggered == ()
 
 
 def test_a_limb_shot_ignores_armor_and_drops_what_the_opponent_holds():
@@ -382,6 +550,15 @@ def test_a_failed_bare_handed_finish_deals_the_roll_in_wounds():
     assert wounds_to(events, "v") == 45 and not of_type(events, StressChecked)
 
 
+def test_a_failed_bare_handed_finish_that_kills_raises_the_checks_of_a_finish():
+    """U-10: 90 > 20 → 90 wounds kill v: Violence 7 for the killer, 3 for the witness (and, as
+    for a finish, not U-25's kill check, Decision)."""
+    fight = _helpless_fight(killer_weapons=())
+    events = fight.do(f.Finish(actor="k", target="v", dice=(9, 0, 1, 0, 1, 0)))
+    assert fight.who("v").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("k", 7), ("w", 3)]
+
+
 # -- U-11 disarming ----------------------------------------------------------------------------
 
 
@@ -403,6 +580,15 @@ def test_a_matched_success_disarm_holds_the_weapon_and_a_crit_punches_too():
     assert fight.who("a").in_hand == "knife" and wounds_to(events, "a") == 0
     fight, events = _disarm((0, 1))
     assert fight.who("a").in_hand == "knife" and wounds_to(events, "b") == 11
+
+
+def test_a_disarm_with_a_weapon_in_hand_is_done_with_the_hands():
+    """U-11: a disarm is no attack with the axe held (U-25: no "attacked with a weapon")."""
+    fight = Fight(join("a", "x", BRUISER, AXE), join("b", "y", HARD, KNIFE))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), mode="disarm", dice=(2, 3)))
+    assert attack_roll(events).kind == "unarmed" and fight.who("b").in_hand == "fists"
+    assert fight.who("b").triggered == () and fight.who("a").in_hand == "axe"
 
 
 # -- U-2 wound levels, U-25 combat stress checks -----------------------------------------------
@@ -428,6 +614,15 @@ def test_being_shot_at_and_killing_raise_violence_two_and_three_once_each():
     events = fight.do(f.Attack(actor="a", targets=("b",), dice=(2, 5, 1, 0)))
     assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 2)]
     assert fight.who("b").triggered == ("shot_at",)
+
+
+def test_a_coercion_in_a_fight_waits_for_the_coercers_declared_turn():
+    """U-15 in a fight, U-22: while declarations are open no one coerces out of turn."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", HARD))
+    fight.do(f.BeginFight())
+    with pytest.raises(Refused, match="declared action"):
+        fight.do(Coerce(coercer="a", target="b", gauge="violence", dice=(1, 0)))
+    assert not fight.state.coercions
 
 
 def test_declarations_may_come_in_parts_and_close_once_everyone_able_has_declared():

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.commands import ua3_combat as f
+from engine.commands.ua3 import EndConflict, GridironRoll
 from engine.errors import Refused
-from engine.events.ua3 import ConflictEnded, GridironRolled, WoundsTaken
+from engine.events.ua3 import ConflictEnded, GridironRolled, StressChecked, WoundsTaken
 from engine.events.ua3 import combat as ev
 from tests.ua3.fights import KNIFE, Fight, join, of_type, person
 
@@ -94,3 +95,69 @@ def test_a_grappler_does_nothing_but_grapple():
     fight.do(f.Grapple(actor="b", dice=(9, 0)))
     with pytest.raises(Refused, match="grapple"):
         fight.declare(("a", "attack", ["b"]), ("b", "grapple"))
+
+
+def test_a_grapple_is_rolled_on_the_grapplers_turns_not_as_a_general_conflict():
+    """U-17, U-22 (Decision: grapplers roll on their turns): the gridiron's own roll and the GM's
+    end of a conflict refuse a grapple, and point to ua3_grapple."""
+    fight, _ = grabbed(dice=(9, 0))
+    conflict = grapple_of(fight).id
+    with pytest.raises(Refused, match="grapple") as refused:
+        fight.do(GridironRoll(conflict=conflict, dice=(0, 1)))
+    assert "ua3_grapple" in (refused.value.hint or "")
+    with pytest.raises(Refused, match="grapple"):
+        fight.do(EndConflict(conflict=conflict, winner="b"))
+    assert grapple_of(fight).result is None
+
+
+def test_wounds_dealt_in_a_grapple_that_kill_raise_the_killers_kill_check():
+    """U-17, U-25: the attacker's 1d10 with advantage (a 6) kills b at 44 of 50: violence 3 for a."""
+    fight = Fight(join("a", "x", GRABBER), join("b", "y", person("Held", violence=3, wounds=44)))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]))
+    fight.do(f.Grapple(actor="a", target="b", dice=(1, 0)))
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", move="wounds", dice=(6,)))
+    assert fight.who("b").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("a", 3)]
+
+
+def test_breaking_free_with_a_punch_that_kills_raises_the_defenders_kill_check():
+    """U-17, U-25: b's crit (01) frees it with 1 + 10 = 11 wounds, killing a at 44: violence 3 for b."""
+    fight = Fight(join("a", "x", person("Grabber", violence=5, wounds=44)), join("b", "y", HELD))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]))
+    fight.do(f.Grapple(actor="a", target="b", dice=(9, 0)))
+    events = fight.do(f.Grapple(actor="b", dice=(0, 1)))
+    assert fight.who("a").status == "dead"
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 3)]
+
+
+def test_a_grapplers_blade_is_an_attack_with_a_weapon_once_a_fight():
+    """U-17, U-25: the knife's first cut raises "attacked with a weapon" (violence 1), the next none."""
+    fight, events = grabbed((1, 0, 4), KNIFE)
+    assert [(c.actor, c.rank) for c in of_type(events, StressChecked)] == [("b", 1)]
+    assert fight.who("b").triggered == ("weapon",)
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(9, 0, 3)))
+    assert wounds_to(events, "b") == 3 and not of_type(events, StressChecked)
+
+
+def test_a_defender_the_attackers_fumble_frees_still_breaks_free_with_a_punch():
+    """U-17, U-16: at advantage B, the attacker's fumble (00) moves the token one step back, into
+    B's end zone: b breaks free and punches, two dice (3 and 5) = 8 wounds to a."""
+    fight, _ = grabbed(dice=(9, 0))
+    fight.do(f.Grapple(actor="b", dice=(1, 0)))  # advantage B
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(0, 0, 3, 5)))
+    assert of_type(events, ConflictEnded)[0].winner == "b"
+    assert wounds_to(events, "a") == 8
+
+
+@pytest.mark.parametrize(("choice", "wounds", "penalty"), [(None, 0, -10), ("wounds", 7, 0)])
+def test_a_matched_failure_in_a_grapple_costs_1d10_wounds_or_ten_on_the_next_roll(choice, wounds, penalty):
+    """U-16, U-17: the roller's choice (automated: the −10); 66 against Struggle 30, then a 7."""
+    fight, _ = grabbed()
+    events = fight.do(f.Grapple(actor="b", matched_failure=choice, dice=(6, 6, 7)))
+    assert wounds_to(events, "b") == wounds
+    assert sum(s.amount for s in fight.who("b").next_roll) == penalty

@@ -3,14 +3,17 @@
 Every action takes dice rolled at the table (`--dice 4,7`) or draws from the session's seed, and
 `--amend N` to replace command N instead (re-resolving what followed with the same dice). The
 commands live in one module per concern; each goes through `engine.session.service`. This
-module only registers them, and builds just the one invoked (a faster start).
+module only registers them; the group builds just the one invoked (a faster start).
 """
 
 from __future__ import annotations
 
-import importlib
+from typing import Any, ClassVar
 
 import typer
+
+from engine.cli.lazy import LazyGroup
+from engine.cli.session.current import with_current
 
 HELP = "Live sessions at the table: one command per GM action, stored in SQLite."
 
@@ -52,8 +55,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("history", "undo"),
     "redo": ("history", "redo"),
     "amend": ("history", "amend_json"),
-    "state": ("history", "state"),
-    "log": ("history", "log"),
+    "state": ("reading", "state"),
+    "log": ("reading", "log"),
     "export": ("setup", "export"),
     "import": ("setup", "import_"),
     "fork": ("history", "fork"),
@@ -72,21 +75,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build(only: str | None = None) -> typer.Typer:
-    """The `session` group with every command, or with just `only` when it names one."""
-    from engine.cli.session.current import SessionGroup
+class SessionGroup(LazyGroup):
+    """The `session` group: builds the command invoked, and fills in the current session
+    (`engine.cli.session.current`)."""
 
-    group = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True)
-    for name, (module, attr) in COMMANDS.items():
-        if only in (None, name) or only not in COMMANDS:
-            group.command(name)(getattr(importlib.import_module(f"{__name__}.{module}"), attr))
-    return group
+    #: the table above, by full module name
+    COMMANDS: ClassVar[dict[str, tuple[str, str]]] = {
+        name: (f"{__name__}.{module}", attr) for name, (module, attr) in COMMANDS.items()
+    }
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name is not None:
+            rest = with_current(name, list(rest))
+        return name, command, rest
 
 
-def __getattr__(name: str) -> typer.Typer:
-    """`engine.cli.session.app`: the whole group, built on first use."""
-    if name != "app":
-        raise AttributeError(name)
-    full = build()
-    globals()["app"] = full
-    return full
+app = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True)

@@ -1,9 +1,9 @@
 """The current session (`ua session use NAME`): kept beside the database in `DB.current`, so a GM
 may leave NAME out of every `ua session` command.
 
-The `session` group fills NAME in before a command parses its arguments: when a current session
-is set and the command's first argument is not a session of the database, the current one goes
-first. (A word that names a session of the database counts as NAME given: a combatant named
+The `session` group (`SessionGroup`) fills NAME in before a command parses its arguments: when
+a current session is set and the command's first argument is not a session of the database, the
+current one goes first. (A word that names a session of the database counts as NAME given: a combatant named
 like a session needs NAME before it.)
 """
 
@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
-
-from typer.core import TyperGroup
 
 #: Commands whose first argument is not a session's name.
 NO_NAME = frozenset({"new", "list", "use", "import"})
@@ -76,13 +73,3 @@ def with_current(command: str, args: list[str]) -> list[str]:
     if sessions is None or words & sessions:
         return args
     return [current, *args]
-
-
-class SessionGroup(TyperGroup):
-    """The `session` group: fills in the current session (see the module docstring)."""
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        name, command, rest = super().resolve_command(ctx, args)
-        if name is not None:
-            rest = with_current(name, list(rest))
-        return name, command, rest

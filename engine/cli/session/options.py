@@ -5,15 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from engine.dice.checks import Shift
 from engine.errors import InvalidInput, NotFound
-from engine.session.live import LiveEncounter
-from engine.session.service import SessionService
 from engine.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from engine.dice.checks import Shift
+    from engine.session.live import LiveEncounter
+    from engine.session.reader import SessionReader
+    from engine.session.service import SessionService
 
 DEFAULT_DB = "ua-sessions.sqlite"
 Db = Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session database (SQLite), made on first use.")]
@@ -65,12 +68,26 @@ def open_store(db: Path) -> SqliteStore:
 def service(db: Path, name: str = "", *, create: bool = False) -> SessionService:
     """The session service on the database `db`; unless `create`, the database must exist (a
     typo leaves no empty database behind; `name` is the session looked for, for the message)."""
+    from engine.session.service import SessionService
+
+    return SessionService(existing_store(db, name, create=create), where=str(db))
+
+
+def reader(db: Path, name: str = "") -> SessionReader:
+    """`service`, for a command that only reads sessions (it loads none of the command flow)."""
+    from engine.session.reader import SessionReader
+
+    return SessionReader(existing_store(db, name), where=str(db))
+
+
+def existing_store(db: Path, name: str = "", *, create: bool = False) -> SqliteStore:
+    """`open_store(db)`; unless `create`, `NotFound` when there is no such database yet."""
     if not create and not db.exists():
         raise NotFound(
             f"no session {name!r} in {db} (there is no such database yet)" if name else f"no database {db} yet",
             hint="ua session list; or ua session new NAME --scenario FILE",
         )
-    return SessionService(open_store(db), where=str(db))
+    return open_store(db)
 
 
 def open_session(db: Path, name: str) -> LiveEncounter:

@@ -21,7 +21,6 @@ from engine.cli.session.options import (
     Full,
     Name,
     ask_dice,
-    open_session,
     parse_dice,
     service,
 )
@@ -30,7 +29,7 @@ from engine.cli.views import events_json, render_state
 from engine.commands import AddCombatant, BeginFight, StartEncounter
 from engine.commands.base import CommandBase
 from engine.commands.combat import InitiativeChoice
-from engine.errors import CorruptLog, InvalidInput
+from engine.errors import InvalidInput
 from engine.rules.registry import available, ruleset_of
 from engine.session.service import Executed, SessionService
 from engine.state.encounter import Reaction
@@ -112,34 +111,18 @@ def _from_scenario(
     scenario: Path, ruleset: str | None, title: str, seed: int, players: str | None
 ) -> list[CommandBase]:
     """The setup commands of a scenario file, of the ruleset it names."""
-    from engine.scenario.ua3_scenario import load_ua3_scenario, scenario_ruleset, ua3_scenario_document
+    from engine.scenario.scenario import load_scenario  # only `new` reads scenario files
+    from engine.scenario.ua3_scenario import scenario_ruleset
+    from engine.session.scenario import setup_commands
 
     named = scenario_ruleset(scenario)
     if _ruleset_named(ruleset, "--ruleset") not in (None, named):
         raise InvalidInput(
             f"{scenario} is a {named} scenario, not {ruleset}", where="--ruleset", hint="leave --ruleset out"
         )
-    loaded: Any
-    if named == "ua3":
-        loaded = load_ua3_scenario(scenario)
-        document = ua3_scenario_document(loaded)
-    else:
-        from engine.scenario.scenario import load_scenario, scenario_document  # only `new` reads scenario files
-
-        loaded = load_scenario(scenario)
-        document = scenario_document(loaded)
-    return [
-        StartEncounter(
-            ruleset=named,
-            title=title or loaded.scenario.title,
-            seed=seed,
-            settings=loaded.settings,
-            scenario=str(scenario.resolve()),
-            scenario_document=document,
-            players=_players(players, [f.id for f in loaded.fighters]),
-        ),
-        *(f.joins() for f in loaded.fighters),
-    ]
+    loaded = load_scenario(scenario)  # either ruleset's
+    chosen = _players(players, [f.id for f in loaded.fighters])
+    return setup_commands(loaded, title=title, seed=seed, scenario=str(scenario.resolve()), players=chosen)
 
 
 def _from_sheets(texts: list[str], ruleset: str | None, title: str, seed: int) -> list[CommandBase]:
@@ -301,8 +284,7 @@ def export(
     from engine.store.jsonl import write_log
 
     check_target(file, force=force)
-    session = open_session(db, name)
-    count = write_log(file, session.store.read(name), force=force)
+    count = write_log(file, service(db, name).export(name), force=force)
     console.print(shown(f"{count} events written to {file}"), markup=False)
 
 
@@ -325,17 +307,7 @@ def import_(
         name, file = str(file), Path(name)
     check_name(name, "the session name", where="NAME")
     from engine.cli.replay import read_log
-    from engine.session.verify import verify
 
     log = read_log(file, stream, recover=recover, unchecked=unchecked)  # a damaged line is refused, naming it
-    result = verify(log.records)
-    if not result.ok:
-        raise CorruptLog(
-            f"not imported: {result.mismatch}",
-            where=f"{file} event {result.position}",
-            hint="the log was edited, or comes from other rules; nothing was stored",
-        )
-    count = service(db, create=True).import_records(
-        name, log.records, log.command_ids()
-    )  # refuses a log that does not fold
+    count = service(db, create=True).import_records(name, log.records, log.command_ids(), source=str(file))
     console.print(shown(f"{count} events imported into session {name!r}"), markup=False)

@@ -1,7 +1,7 @@
 """`ua session …` actions of the third edition (ua3): ability checks (U-1), stress checks (U-23,
-the seed's samples U-25), coercion (U-15), the gridiron (U-16), threats gone; and `ua
-stress-checks`, the sample catalog. Each takes table dice (`--dice 4,7`) or draws from the
-session's seed, and `--amend N`, exactly as the ua2 actions (each through `engine.session.service`)."""
+the seed's samples U-25, listed by `ua stress-checks`), coercion (U-15), the gridiron (U-16),
+threats gone. Each takes table dice (`--dice 4,7`) or draws from the session's seed, and
+`--amend N`, exactly as the ua2 actions (each through `engine.session.service`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Annotated, Literal, cast
 
 import typer
 
-from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.common import JsonOption
 from engine.cli.session.options import (
     DEFAULT_DB,
     Actor,
@@ -27,10 +27,8 @@ from engine.cli.session.run import act
 from engine.commands import ua3 as cmd
 from engine.dice.checks import Kind
 from engine.errors import InvalidInput
-from engine.rules.ua3.samples import samples
 from engine.state.ua3.conflict import Space
 from engine.state.ua3.sheet import GAUGES, PassionKind, PassionMode
-from engine.text import shown
 
 Reaction = Literal["flee", "freeze", "frenzy"]
 Flipped = Annotated[
@@ -335,25 +333,3 @@ def threat_gone(
 ) -> None:
     """The threat is gone: the reactions kept for it end (U-23)."""
     act(db, name, cmd.ThreatGone(source=source, actor=actor), json=json, command_id=command_id)
-
-
-def stress_checks(
-    gauge: Annotated[str | None, typer.Argument(help="Only this gauge's samples.")] = None,
-    json: JsonOption = False,
-) -> None:
-    """The seed's sample stress checks (U-25), gauge by gauge: name one with `ua session stress
-    NAME ACTOR --sample "violence: kill someone in a fight"` (rank: the range's lower bound)."""
-    if gauge is not None and gauge.casefold() not in GAUGES:
-        raise InvalidInput(f"unknown gauge {gauge!r}", where="GAUGE", hint="gauges: " + ", ".join(GAUGES))
-    chosen = [s for s in samples() if gauge is None or s.gauge == gauge.casefold()]
-    if json:
-        emit_json(
-            {
-                "samples": [
-                    {"name": s.name, "gauge": s.gauge, "text": s.text, "low": s.low, "high": s.high} for s in chosen
-                ]
-            }
-        )
-        return
-    for s in chosen:
-        console.print(shown(f"{s.gauge} {s.low}–{s.high}  {s.name}"), markup=False)

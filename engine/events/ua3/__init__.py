@@ -4,6 +4,7 @@ from engine.events.ua3.coercion import CoercionAnswered, CoercionRolled
 from engine.events.ua3.combat import (
     ActionDeclared,
     Aimed,
+    AttackedWithWeapon,
     AttackRolled,
     FightEnded,
     GrappleSwapped,
@@ -40,6 +41,7 @@ __all__ = [
     "ActionDeclared",
     "Aimed",
     "AttackRolled",
+    "AttackedWithWeapon",
     "BurnedOut",
     "CharacterJoined",
     "CoercionAnswered",

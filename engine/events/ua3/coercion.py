@@ -1,7 +1,5 @@
 """Coercion (U-15): the coercer's roll, and the target's answer."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.dice.checks import CheckResult

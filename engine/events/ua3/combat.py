@@ -2,8 +2,6 @@
 weapons dropped and jammed, aim, suppression, armor spent, a fight's end. Each explains itself
 with its U rule ids."""
 
-from __future__ import annotations
-
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase
 from engine.events.ua3.words import rolled
@@ -64,8 +62,8 @@ class TurnEnded(EventBase, frozen=True, kw_only=True, tag="ua3_turn_ended"):
 
 class AttackRolled(EventBase, frozen=True, kw_only=True, tag="ua3_attack_rolled"):
     """One attack roll (U-3…U-9, U-11) at `targets` and the wounds it deals each (`wounds`,
-    before armor is counted in `breakdown`). `kind` is the weapon's; `mode` strike, two
-    targets, full auto, suppress, throw, throw_person or disarm."""
+    armor counted, U-13; `breakdown` says how). `kind` is the weapon's; `mode` strike, full
+    auto, suppress, throw, throw_person, disarm or finish."""
 
     round: int
     attacker: str
@@ -232,3 +230,15 @@ class GrappleSwapped(EventBase, frozen=True, kw_only=True, tag="ua3_grapple_swap
 
     def explain(self) -> str:
         return f"{self.attacker} turns the grapple around: now the attacker, back to balance (U-17)."
+
+
+class AttackedWithWeapon(EventBase, frozen=True, kw_only=True, tag="ua3_attacked_with_weapon"):
+    """U-25: `actor` is attacked with a weapon by `by` outside an attack roll (a grappler's edged
+    or pointy `weapon`, U-17), for the first time this fight: marked, so its check comes once."""
+
+    actor: str
+    by: str
+    weapon: str
+
+    def explain(self) -> str:
+        return f"{self.by} turns the {self.weapon} on {self.actor} in the grapple: attacked with a weapon (U-25, U-17)."

@@ -1,7 +1,5 @@
 """The gridiron (U-16): a conflict's start, each roll, a roll's penalty, and its end."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.dice.checks import CheckResult, Shift

@@ -1,7 +1,5 @@
 """Harm in ua3 (U-2): wounds count up toward the wound threshold; a character's status."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.events.base import EventBase
@@ -25,7 +23,8 @@ class WoundsTaken(EventBase, frozen=True, kw_only=True, tag="ua3_wounds_taken"):
         return self.before + self.amount
 
     def explain(self) -> str:
-        dice = f" (1d10: {'+'.join(str(10 if f == 0 else f) for f in self.faces)})" if self.faces else ""
+        shown = "+".join(str(10 if f == 0 else f) for f in self.faces)
+        dice = f" ({len(self.faces)}d10: {shown})" if self.faces else ""
         return (
             f"{self.actor} takes {self.amount} wounds{dice} — {self.cause}: {self.before} → {self.after} "
             f"of {self.threshold} ({self.rule}, U-2)."

@@ -1,8 +1,6 @@
 """Events of the mind in ua3: stress checks, notches, traumas, burnout, reactions, passions and
 ability checks (U-18, U-21, U-23, U-24). Every notch event names its `cause`."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.dice.checks import CheckResult

@@ -1,7 +1,5 @@
 """A ua3 character joins an encounter (U-18, U-2)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from engine.events.base import EventBase

@@ -16,7 +16,6 @@ from engine.rules.ua2.handlers import HANDLERS
 from engine.rules.ua2.table import Table
 from engine.rules.view import View
 from engine.state.encounter import Encounter
-from engine.tactics.script import SCRIPT
 
 
 class Ua2(Ruleset[Table, Encounter]):
@@ -55,5 +54,5 @@ RULESET = Ua2(
     state_type=Encounter,
     appliers=APPLIERS,
     handlers=HANDLERS,
-    script=SCRIPT,
+    script_module="engine.tactics.script",
 )

@@ -139,6 +139,16 @@ def running(t: Table, conflict_id: str) -> Conflict:
     return found
 
 
+def _not_a_grapple(conflict: Conflict) -> None:
+    """U-17, U-22 (Decision): a grapple is rolled on its grapplers' turns in the fight, not as a
+    general conflict."""
+    if conflict.kind == "grapple":
+        raise Refused(
+            f"conflict {conflict.id} is a grapple (U-17): its grapplers roll on their turns",
+            hint="ua3_grapple, by the grappler whose turn it is (U-22)",
+        )
+
+
 def _roller(t: Table, side: ConflictSide) -> tuple[Row | None, Option]:
     if not side.actor:
         assert side.rating is not None
@@ -161,6 +171,7 @@ def gridiron_roll(sink: Sink[Table], command: GridironRoll, dice: DiceSource) ->
     t = sink.table
     require_started(t)
     conflict = running(t, command.conflict)
+    _not_a_grapple(conflict)
     key = conflict.to_roll
     if command.side is not None and command.side != key:
         raise Refused(
@@ -244,6 +255,7 @@ def end_conflict(sink: Sink[Table], command: EndConflict, dice: DiceSource) -> N
     t = sink.table
     require_started(t)
     conflict = running(t, command.conflict)
+    _not_a_grapple(conflict)
     winner = command.winner
     stake = conflict.side(winner).stake if winner else ""
     reason = command.reason.strip() or "the GM ends the conflict"

@@ -11,7 +11,6 @@ from engine.rules.ua3.handlers import HANDLERS
 from engine.rules.ua3.table import Table
 from engine.rules.view import View
 from engine.state.ua3.encounter import Ua3Encounter
-from engine.tactics.ua3_script import SCRIPT
 
 
 class Ua3(Ruleset[Table, Ua3Encounter]):
@@ -39,5 +38,5 @@ RULESET = Ua3(
     state_type=Ua3Encounter,
     appliers=APPLIERS,
     handlers=HANDLERS,
-    script=SCRIPT,
+    script_module="engine.tactics.ua3_script",
 )

@@ -26,6 +26,12 @@ def add_character(sink: Sink[Table], command: AddCharacter, dice: DiceSource) ->
     names = {"fists": "fists", **{w.name.casefold(): w.name for w in command.weapons}}
     if len(names) != len(command.weapons) + 1:
         raise Refused(f"{command.id} carries two weapons of one name (or one named fists)")
+    for i, weapon in enumerate(command.weapons):
+        if weapon.kind == "firearm" and weapon.cap is None:
+            raise Refused(
+                f"{command.id}'s {weapon.name} is a gun without a damage cap at $.weapons[{i}].cap",
+                hint="U-5: a gun deals the roll up to its cap, a crit the cap",
+            )
     held = names.get((command.in_hand or "fists").casefold())
     if held is None:
         raise Refused(f"{command.id} does not carry a {command.in_hand}", hint=f"carried: {', '.join(names.values())}")

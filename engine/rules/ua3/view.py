@@ -58,13 +58,15 @@ def derived(c: Ua3Combatant, settings: Ua3Settings) -> dict[str, Any]:
 
 
 def state_json(state: Ua3Encounter, turn: str | None) -> dict[str, Any]:
-    """The state as JSON, with what a GM reads off it added (abilities, levels, whose roll)."""
+    """The state as JSON, with what a GM reads off it added (abilities, levels, whose roll, the
+    gridiron's spaces in order from side A's end zone to side B's, U-16)."""
     data: dict[str, Any] = msgspec.to_builtins(state)
     data["turn"] = turn
     for c, out in zip(state.combatants, data["combatants"], strict=True):
         out.update(derived(c, state.settings))
     for conflict, out in zip(state.conflicts, data["conflicts"], strict=True):
         out["to_roll"] = None if conflict.over else conflict.to_roll
+        out["spaces"] = [{"space": s, "name": SPACE_NAMES[s]} for s in SPACES]
     return data
 
 

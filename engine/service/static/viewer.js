@@ -97,7 +97,10 @@ function renderState(view_) {
   $("tracker").replaceChildren(...order.map((id) => {
     const c = byId[id] || {};
     const initiative = (fighters[id] || {}).initiative;
-    const init = initiative && initiative.value !== undefined ? ` (${initiative.value})` : "";
+    // ua2: the initiative value; ua3 (U-22): the declared action and the rating that ordered it
+    const declared = c.declared;
+    const init = initiative && initiative.value !== undefined ? ` (${initiative.value})`
+      : declared ? ` (${declared.action.replace("_", " ")}${declared.targets && declared.targets.length ? " → " + declared.targets.join(", ") : ""}${declared.rating ? " " + declared.rating : ""})` : "";
     const li = node("li", `${id}${init}`);
     li.dataset.id = id;
     if (id === view_.turn) li.classList.add("now");
@@ -110,7 +113,7 @@ function renderState(view_) {
     const gauges = [];
     const point = view.timeline && view.timeline.points ? view.timeline.points.find((p) => p.position === view_.at) : null;
     const charted = point ? point.combatants.find((x) => x.id === c.id) : null;
-    const maxWounds = c.max_wounds ?? (charted ? charted.max_wounds : "");
+    const maxWounds = c.max_wounds ?? c.wound_threshold ?? (charted ? charted.max_wounds : "");
     if (view_.ruleset === "ua3" && c.gauges) {
       // U-23: each shock gauge as hardened/failed notches
       for (const [name, g] of Object.entries(c.gauges)) gauges.push(`${name} ${g.hardened}/${g.failed}`);
@@ -124,9 +127,57 @@ function renderState(view_) {
     const cells = [c.id, c.side, `${c.wounds ?? ""}/${maxWounds ?? ""}`, c.status + (c.reaction ? `, ${c.reaction.kind}` : ""), gauges.join("; ")];
     tr.append(...cells.map((t) => node("td", String(t ?? ""))));
     tr.children[2].className = "wounds";
+    tr.children[3].className = "status";
+    // U-2 (ua3): the wound level the server's state names, in words, where the status does not say it
+    if (c.wound_level && c.wound_level !== c.status) tr.children[3].append(" · ", node("span", c.wound_level, "level"));
     return tr;
   });
   $("combatants").tBodies[0].replaceChildren(...rows);
+  renderConflicts(s);
+}
+
+// U-16 (ua3): each conflict on the gridiron as the server's state has it: the spaces in the
+// order it gives, the token's, the two sides and their stakes, whose roll is next or who won.
+function renderConflicts(s) {
+  const conflicts = s.conflicts || [];
+  const coercions = s.coercions || [];
+  $("conflicts-panel").hidden = !conflicts.length && !coercions.length;
+  const items = conflicts.map((k) => {
+    const box = node("div", undefined, "conflict");
+    box.dataset.id = k.id;
+    if (k.result) box.classList.add("over");
+    box.append(node("h3", `conflict ${k.id}${k.about ? `: ${k.about}` : ""}`));
+    const [a, b] = k.sides;
+    const track = node("ol", undefined, "gridiron");
+    for (const space of k.spaces || []) {
+      const cell = node("li", space.name);
+      cell.dataset.space = space.space;
+      if (space.space === k.token) { cell.classList.add("token"); cell.setAttribute("aria-current", "true"); }
+      track.append(cell);
+    }
+    box.append(sideLine(a), track, sideLine(b));
+    const length = k.compressed ? `compressed, ${k.exchanges} exchanges each` : "open-ended";
+    let now;
+    if (k.result) {
+      const winner = k.result.winner ? k.sides.find((x) => x.key === k.result.winner) : null;
+      now = winner ? `over: side ${winner.key.toUpperCase()} (${winner.name}) wins` : "over: neither side wins";
+      if (k.result.reason) now += ` (${k.result.reason})`;
+    } else {
+      const next = k.sides.find((x) => x.key === k.to_roll);
+      now = next ? `side ${next.key.toUpperCase()} (${next.name}) to roll` : "";
+    }
+    box.append(node("p", [now, length].filter(Boolean).join(" · "), "conflict-now"));
+    return box;
+  });
+  const waiting = coercions.map((x) => node("p", `${x.coercer} coerces ${x.target}${x.threat ? ` (${x.threat})` : ""}: ${x.target} acquiesces or takes a ${x.gauge} ${x.rank} stress check`, "coercion"));
+  $("conflicts").replaceChildren(...items, ...waiting);
+}
+
+function sideLine(side) {
+  const rolls = side.actor ? `${side.actor} rolls ${side.roll || ""}`.trim() : `rating ${side.rating}`;
+  const line = node("p", `${side.key.toUpperCase()}: ${side.name}, for ${side.stake} (${rolls}; ${side.rolls} rolled)`, "side");
+  line.dataset.side = side.key;
+  return line;
 }
 
 function renderLog() {

@@ -1,8 +1,6 @@
 """Combat in ua3 as data (U-3…U-13, U-17, U-22): weapons and armor, what a combatant declared
 for the round, what it is aiming at. Frozen; a fact replaces them, never mutates them."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

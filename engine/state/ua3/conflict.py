@@ -1,8 +1,6 @@
 """The gridiron (U-16): a conflict token on five spaces between two sides, and coercions
 waiting for the target's answer (U-15)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

@@ -5,8 +5,6 @@ Names in features (abilities, gauges) are kept as written; `engine.rules.ua3.she
 which ones are known and `engine.rules.ua3.abilities` reads them, ignoring case.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, NamedTuple
 
 import msgspec
@@ -92,7 +90,7 @@ class Gauges(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
         value: Gauge = getattr(self, GAUGE_FIELDS[name])
         return value
 
-    def with_gauge(self, name: str, gauge: Gauge) -> Gauges:
+    def with_gauge(self, name: str, gauge: Gauge) -> "Gauges":
         return msgspec.structs.replace(self, **{GAUGE_FIELDS[name]: gauge})
 
     @property

@@ -74,6 +74,12 @@ def _attack(t: Table, e: ev.AttackRolled) -> None:
             target.triggered = (*target.triggered, trigger)
 
 
+def _attacked_with_weapon(t: Table, e: ev.AttackedWithWeapon) -> None:
+    target = t.by_id[e.actor]
+    if "weapon" not in target.triggered:
+        target.triggered = (*target.triggered, "weapon")
+
+
 def _dropped(t: Table, e: ev.WeaponDropped) -> None:
     row = t.by_id[e.actor]
     weapon = next((w for w in row.weapons if w.name == e.weapon), None)
@@ -148,6 +154,7 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.OrderSet: _order,
     ev.TurnEnded: _turn,
     ev.AttackRolled: _attack,
+    ev.AttackedWithWeapon: _attacked_with_weapon,
     ev.WeaponDropped: _dropped,
     ev.WeaponReadied: _readied,
     ev.WeaponJammed: _jammed,

@@ -13,9 +13,16 @@ from engine.events.ua3 import PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option
-from engine.rules.ua3.combat.harm import d10s, failed, stress, total, wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
-from engine.rules.ua3.combat.situation import ability, firearms, gun_rating, held, standing, struggle
+from engine.rules.ua3.combat.harm import d10s, stress, total, wound
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
+from engine.rules.ua3.combat.situation import (
+    ability,
+    firearms,
+    gun_rating,
+    held,
+    standing,
+    struggle,
+)
 from engine.rules.ua3.people import check_orientation, require_passion, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Ua3Weapon
@@ -37,9 +44,13 @@ FULL_AUTO_CRIT = 100  # U-7
 
 
 def dodge_shift(target: Row, rating: int, round_: int) -> Shift | None:
-    """U-12: −10 when the dodger's Dodge is below the attacker's rating, −20 when equal or higher."""
+    """U-12: −10 when the dodger's Dodge is below the attacker's rating, −20 when equal or higher;
+    none from a dodger since frozen or in a frenzy (U-23, as M2-7: they cannot dodge)."""
     declared = target.declared
     if declared is None or declared.action != "dodge" or target.status != "active":
+        return None
+    reaction = target.reaction
+    if reaction is not None and reaction.kind in ("freeze", "frenzy"):
         return None
     dodge = ability(target, "dodge").rating
     amount = -20 if dodge >= rating else -10
@@ -58,22 +69,6 @@ def target_shifts(attacker: Row, target: Row, rating: int, round_: int) -> list[
     if attacker.id in target.openings:
         out.append(Shift(f"{target.id}'s opening (U-3)", 10))
     return out
-
-
-def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
-    """U-8: a suppressed combatant acting against its suppressor passes a Violence stress check
-    first (Decision: any attack, aim, grab or finishing while suppressed); a failed check is
-    its action."""
-    t = sink.table
-    source = t.by_id.get(row.suppressed_by)
-    if t.round > row.suppressed_until or source is None or not standing(source):
-        return True
-    cause = f"suppressed by {source.id}: to act (U-8)"
-    outcome = stress(sink, row, t.settings.suppression_rank, source.id, cause, dice)
-    if failed(outcome) or row.status != "active":
-        end_turn(sink, row.id, dice)
-        return False
-    return True
 
 
 def first_weapon_checks(
@@ -104,18 +99,28 @@ def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
 
 
 def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, limb: bool) -> tuple[int, str]:
-    """U-13: bulletproof turns gun wounds into melee wounds (the digit sum); a helmet does once,
-    then is spent; a limb shot ignores armor (U-9)."""
+    """U-13: bulletproof turns gun wounds (a full-auto target's share, U-7) into melee wounds, the
+    digit sum (D-5) — never more than the gun's (Decision: armor never adds wounds); a helmet
+    does once, then is spent; a limb shot ignores armor (U-9)."""
     if limb:
         return amount, "a limb shot ignores armor (U-9)"
     roll = result.roll
     assert roll is not None
     if target.armor.bulletproof:
-        return roll.digit_sum, f"bulletproof: melee wounds, {roll.tens}+{roll.ones} (U-13)"
+        return _melee_wounds(amount, roll.tens, roll.ones, "bulletproof", "")
     if target.armor.helmet and not target.helmet_spent:
         sink.emit(ev.HelmetSpent(actor=target.id))
-        return roll.digit_sum, f"the helmet: melee wounds, {roll.tens}+{roll.ones}, once (U-13)"
+        return _melee_wounds(amount, roll.tens, roll.ones, "the helmet", ", once")
     return amount, ""
+
+
+def _melee_wounds(amount: int, tens: int, ones: int, armor: str, once: str) -> tuple[int, str]:
+    """U-13 (Decision): the digit sum in place of the gun's wounds, unless the gun's are fewer."""
+    melee = face_value(tens) + face_value(ones)
+    faces = f"{face_value(tens)}+{face_value(ones)}"
+    if melee <= amount:
+        return melee, f"{armor}: melee wounds, {faces}{once} (U-13)"
+    return amount, f"{armor}: the gun's {amount}, fewer than melee wounds {faces} = {melee}{once} (U-13)"
 
 
 def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
@@ -149,23 +154,28 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     check_orientation(spec_for(row, option), command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
-    if mode == "throw":
-        weapon = FISTS  # U-9: a heavy thing thrown deals wounds like a punch
+    if mode in ("throw", "throw_person", "disarm"):
+        weapon = FISTS  # done with the hands: a throw deals wounds like a punch (U-9), a disarm too (U-11)
     shifts = list(command.shifts)
     if mode == "throw_person":
         shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
     if command.called:
         shifts.append(Shift(f"{command.called} shot (U-9)", CALLED[command.called]))
+    carried = row.next_roll  # read once: with two targets both rolls take it, halved alike (U-6)
     if len(targets) == 2:
-        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in row.next_roll)
+        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
-    for target_id in targets:
-        if t.phase == "ended" or row.status != "active":
-            break
+    for i, target_id in enumerate(targets):
+        if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
+            break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
         target = t.by_id[target_id]
         if target.status in ("dead", "fled"):
             continue
-        spec = spec_for(row, option, shifts=(*shifts, *target_shifts(row, target, option.rating, t.round)))
+        # the shifts carried into the attack, on every roll (the first roll's applied fact clears
+        # them on the row); a penalty the first roll brings (U-3) falls on the second, its next roll
+        pending = carried if i == 0 else (*carried, *row.next_roll)
+        extra = target_shifts(row, target, option.rating, t.round)
+        spec = spec_for(None, option, shifts=(*shifts, *extra), carried=pending)
         result = roll_check(
             spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=command.flipped
         )
@@ -175,6 +185,14 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
             spent = None
         strike(sink, row, target, weapon, mode, command, result, dice)
     end_turn(sink, row.id, dice)
+
+
+def _still_armed(row: Row, weapon: Ua3Weapon) -> bool:
+    """Whether `weapon` can still attack: not a gun that jammed (U-5), not a weapon the attacker
+    lost (U-4's matched failure)."""
+    if weapon.kind == "firearm" and row.jammed:
+        return False
+    return weapon.name == "fists" or weapon.name == row.in_hand
 
 
 def strike(
@@ -217,9 +235,9 @@ def strike(
             amount, armor = _gun_wounds(sink, target, amount, result, command.called == "limb")
             parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
-            note = "crit: the opponent dies (U-4)"
+            note = "crit: the opponent dies"  # the event names the rule once
         elif outcome == "crit":
-            note = f"crit: {target.id} is {command.fists_crit} ({rule})"
+            note = f"crit: {target.id} is {command.fists_crit}"
         elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
             amount = roll.value + weapon.bonus
             parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
@@ -283,10 +301,12 @@ def _effects(
             elif edged and not holds:
                 wound(sink, row, EDGED_DISARM, f"taking {target.id}'s {taken}: pointy or edged", "U-11")
             return
-        if outcome == "crit" and kind != "firearm" and target.status == "active":
+        if outcome == "crit" and kind != "firearm":
             status: Status = "dead" if kind == "melee" or command.fists_crit == "dead" else "unconscious"
             rule = "U-4" if kind == "melee" else "U-9" if mode in ("throw", "throw_person") else "U-3"
-            sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
+            # a crit that kills kills the unconscious too; one that knocks out only the standing
+            if target.status == "active" or (status == "dead" and target.status != "dead"):
+                sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
         if mode == "throw_person" and target.status == "active":
             sink.emit(ev.ThrownDown(actor=target.id))
         if command.called == "limb" and target.in_hand != "fists" and target.status == "active":
@@ -357,10 +377,12 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if outcome == "crit":
         wounds[0], parts = FULL_AUTO_CRIT, f"crit: {FULL_AUTO_CRIT} wounds to {live[0].id}, none to any other"
     elif outcome in ("success", "matched_success"):
-        whole = roll.value + extra
-        parts = f"the roll {roll.value}, no cap" + (f", +{extra} ({command.burst} burst)" if extra else "")
+        # a matched success: the cap, or the roll if higher; the burst's wounds come on top either way
+        base, parts = roll.value, f"the roll {roll.value}, no cap"
         if outcome == "matched_success" and weapon.cap is not None and weapon.cap > roll.value:
-            whole, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+            base, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+        whole = base + extra
+        parts += f", +{extra} ({command.burst} burst)" if extra else ""
         share, rest = divmod(whole, len(live))
         wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
         if len(live) > 1:
@@ -440,6 +462,8 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         raise Refused(f"suppressive fire goes at the group declared: {', '.join(declared.targets)} (U-8)")
     option = firearms(row) or struggle(row)
     check_orientation(spec_for(row, option), command.flipped)
+    if not suppressed_may_act(sink, row, dice):
+        return
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)
     outcome = result.outcome
     roll = result.roll

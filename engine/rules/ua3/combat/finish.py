@@ -1,6 +1,7 @@
 """Finishing the helpless (U-10): automatic with a weapon; without one a Struggle roll whose
 matched failure or fumble leaves the victim only seeming dead; the stress checks of doing it
-(Violence 7) and of seeing it (Violence 3, every conscious combatant on either side)."""
+(Violence 7) and of seeing it (Violence 3, every conscious combatant on either side), raised
+when the finisher believes it killed: a kill (a failure's wounds that kill, too) or the seeming one."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ from engine.errors import Refused
 from engine.events.ua3 import StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
-from engine.rules.ua3.combat.attack import suppressed_may_act
 from engine.rules.ua3.combat.harm import stress, wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
-from engine.rules.ua3.combat.situation import helpless, struggle, weapon_of
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
+from engine.rules.ua3.combat.situation import dead, helpless, struggle, weapon_of
 from engine.rules.ua3.people import check_orientation, spec_for
 from engine.rules.ua3.table import Table
 
@@ -70,8 +70,9 @@ def finish(sink: Sink[Table], command: Finish, dice: DiceSource) -> None:
                 sink.emit(StatusChanged(actor=target.id, status="unconscious", cause=cause, rule="U-10"))
             sink.emit(ev.ThoughtDead(actor=target.id, by_side=row.side))
         else:
-            believes = False
             wound(sink, target, wounds, f"{row.id}'s attempt to finish it", "U-10")
+            # a failure that kills raises what a finish raises (and, like one, not U-25's kill)
+            believes = dead(target)
     if believes:
         settings = t.settings
         cause = f"finished {target.id}, a helpless target (U-10)"

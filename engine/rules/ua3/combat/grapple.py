@@ -13,10 +13,18 @@ from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
-from engine.rules.ua3.combat.attack import killed_checks, strike, suppressed_may_act
-from engine.rules.ua3.combat.harm import wound
-from engine.rules.ua3.combat.rounds import end_turn, turn_of
-from engine.rules.ua3.combat.situation import grapple_of, gun_rating, opponent_in, standing, struggle, weapon_of
+from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
+from engine.rules.ua3.combat.harm import d10s, total, wound
+from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
+from engine.rules.ua3.combat.situation import (
+    dead,
+    grapple_of,
+    gun_rating,
+    opponent_in,
+    standing,
+    struggle,
+    weapon_of,
+)
 from engine.rules.ua3.gridiron import steps_of
 from engine.rules.ua3.people import check_orientation, spec_for
 from engine.rules.ua3.table import Row, Table
@@ -90,7 +98,7 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         _roll(sink, row, other, conflict, key, command, dice)
     elif command.move == "wounds":
         faces = (dice.d10(),)
-        wound(sink, other, face_value(faces[0]), f"{row.id} has advantage in the grapple: 1d10", "U-17", faces=faces)
+        _hurt(sink, row, other, face_value(faces[0]), f"{row.id} has advantage in the grapple: 1d10", faces, dice)
     elif command.move == "disarm":
         sink.emit(ev.WeaponDropped(actor=other.id, weapon=other.in_hand, rule="U-17"))
     elif command.move == "swap":
@@ -103,9 +111,23 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         strike(sink, row, other, gun, "strike", Attack(actor=row.id, targets=(other.id,)), result, dice)
     blade = weapon_of(row)
     if blade.edged and row.status == "active" and other.status == "active" and grapple_of(t, row.id) is not None:
+        seen = other.triggered
+        if "weapon" not in seen:  # U-25: a blade turned on it is an attack with a weapon
+            sink.emit(ev.AttackedWithWeapon(actor=other.id, by=row.id, weapon=blade.name))
         faces = (dice.d10(),)
-        wound(sink, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", "U-17", faces=faces)
+        _hurt(sink, row, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", faces, dice)
+        first_weapon_checks(sink, row.id, other, "melee", seen, dice)
     end_turn(sink, row.id, dice)
+
+
+def _hurt(
+    sink: Sink[Table], row: Row, other: Row, amount: int, cause: str, faces: tuple[int, ...], dice: DiceSource
+) -> None:
+    """Wounds a grappler deals its opponent (U-17); a kill raises U-25's kill check."""
+    alive = not dead(other)
+    wound(sink, other, amount, cause, "U-17", faces=faces)
+    if alive and dead(other):
+        killed_checks(sink, row, [other], dice)
 
 
 def _check_move(t: Table, row: Row, conflict: Conflict, command: Grapple) -> None:
@@ -150,7 +172,10 @@ def _roll(
             exchange=side.rolls + 1,
         )
     )
-    if result.outcome == "matched_failure":
+    if result.outcome == "matched_failure" and command.matched_failure == "wounds":
+        face = dice.d10()
+        wound(sink, row, face_value(face), "a matched failure in the grapple: 1d10", "U-16", faces=(face,))
+    elif result.outcome == "matched_failure":
         sink.emit(PenaltyTaken(actor=row.id, shift=MATCHED_FAILURE, rule="U-16"))
     attacker = sink.table.by_id[conflict.sides[0].actor]
     defender = sink.table.by_id[conflict.sides[1].actor]
@@ -172,5 +197,7 @@ def _roll(
         roll = result.roll
         assert roll is not None
         if row.id == defender.id:
-            punch = roll.digit_sum
-            wound(sink, attacker, punch, f"{defender.id} breaks free with a punch", "U-17")
+            _hurt(sink, defender, attacker, roll.digit_sum, f"{defender.id} breaks free with a punch", (), dice)
+        else:  # the attacker's fumble pushed it there: it still punches its way out (two dice, D-5)
+            faces = d10s(dice, 2)
+            _hurt(sink, defender, attacker, total(faces), f"{defender.id} breaks free with a punch", faces, dice)

@@ -1,6 +1,7 @@
 """The round structure of a ua3 fight (U-22): declarations, the order by the rating each
-declared action uses, turns, the end of a round and of the fight; the actions that roll
-nothing (dodge U-12, aim U-9, ready, clear a jam U-5, flee, surrender, nothing)."""
+declared action uses, turns, the end of a round and of the fight; the suppressed one's check
+before acting (U-8); the actions that roll nothing (dodge U-12, aim U-9, ready, clear a jam
+U-5, flee, surrender, nothing)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
 from engine.rules.ua3.combat.apply import turn_ended
+from engine.rules.ua3.combat.harm import failed, stress
 from engine.rules.ua3.combat.situation import (
-    GONE,
+    FRENZY,
     IN_GRAPPLE,
     action_rating,
     can_act,
@@ -40,6 +42,9 @@ from engine.rules.ua3.combat.situation import (
     held,
     helpless,
     standing,
+    suppression_source,
+    threat_gone,
+    threat_of,
     weapon_of,
 )
 from engine.rules.ua3.table import Row, Table
@@ -119,11 +124,17 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
             raise Refused(f"{row.id} cannot aim its {action.replace('_', ' ')} at itself")
         if other.status in ("dead", "fled"):
             raise Refused(f"{target} is {other.status}")
-    if reaction is not None and reaction.kind == "frenzy" and reaction.source in t.by_id:
-        if any(target != reaction.source for target in d.targets):
-            raise Refused(f"{row.id} is in a frenzy and goes only for {reaction.source} (U-23)")
-    if action == "ready":
-        return weapon_of(row, d.weapon or "fists").name, 0
+    threat = threat_of(reaction.source) if reaction is not None else ""
+    if reaction is not None and reaction.kind == "frenzy" and threat in t.by_id:
+        if action not in FRENZY or any(target != threat for target in d.targets):
+            raise Refused(
+                f"{row.id} is in a frenzy: it attacks {threat} every action and cannot dodge (U-23, as M2-7)",
+                hint=f"declare an attack (or a grab) on {threat}, or nothing",
+            )
+    if action == "ready":  # rolls nothing: last, unless an initiative identity rates it (U-19)
+        readied = weapon_of(row, d.weapon or "fists")
+        option = action_rating(t, row, action, readied)
+        return readied.name, option.rating if option is not None else 0
     if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:
         raise Refused(f"unknown shock gauge {d.gauge!r} (U-18)")
     weapon = held(row, d.weapon) if action not in ("grapple", "finish") else weapon_of(row, d.weapon)
@@ -165,9 +176,7 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
             events.append(ev.ActionDeclared(actor=row.id, action="nothing"))
             continue
         weapon, rating = _check(t, row, d)
-        option = None
-        if d.action != "ready":
-            option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
+        option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
         events.append(
             ev.ActionDeclared(
                 actor=row.id,
@@ -254,8 +263,9 @@ def _why_not(row: Row) -> str:
 
 
 def end_round(sink: Sink[Table], dice: DiceSource) -> None:
-    """The fight may be over; the round limit is a draw; reactions whose threat is out of the
-    fight end (U-23, Decision); the next round's declarations open."""
+    """The fight may be over; the round limit is a draw; reactions whose threat is gone end (U-23,
+    Decision: a combatant out of the fight, a suppression over, U-8); the next round's
+    declarations open."""
     t = sink.table
     if fight_over(sink):
         return
@@ -265,8 +275,7 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
     ended: list[EventBase] = []
     for row in t.rows:
         kept = row.reaction
-        source = t.by_id.get(kept.source) if kept is not None else None
-        if kept is not None and source is not None and source.status in GONE:
+        if kept is not None and threat_gone(t, row, kept.source):
             ended.append(ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, gauge=kept.gauge))
     sink.emit_all(ended)
     sink.emit(ev.RoundStarted(round=t.round + 1))
@@ -309,6 +318,24 @@ def turn_of(t: Table, actor: str, *actions: str) -> Row:
     return row
 
 
+def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
+    """U-8: a suppressed combatant acting against its suppressor passes a Violence stress check
+    first (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed); a failed check is
+    its action."""
+    t = sink.table
+    source = t.by_id.get(row.suppressed_by)
+    if t.round > row.suppressed_until or source is None or not standing(source):
+        return True
+    cause = f"suppressed by {source.id}: to act (U-8)"
+    # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
+    threat = suppression_source(source.id)
+    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
+    if failed(outcome) or row.status != "active":
+        end_turn(sink, row.id, dice)
+        return False
+    return True
+
+
 def dodge(sink: Sink[Table], command: Dodge, dice: DiceSource) -> None:
     """U-12: the dodge counts from its declaration; the dodger does nothing else."""
     turn_of(sink.table, command.actor, "dodge")
@@ -321,6 +348,8 @@ def aim(sink: Sink[Table], command: Aim, dice: DiceSource) -> None:
     assert row.declared is not None
     if command.target not in row.declared.targets:
         raise Refused(f"{row.id} declared aiming at {', '.join(row.declared.targets)}, not {command.target}")
+    if not suppressed_may_act(sink, row, dice):
+        return
     rounds = row.aim.rounds + 1 if row.aim is not None and row.aim.target == command.target else 1
     sink.emit(ev.Aimed(actor=row.id, target=command.target, rounds=min(2, rounds)))
     end_turn(sink, row.id, dice)
@@ -391,6 +420,11 @@ def _gave_up(sink: Sink[Table], target: str, coercer: str) -> None:
 def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
     """U-15; in a fight it is the coercer's declared action on its turn."""
     t = sink.table
+    if t.phase == "declare":
+        raise Refused(
+            f"declarations are open (round {t.round}): in a fight, coercing is a declared action (U-15, U-22)",
+            hint=f"declare coerce at {command.target}, then coerce on {command.coercer}'s turn",
+        )
     fighting = t.phase == "acting"
     if fighting:
         row = turn_of(t, command.coercer, "coerce")

@@ -16,9 +16,46 @@ GONE = frozenset({"dead", "unconscious", "fled", "surrendered"})
 IN_GRAPPLE = frozenset({"grapple", "nothing"})
 
 
+#: U-23 (as M2-7): what a combatant in a frenzy may declare — an attack on its threat.
+FRENZY = frozenset({"attack", "full_auto", "suppress", "grapple", "finish"})
+#: U-8, U-23: the threat a suppressed combatant's failed check reacts to is the suppression itself.
+SUPPRESSION = "'s suppressive fire"
+
+
+def suppression_source(attacker: str) -> str:
+    """The threat a reaction to `attacker`'s suppression keeps (U-8, U-23)."""
+    return attacker + SUPPRESSION
+
+
+def threat_of(source: str) -> str:
+    """The combatant behind a reaction's threat: a suppression's suppressor, else the source."""
+    return source[: -len(SUPPRESSION)] if source.endswith(SUPPRESSION) else source
+
+
+def threat_gone(t: Table, row: Row, source: str) -> bool:
+    """U-23 in a fight (Decision): a reaction lasts until its threat is gone — a combatant out of
+    the fight, a suppression (U-8) that ended with this round or was laid over by another's."""
+    if source.endswith(SUPPRESSION):
+        suppressor = threat_of(source)
+        holder = t.by_id.get(suppressor)
+        return (
+            holder is None
+            or holder.status in GONE
+            or row.suppressed_by != suppressor
+            or t.round >= row.suppressed_until
+        )
+    threat = t.by_id.get(source)
+    return threat is not None and threat.status in GONE
+
+
 def standing(row: Row) -> bool:
     """U-22: not dead, unconscious, fled or surrendered."""
     return row.status == "active"
+
+
+def dead(row: Row) -> bool:
+    """U-2 (a function: the rules ask again after the facts they emitted changed the row)."""
+    return row.status == "dead"
 
 
 def frozen(row: Row) -> bool:

@@ -1,0 +1,54 @@
+"""`ua session` commands that read a session: its state (now or at any point) and its log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.cli.common import JsonOption, emit_json
+from engine.cli.session.options import DEFAULT_DB, Db, Name, reader
+from engine.cli.views import lines_json, render_lines, render_state, state_json
+
+
+def state(
+    name: Name,
+    at: Annotated[str | None, typer.Option("--at", help="As it was after event N, or after command #N ('#9').")] = None,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """The encounter as the GM sees it: wounds, conditions, meters, order, whose turn."""
+    sessions = reader(db, name)
+    position = None if at is None else sessions.position(name, at, where="--at")
+    shown = sessions.state(name, at=position)
+    if json:
+        emit_json(state_json(shown))
+    else:
+        render_state(shown, title=f"{name}" + (f" after event {position}" if position else ""))
+
+
+def log(
+    name: Name,
+    combatant: Annotated[str | None, typer.Option("--combatant", help="Only events about this combatant.")] = None,
+    round_: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
+    type_: Annotated[list[str] | None, typer.Option("--type", help="Only these event types.")] = None,
+    commands: Annotated[
+        bool,
+        typer.Option(
+            "--commands/--events-only",
+            help="Head each command's events with its number, actor, action and target (the number "
+            "--amend, undo and fork take).",
+        ),
+    ] = True,
+    db: Db = Path(DEFAULT_DB),
+    json: JsonOption = False,
+) -> None:
+    """Narrate the session command by command: each command's number (#9, what --amend, undo
+    and `fork '#9'` take), actor, action and target, then its events (e27: event 27), with rule
+    ids and exact odds; undone work struck out."""
+    lines = reader(db, name).narrate(name, combatant=combatant, round_=round_, types=type_ or (), commands=commands)
+    if json:
+        emit_json({"session": name, "lines": lines_json(lines)})
+    else:
+        render_lines(lines)

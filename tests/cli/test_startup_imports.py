@@ -1,0 +1,107 @@
+"""A command imports only what it needs (issue 12: a session command starts in at most 150 ms;
+the figure is a benchmark's, these tests guard the imports it depends on): `ua --help` builds
+the top-level commands without the simulator, the sessions or the event types; `ua session
+state` and `ua session log` read a ua2 session without the command flow, the simulator, the
+tactics, the other edition's rules, the service or the optional extras."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios" / "knife-vs-22.toml"
+
+#: Run `ua ARGS` as the console script does, in a fresh interpreter, and print what it imported.
+PROBE = """
+import json, sys
+from engine.cli.app import main
+sys.argv = ["ua", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+#: Never needed to show help or read a session.
+EXTRAS = ("dask", "distributed", "litestar", "uvicorn", "httpx", "yaml", "matplotlib", "engine.service")
+#: What `ua session state` and `ua session log` need none of.
+NOT_FOR_READING = (
+    *EXTRAS,
+    "engine.simulate",
+    "engine.scenario",
+    "engine.tactics",
+    "engine.rules.ua3",
+    "engine.session.service",
+    "engine.store.jsonl",
+    "engine.store.memory",
+    "tomllib",
+)
+#: What `ua --help` needs none of (it shows each top-level command's options).
+NOT_FOR_HELP = (
+    *EXTRAS,
+    "engine.events",
+    "engine.commands",
+    "engine.session",
+    "engine.store",
+    "engine.scenario",
+    "engine.tactics",
+    "engine.rules.registry",
+    "engine.rules.ua3",
+    "engine.simulate.batch",
+    "engine.simulate.fight",
+    "engine.simulate.stats",
+)
+
+
+def imported(cwd: Path, *args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, msgspec.json.encode(list(args)).decode()],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        check=True,
+    )
+    report = msgspec.json.decode(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None), done.stderr
+    modules: list[str] = report["modules"]
+    return modules
+
+
+def among(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)]
+
+
+@pytest.fixture(scope="module")
+def session_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("startup") / "s.sqlite"
+    imported(db.parent, "session", "new", "duel", "--scenario", str(SCENARIO), "--seed", "5", "--db", str(db))
+    return db
+
+
+def test_ua_help_builds_every_top_level_command_without_the_simulator_sessions_or_events(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "--help")
+    assert not among(modules, NOT_FOR_HELP)
+
+
+@pytest.mark.parametrize("command", ["state", "log"])
+def test_reading_a_session_imports_its_own_rules_and_nothing_of_the_command_flow(
+    session_db: Path, command: str
+) -> None:
+    modules = imported(session_db.parent, "session", command, "duel", "--db", str(session_db))
+    assert "engine.rules.ua2.ruleset" in modules and "engine.events" in modules  # the log is read and folded
+    assert not among(modules, NOT_FOR_READING)
+    assert ("engine.session.audit" in modules) == (command == "log")  # narrating is log's alone
+
+
+def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
+    roll = ("session", "roll", "duel", "--kind", "major", "--rating", "45", "--db", str(session_db))
+    modules = imported(session_db.parent, *roll)
+    other_commands = ("engine.cli.session.ua3", "engine.cli.session.setup", "engine.cli.session.history")
+    assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
