@@ -32,26 +32,32 @@ class Sink(Generic[T]):
 
     def __init__(self, table: T, appliers: Appliers[T], *, record: bool = True) -> None:
         self.table = table
-        self._appliers = appliers
+        #: a dict, for a compiled build's fast lookups (a mapping given is copied into one)
+        self._appliers: dict[type[EventBase], Callable[[T, Any], None]] = (
+            appliers if isinstance(appliers, dict) else dict(appliers)
+        )
         self.count = 0
         self.events: list[EventBase] | None = [] if record else None
 
     def emit(self, *events: EventBase) -> None:
-        self.emit_all(events)
+        for event in events:
+            self._apply(event)
 
     def emit_all(self, events: Sequence[EventBase]) -> None:
-        appliers, kept, table = self._appliers, self.events, self.table
-        base = cast(TableBase, table)
         for event in events:
-            try:
-                applier = appliers[type(event)]
-            except KeyError:
-                raise UnknownEventType(f"no applier for event type {type(event).__name__}") from None
-            applier(table, event)
-            base.version += 1
-            self.count += 1
-            if kept is not None:
-                kept.append(event)
+            self._apply(event)
+
+    def _apply(self, event: EventBase) -> None:
+        applier = self._appliers.get(type(event))
+        if applier is None:
+            raise UnknownEventType(f"no applier for event type {type(event).__name__}")
+        table = self.table
+        applier(table, event)
+        cast(TableBase, table).version += 1
+        self.count += 1
+        kept = self.events
+        if kept is not None:
+            kept.append(event)
 
     @property
     def recording(self) -> bool:

@@ -6,6 +6,7 @@ own random choices come from the AI stream."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final, Literal
 
 from engine.commands.base import CommandBase
 from engine.commands.ua3 import AnswerCoercion, Coerce
@@ -21,12 +22,14 @@ from engine.commands.ua3_combat import (
     Flee,
     FullAuto,
     Grapple,
+    GrappleEnd,
     GrappleMove,
     Ready,
     Suppress,
     Surrender,
 )
 from engine.dice.source import DiceSource
+from engine.rules.ua3.abilities import gauge_in
 from engine.rules.ua3.combat.situation import (
     FRENZY,
     can_act,
@@ -41,7 +44,8 @@ from engine.rules.ua3.combat.situation import (
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import Ua3Weapon
+from engine.state.ua3.combat import AttackMode, Burst, Called, Ua3Weapon
+from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
 
 # -- reading the table ---------------------------------------------------------------------------
@@ -52,7 +56,11 @@ def _enemies(t: Table, row: Row) -> list[Row]:
 
 
 def _weapon(row: Row) -> Ua3Weapon | None:
-    return next((w for w in row.weapons if w.name == row.in_hand), None)
+    hand = row.in_hand
+    for w in row.weapons:
+        if w.name == hand:
+            return w
+    return None
 
 
 def _believed_dead(row: Row, me: Row) -> bool:
@@ -65,58 +73,187 @@ def _helpless_enemies(t: Table, row: Row) -> list[Row]:
     ]
 
 
+class When:
+    """A rule's `Ua3When`, its conditions read once into plain fields (None: not given; a
+    compiled build reads a struct's fields slowly), tested by `holds`."""
+
+    __slots__ = (
+        "allies_down",
+        "armed",
+        "chance",
+        "enemies_at_least",
+        "enemies_at_most",
+        "failed_at_least",
+        "grapple_advantage",
+        "grappled",
+        "hardened_at_least",
+        "helpless_enemies_at_least",
+        "holding_gun",
+        "jammed",
+        "reaction",
+        "round_at_least",
+        "round_at_most",
+        "suppressed",
+        "wound_percent",
+        "wounds_at_least",
+        "wounds_below",
+    )
+
+    def __init__(self, w: Ua3When) -> None:
+        self.wound_percent: int | None = None if w.wound_level is None else LEVEL_PERCENT[w.wound_level]
+        self.wounds_at_least: float | None = w.wounds_at_least
+        self.wounds_below: float | None = w.wounds_below
+        self.enemies_at_least: int | None = w.enemies_at_least
+        self.enemies_at_most: int | None = w.enemies_at_most
+        self.allies_down: bool | None = w.allies_down
+        self.armed: bool | None = w.armed
+        self.holding_gun: bool | None = w.holding_gun
+        self.jammed: bool | None = w.jammed
+        self.round_at_least: int | None = w.round_at_least
+        self.round_at_most: int | None = w.round_at_most
+        self.reaction: str | None = w.reaction
+        self.grappled: bool | None = w.grappled
+        self.grapple_advantage: bool | None = w.grapple_advantage
+        self.suppressed: bool | None = w.suppressed
+        self.hardened_at_least: tuple[tuple[str, int], ...] = tuple(w.hardened_at_least.items())
+        self.failed_at_least: tuple[tuple[str, int], ...] = tuple(w.failed_at_least.items())
+        self.helpless_enemies_at_least: int | None = w.helpless_enemies_at_least
+        #: `chance` in thousandths (None: no chance)
+        self.chance: int | None = None if w.chance is None else round(w.chance * 1000)
+
+    def holds(self, t: Table, row: Row, ai: DiceSource) -> bool:
+        """Every condition given holds, tried in a fixed order (`chance`, drawing from the AI
+        stream, last)."""
+        threshold = row.threshold(t.settings)
+        share = row.wounds / threshold
+        if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
+            return False
+        if self.wounds_at_least is not None and share < self.wounds_at_least:
+            return False
+        if self.wounds_below is not None and share >= self.wounds_below:
+            return False
+        if self.enemies_at_least is not None or self.enemies_at_most is not None:
+            enemies = len(_enemies(t, row))
+            if self.enemies_at_least is not None and enemies < self.enemies_at_least:
+                return False
+            if self.enemies_at_most is not None and enemies > self.enemies_at_most:
+                return False
+        if self.allies_down is not None:
+            down = any(r.side == row.side and r.id != row.id and not standing(r) for r in t.rows)
+            if down != self.allies_down:
+                return False
+        if self.armed is not None or self.holding_gun is not None:
+            weapon = _weapon(row)
+            if self.armed is not None and (weapon is not None) != self.armed:
+                return False
+            if self.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != self.holding_gun:
+                return False
+        if self.jammed is not None and row.jammed != self.jammed:
+            return False
+        if self.round_at_least is not None and t.round < self.round_at_least:
+            return False
+        if self.round_at_most is not None and t.round > self.round_at_most:
+            return False
+        if self.reaction is not None:
+            kind = row.reaction.kind if row.reaction is not None else "none"
+            if kind != self.reaction:
+                return False
+        if self.grappled is not None or self.grapple_advantage is not None:
+            grapple = grapple_of(t, row.id)
+            if self.grappled is not None and (grapple is not None) != self.grappled:
+                return False
+            if self.grapple_advantage is not None:
+                key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
+                has = grapple is not None and grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B)
+                if has != self.grapple_advantage:
+                    return False
+        if self.suppressed is not None and (t.round <= row.suppressed_until) != self.suppressed:
+            return False
+        for gauge, n in self.hardened_at_least:
+            if gauge_in(row.gauges, gauge).hardened < n:
+                return False
+        for gauge, n in self.failed_at_least:
+            if gauge_in(row.gauges, gauge).failed < n:
+                return False
+        least = self.helpless_enemies_at_least
+        if least is not None and len(_helpless_enemies(t, row)) < least:
+            return False
+        chance = self.chance
+        return chance is None or ai.choose(1000) < chance
+
+
+class Rule:
+    """A `Ua3TacticRule` ready to be tried: its fields read once, its conditions compiled."""
+
+    __slots__ = (
+        "burst",
+        "called",
+        "do",
+        "fists_crit",
+        "gauge",
+        "grapple_end",
+        "grapple_move",
+        "mode",
+        "spare_helpless",
+        "target",
+        "threat",
+        "two_targets",
+        "weapon",
+        "when",
+    )
+
+    def __init__(self, rule: Ua3TacticRule) -> None:
+        self.do: Ua3Action = rule.do
+        self.when = When(rule.when)
+        self.target: str = rule.target
+        self.two_targets: bool = rule.two_targets
+        self.weapon: str = rule.weapon
+        self.mode: AttackMode = rule.mode
+        self.called: Called = rule.called
+        self.burst: Burst = rule.burst
+        self.gauge: GaugeName = rule.gauge
+        self.threat: str = rule.threat
+        self.grapple_move: GrappleMove | None = rule.grapple_move
+        self.grapple_end: GrappleEnd = rule.grapple_end
+        self.fists_crit: Literal["unconscious", "dead"] = rule.fists_crit
+        self.spare_helpless: bool = rule.spare_helpless
+
+
+class Compiled:
+    """Profiles' rules, compiled once each: found again by the profile's identity (a batch's
+    few profiles, looked up on every declaration and action), at most `_COMPILED_MAX` kept."""
+
+    def __init__(self) -> None:
+        self.profiles: list[Ua3Profile] = []
+        self.rules: list[tuple[Rule, ...]] = []
+
+    def of(self, profile: Ua3Profile) -> tuple[Rule, ...]:
+        profiles = self.profiles
+        for i in range(len(profiles)):
+            if profiles[i] is profile:
+                return self.rules[i]
+        if len(profiles) >= _COMPILED_MAX:
+            self.profiles, self.rules = [], []
+        compiled = tuple(Rule(rule) for rule in profile.rules)
+        self.profiles.append(profile)
+        self.rules.append(compiled)
+        return compiled
+
+
+_COMPILED_MAX: Final = 256
+ADVANTAGE_A: Final = "advantage_a"
+ADVANTAGE_B: Final = "advantage_b"
+_COMPILED: Final = Compiled()
+
+
+def rules_of(profile: Ua3Profile) -> tuple[Rule, ...]:
+    """The profile's rules, compiled (once)."""
+    return _COMPILED.of(profile)
+
+
 def holds(t: Table, row: Row, when: Ua3When, ai: DiceSource) -> bool:
-    threshold = row.threshold(t.settings)
-    share = row.wounds / threshold
-    if when.wound_level is not None and row.wounds < at_percent(threshold, LEVEL_PERCENT[when.wound_level]):
-        return False
-    if when.wounds_at_least is not None and share < when.wounds_at_least:
-        return False
-    if when.wounds_below is not None and share >= when.wounds_below:
-        return False
-    enemies = len(_enemies(t, row))
-    if when.enemies_at_least is not None and enemies < when.enemies_at_least:
-        return False
-    if when.enemies_at_most is not None and enemies > when.enemies_at_most:
-        return False
-    if when.allies_down is not None:
-        down = any(r.side == row.side and r.id != row.id and not standing(r) for r in t.rows)
-        if down != when.allies_down:
-            return False
-    weapon = _weapon(row)
-    if when.armed is not None and (weapon is not None) != when.armed:
-        return False
-    if when.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != when.holding_gun:
-        return False
-    if when.jammed is not None and row.jammed != when.jammed:
-        return False
-    if when.round_at_least is not None and t.round < when.round_at_least:
-        return False
-    if when.round_at_most is not None and t.round > when.round_at_most:
-        return False
-    if when.reaction is not None:
-        kind = row.reaction.kind if row.reaction is not None else "none"
-        if kind != when.reaction:
-            return False
-    grapple = grapple_of(t, row.id)
-    if when.grappled is not None and (grapple is not None) != when.grappled:
-        return False
-    if when.grapple_advantage is not None:
-        key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
-        has = grapple is not None and grapple.token == f"advantage_{key}"
-        if has != when.grapple_advantage:
-            return False
-    if when.suppressed is not None and (t.round <= row.suppressed_until) != when.suppressed:
-        return False
-    for gauge, n in when.hardened_at_least.items():
-        if row.gauges.of(gauge).hardened < n:
-            return False
-    for gauge, n in when.failed_at_least.items():
-        if row.gauges.of(gauge).failed < n:
-            return False
-    if when.helpless_enemies_at_least is not None and len(_helpless_enemies(t, row)) < when.helpless_enemies_at_least:
-        return False
-    return when.chance is None or ai.choose(1000) < round(when.chance * 1000)
+    """Every condition of `when` holds (`chance` draws from the AI stream, last)."""
+    return When(when).holds(t, row, ai)
 
 
 def _danger(row: Row) -> tuple[int, int]:
@@ -126,7 +263,7 @@ def _danger(row: Row) -> tuple[int, int]:
     return kind, gun.rating if gun is not None and kind == 2 else struggle(row).rating
 
 
-def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int = 1) -> tuple[str, ...]:
+def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tuple[str, ...]:
     """The rule's targets: standing enemies (helpless ones for `helpless`), ordered by its selector."""
     if rule.target == "helpless":
         pool = _helpless_enemies(t, row)
@@ -139,19 +276,40 @@ def select(t: Table, row: Row, rule: Ua3TacticRule, ai: DiceSource, count: int =
         pool = [r for r in pool if r.id == threat]
     if not pool:
         return ()
-    if rule.target == "weakest":
-        pool.sort(key=lambda r: r.threshold(t.settings) - r.wounds)
-    elif rule.target == "strongest":
-        pool.sort(key=lambda r: -struggle(r).rating)
-    elif rule.target == "most_dangerous":
-        pool.sort(key=lambda r: tuple(-x for x in _danger(r)))
-    elif rule.target == "random":
+    selector = rule.target
+    if selector == "weakest":
+        settings = t.settings
+        pool = _sorted(pool, [(r.threshold(settings) - r.wounds, 0) for r in pool])
+    elif selector == "strongest":
+        pool = _sorted(pool, [(-struggle(r).rating, 0) for r in pool])
+    elif selector == "most_dangerous":
+        pool = _sorted(pool, [_danger(r) for r in pool], descending=True)
+    elif selector == "random":
         first = pool.pop(ai.choose(len(pool)))
         pool.insert(0, first)
     return tuple(r.id for r in pool[:count])
 
 
-def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
+def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = False) -> list[Row]:
+    """`pool` in the order of `keys` (lowest first, or highest with `descending`), a tie keeping
+    the order of the pool (as a stable sort by each one's key would: an insertion sort)."""
+    n = len(pool)
+    if n < 2:
+        return pool
+    sign = -1 if descending else 1
+    order = list(pool)
+    firsts = [sign * a for a, _ in keys]
+    seconds = [sign * b for _, b in keys]
+    for i in range(1, n):
+        row, a, b, j = order[i], firsts[i], seconds[i], i - 1
+        while j >= 0 and (firsts[j] > a or (firsts[j] == a and seconds[j] > b)):
+            order[j + 1], firsts[j + 1], seconds[j + 1] = order[j], firsts[j], seconds[j]
+            j -= 1
+        order[j + 1], firsts[j + 1], seconds[j + 1] = row, a, b
+    return order
+
+
+def _feasible(t: Table, row: Row, rule: Rule) -> bool:
     """Whether the rules would take this declaration now (so a rule that cannot apply is skipped)."""
     weapon = _weapon(row)
     grapple = grapple_of(t, row.id)
@@ -182,6 +340,8 @@ def _feasible(t: Table, row: Row, rule: Ua3TacticRule) -> bool:
 
 def _best_weapon(row: Row) -> Ua3Weapon | None:
     """The weapon to ready: a gun when it may shoot one (U-5), else the best melee weapon."""
+    if not row.weapons:
+        return None
     guns = [w for w in row.weapons if w.kind == "firearm"] if firearms(row) is not None else []
     melee = sorted((w for w in row.weapons if w.kind == "melee"), key=lambda w: -w.bonus)
     choices = guns or melee
@@ -194,8 +354,8 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
     """U-22: the first rule that holds and can be declared (nothing when none)."""
     if not can_act(row):
         return Declaration(actor=row.id, action="nothing")
-    for rule in profile.rules:
-        if not _feasible(t, row, rule) or not holds(t, row, rule.when, ai):
+    for rule in rules_of(profile):
+        if not _feasible(t, row, rule) or not rule.when.holds(t, row, ai):
             continue
         action = rule.do
         if action in ("attack", "full_auto", "suppress", "aim", "finish", "coerce"):
@@ -233,8 +393,11 @@ def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -
     return Declare(declarations=tuple(out))
 
 
-def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Ua3TacticRule:
-    return next((r for r in profile.rules if r.do == action), Ua3TacticRule(do=action))
+def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Rule:
+    for rule in rules_of(profile):
+        if rule.do == action:
+            return rule
+    return Rule(Ua3TacticRule(do=action))
 
 
 def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
@@ -246,7 +409,7 @@ def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
         row = t.by_id[pending.target]
         choice = profile.coerced
         if choice == "auto":
-            choice = "refuse" if row.gauges.of(pending.gauge).hardened >= pending.rank else "acquiesce"
+            choice = "refuse" if gauge_in(row.gauges, pending.gauge).hardened >= pending.rank else "acquiesce"
         return AnswerCoercion(target=row.id, answer="refuse" if choice == "refuse" else "acquiesce")
     return None
 
@@ -262,7 +425,7 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
         rule = _rule_for(profile, "grapple")
         key = "a" if grapple.sides[0].actor == actor else "b"
         move: GrappleMove = "roll"
-        if grapple.token == f"advantage_{key}":
+        if grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B):
             if rule.grapple_move is not None:
                 move = rule.grapple_move
             elif key == "a":

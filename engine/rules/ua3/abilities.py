@@ -4,10 +4,11 @@ relationship where its person is involved (U-20). Pure functions of a sheet and 
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
+from engine.dice.spec import CheckSpec
 from engine.errors import Refused
-from engine.state.ua3.sheet import ABILITIES, GAUGES, U18, Gauges, Ua3Sheet
+from engine.state.ua3.sheet import ABILITIES, GAUGE_FIELDS, GAUGES, U18, Gauge, Gauges, Ua3Sheet
 
 #: U-18: which gauge sets each ability, and whether as its upbeat (True) or downbeat one.
 SET_BY: dict[str, tuple[str, bool]] = {
@@ -34,8 +35,14 @@ def downbeat(hardened: int) -> int:
 def ability_value(gauges: Gauges, ability: str) -> int:
     """U-18: an ability's percentage from the hardened notches of the gauge that sets it."""
     gauge, is_upbeat = SET_BY[ability]
-    hardened = gauges.of(gauge).hardened
+    hardened = gauge_in(gauges, gauge).hardened
     return upbeat(hardened) if is_upbeat else downbeat(hardened)
+
+
+def gauge_in(gauges: Gauges, name: str) -> Gauge:
+    """`gauges.of(name)`, for compiled callers (they call no interpreted method)."""
+    found: Gauge = getattr(gauges, GAUGE_FIELDS[name])
+    return found
 
 
 def abilities(gauges: Gauges) -> dict[str, int]:
@@ -65,20 +72,37 @@ def linked_gauge(name: str) -> str | None:
     return key if key in U18 else ROLES.get(key)
 
 
-class Option(NamedTuple):
+class Option:
     """A rating a character may roll: what it is, its name as shown, the rating, and whether
-    rolls with it may be flip-flopped (an obsession identity, C-9)."""
+    rolls with it may be flip-flopped (an obsession identity, C-9). A value, equal by those
+    four; `plain` keeps the plain major check of it once made (`people.spec_for`)."""
 
-    source: Source
-    name: str
-    rating: int
-    flip: bool = False
+    __slots__ = ("flip", "name", "plain", "rating", "source")
+
+    def __init__(self, source: Source, name: str, rating: int, flip: bool = False) -> None:
+        self.source: Source = source
+        self.name = name
+        self.rating = rating
+        self.flip = flip
+        self.plain: CheckSpec | None = None
 
     @property
     def label(self) -> str:
         if self.source == "relationship":
             return f"relationship with {self.name}"
         return self.name
+
+    def _key(self) -> tuple[str, str, int, bool]:
+        return (self.source, self.name, self.rating, self.flip)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Option(source={self.source!r}, name={self.name!r}, rating={self.rating!r}, flip={self.flip!r})"
 
 
 def for_ability(sheet: Ua3Sheet, gauges: Gauges, ability: str) -> list[Option]:

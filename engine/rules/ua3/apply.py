@@ -122,7 +122,7 @@ def _answered(t: Table, e: ev.CoercionAnswered) -> None:
 
 
 def _conflict_started(t: Table, e: ev.ConflictStarted) -> None:
-    t.conflicts.append(
+    t.add_conflict(
         Conflict(
             id=e.id,
             sides=e.sides,
@@ -155,10 +155,12 @@ def _gridiron(t: Table, e: ev.GridironRolled) -> None:
     conflict = t.conflict(e.conflict)
     if conflict is None:
         return
-    side = conflict.side(e.side)
-    changed = _side_change(t, e.conflict, e.side, rolls=side.rolls + 1, next_roll=())
-    assert changed is not None
-    t.replace_conflict(replace(changed, token=e.after))
+    a, b = conflict.sides  # the roller's side: one more roll, its next-roll shifts used up
+    if e.side == "a":
+        a = replace(a, rolls=a.rolls + 1, next_roll=())
+    else:
+        b = replace(b, rolls=b.rolls + 1, next_roll=())
+    t.replace_conflict(replace(conflict, sides=(a, b), token=e.after))
     _rolled(t, e.actor)
 
 

@@ -48,6 +48,8 @@ def spec_for(
     if minimum is not None and not 1 <= minimum <= 100:
         raise Refused(f"a minimum roll is 1–100, got {minimum}", hint="C-8")
     pending = row.next_roll if row is not None else carried
+    if not shifts and not pending and kind == "major" and minimum is None and not roll_anyway:
+        return _plain(option)
     return CheckSpec(
         kind=kind,
         rating=option.rating,
@@ -57,6 +59,15 @@ def spec_for(
         roll_anyway=roll_anyway,
         label=option.label,
     )
+
+
+def _plain(option: Option) -> CheckSpec:
+    """The plain major check of rolling `option` (no shifts, no minimum), a value made once
+    per option (options are remembered on the rows)."""
+    spec = option.plain
+    if spec is None:
+        spec = option.plain = CheckSpec(kind="major", rating=option.rating, flip=option.flip, label=option.label)
+    return spec
 
 
 def check_orientation(spec: CheckSpec, flipped: bool | None) -> None:

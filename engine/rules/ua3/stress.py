@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import get_args
 
 from engine.commands.ua3 import StressCheck, ThreatGone
-from engine.dice.checks import Shift
+from engine.dice.checks import CheckResult, Shift
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.base import EventBase
@@ -22,7 +22,7 @@ from engine.events.ua3 import (
     StressChecked,
     TraumaMarked,
 )
-from engine.events.ua3.mind import ReactionChooser
+from engine.events.ua3.mind import ReactionChooser, RolledWith, StressOutcome
 from engine.events.ua3.words import sample_text
 from engine.rules.common import require_started
 from engine.rules.passions import Mode
@@ -30,6 +30,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import (
     downbeat,
     for_ability,
+    gauge_in,
     gauge_named,
     identity_options,
     label,
@@ -93,32 +94,16 @@ def stress_events(
         raise Refused(f"a stress check's rank is 1–10, got {rank}", hint="U-23")
     kind, chooser = reaction_for(row, reaction, t)
     spent = require_passion(t, row, passion) if passion is not None else None
-    held = row.gauges.of(gauge)
+    held = gauge_in(row.gauges, gauge)
     cause = cause or source or sample_text(sample) or f"{gauge} {rank}"
-
-    def checked(outcome: str, **more: object) -> StressChecked:
-        return StressChecked(
-            actor=actor,
-            gauge=gauge,
-            rank=rank,
-            outcome=outcome,  # type: ignore[arg-type]
-            hardened=held.hardened,
-            failed=held.failed,
-            source=source,
-            sample=sample,
-            low=low,
-            high=high,
-            cause=cause,
-            **more,  # type: ignore[arg-type]
-        )
-
+    how = _Check(actor, gauge, rank, held.hardened, held.failed, source, sample, low, high, cause)
+    if held.hardened >= rank:  # 1. immune: no roll, nothing marked
+        return [how.checked("hardened")]
     failing: list[EventBase] = [
         ReactionTaken(actor=actor, reaction=kind, source=source, gauge=gauge, chosen_by=chooser)
     ]
-    if held.hardened >= rank:  # 1. immune: no roll, nothing marked
-        return [checked("hardened")]
     if held.failed >= MAX_FAILED:  # 2. five failed and rank above hardened: automatic failure
-        return [checked("automatic_failure", reaction=kind), *failing]
+        return [how.checked("automatic_failure", reaction=kind), *failing]
     # 3. the resisting ability (U-18), a `resists` identity, a relationship where it fits: the best
     options = for_ability(row.sheet, row.gauges, U18[gauge].resisted_with)
     options += identity_options(row.sheet, "resists", gauge)
@@ -129,20 +114,67 @@ def stress_events(
     passions, result = with_passion(row, spent, passion_mode, result, dice)
     events: list[EventBase] = [*passions]
     if result.success:
-        events.append(checked("success", result=result, rolled_with=option.source))
+        events.append(how.checked("success", result=result, rolled_with=option.source))
         events += hardened_events(t, row, gauge, cause)
         return events
-    events.append(checked("failure", result=result, rolled_with=option.source, reaction=kind))
+    events.append(how.checked("failure", result=result, rolled_with=option.source, reaction=kind))
     events.append(FailedNotchMarked(actor=actor, gauge=gauge, before=held.failed, after=held.failed + 1, cause=cause))
     if held.failed + 1 == MAX_FAILED:
         events.append(TraumaMarked(actor=actor, gauge=gauge, cause=cause))
     return [*events, *failing]
 
 
+class _Check:
+    """What every outcome of one stress check records (`checked` adds how it came out)."""
+
+    __slots__ = ("actor", "cause", "failed", "gauge", "hardened", "high", "low", "rank", "sample", "source")
+
+    def __init__(
+        self,
+        actor: str,
+        gauge: GaugeName,
+        rank: int,
+        hardened: int,
+        failed: int,
+        source: str,
+        sample: str,
+        low: int,
+        high: int,
+        cause: str,
+    ) -> None:
+        self.actor, self.gauge, self.rank, self.hardened, self.failed = actor, gauge, rank, hardened, failed
+        self.source, self.sample, self.low, self.high, self.cause = source, sample, low, high, cause
+
+    def checked(
+        self,
+        outcome: StressOutcome,
+        *,
+        result: CheckResult | None = None,
+        rolled_with: RolledWith = "ability",
+        reaction: Reaction | None = None,
+    ) -> StressChecked:
+        return StressChecked(
+            actor=self.actor,
+            gauge=self.gauge,
+            rank=self.rank,
+            outcome=outcome,
+            hardened=self.hardened,
+            failed=self.failed,
+            result=result,
+            rolled_with=rolled_with,
+            reaction=reaction,
+            source=self.source,
+            sample=self.sample,
+            low=self.low,
+            high=self.high,
+            cause=self.cause,
+        )
+
+
 def hardened_events(t: Table, row: Row, gauge: GaugeName, cause: str) -> list[EventBase]:
     """U-23: one hardened notch (at most 9), U-18 recomputing the two abilities at once; U-24
     when the notches in all gauges reach the burnout setting."""
-    before = row.gauges.of(gauge).hardened
+    before = gauge_in(row.gauges, gauge).hardened
     if before >= MAX_HARDENED:
         return []
     rules = U18[gauge]

@@ -7,25 +7,55 @@ stored log uses too; `freeze` turns it back into the stored, immutable `Ua3Encou
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
-from engine.rules.ua3.abilities import ability_value, wound_threshold
-from engine.state.ua3.combat import Aim, Armor, Declared, Ua3Weapon
+from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
+from engine.state.ua3.combat import FISTS, Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import Gauges, Ua3Sheet
 
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
+#: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
+NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
+
+
+class SheetFacts:
+    """What the rules read of a sheet again and again, worked out once: the wound threshold
+    (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
+    firearms identity (U-5) — None when the sheet has none."""
+
+    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
+
+    def __init__(self, sheet: Ua3Sheet) -> None:
+        self.initiative: int | None = initiative(sheet)
+        own = self.initiative
+        #: the rating an initiative identity gives any action (U-19, U-22), None without one
+        self.initiative_option: Option | None = (
+            Option("identity", next(i.name for i in sheet.identities if i.initiative and i.rating == own), own)
+            if own is not None
+            else None
+        )
+        options = [Option("identity", i.name, i.rating, i.obsession) for i in sheet.identities if i.firearms]
+        self.firearms: Option | None = best(options) if options else None
+        self._sheet = sheet
+        self._default = -1
+        self._threshold = 0
+
+    def threshold(self, default: int) -> int:
+        if default != self._default:
+            self._threshold, self._default = wound_threshold(self._sheet, default), default
+        return self._threshold
 
 
 class Row:
     """One character as plain mutable fields (the names of `Ua3Combatant`). Values inside
     (sheet, gauges) stay frozen: a fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "memo")
+    __slots__ = (*ROW_FIELDS, "armory", "facts", "memo")
 
     id: str
     side: str
@@ -56,6 +86,12 @@ class Row:
     #: a batch's memo of the ratings the rules read again and again (U-18: they follow the
     #: gauges, so it holds the gauges it was made for and is made again when they change)
     memo: tuple[Gauges, dict[str, Any]] | None
+    #: derived, not stored: what the rules read of the sheet again and again (`SheetFacts`,
+    #: made when first asked; the sheet never changes, so copies share it)
+    facts: SheetFacts | None
+    #: derived, not stored: the weapon each name asked for means (`carried`), and the
+    #: `weapons` that was read from
+    armory: tuple[tuple[Ua3Weapon, ...], dict[str, Ua3Weapon | None]] | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
@@ -63,14 +99,75 @@ class Row:
         for name in ROW_FIELDS:
             setattr(row, name, getattr(combatant, name))
         row.memo = None
+        row.facts = None
+        row.armory = None
         return row
 
     def clone(self) -> Row:
+        """A copy (field by field: a batch copies every row for every fight; the memos, pure
+        functions of the sheet and the gauges they were made for, are shared)."""
         row = Row()
-        for name in ROW_FIELDS:
-            setattr(row, name, getattr(self, name))
-        row.memo = None
+        row.id = self.id
+        row.side = self.side
+        row.sheet = self.sheet
+        row.gauges = self.gauges
+        row.wounds = self.wounds
+        row.status = self.status
+        row.reaction = self.reaction
+        row.default_reaction = self.default_reaction
+        row.passions_spent = self.passions_spent
+        row.last_check = self.last_check
+        row.next_roll = self.next_roll
+        row.weapons = self.weapons
+        row.in_hand = self.in_hand
+        row.armor = self.armor
+        row.helmet_spent = self.helmet_spent
+        row.declared = self.declared
+        row.aim = self.aim
+        row.jammed = self.jammed
+        row.suppressed_until = self.suppressed_until
+        row.suppressed_by = self.suppressed_by
+        row.dealt = self.dealt
+        row.openings = self.openings
+        row.triggered = self.triggered
+        row.loses_action = self.loses_action
+        row.restrained_by = self.restrained_by
+        row.believed_dead_by = self.believed_dead_by
+        # the memos are made on this row first, so that every copy of it shares them (a batch
+        # copies the prepared table's rows for each fight)
+        if self.memo is None:
+            self.memo = (self.gauges, {})
+        row.memo = self.memo
+        row.facts = self.sheet_facts()
+        if self.armory is None:
+            self.armory = (self.weapons, {})
+        row.armory = self.armory
         return row
+
+    def carried(self, name: str) -> Ua3Weapon | None:
+        """The weapon `name` means (any case): fists, else the first carried of that name, else
+        None (remembered by the name as asked, for the weapons carried now)."""
+        armory = self.armory
+        if armory is None or armory[0] is not self.weapons:
+            armory = self.armory = (self.weapons, {})
+        known = armory[1]
+        found = known.get(name, NOT_CARRIED)
+        if found is NOT_CARRIED:  # not asked yet
+            wanted = name.casefold()
+            found = FISTS if wanted == "fists" else None
+            if found is None:
+                for weapon in self.weapons:
+                    if weapon.name.casefold() == wanted:
+                        found = weapon
+                        break
+            known[name] = found
+        return found
+
+    def sheet_facts(self) -> SheetFacts:
+        facts = self.facts
+        if facts is None:
+            facts = self.facts = SheetFacts(self.sheet)
+        return facts
 
     def combatant(self) -> Ua3Combatant:
         return Ua3Combatant(**{name: getattr(self, name) for name in ROW_FIELDS})
@@ -85,7 +182,7 @@ class Row:
 
     def threshold(self, settings: Ua3Settings) -> int:
         """U-2, U-19: the wound threshold."""
-        return wound_threshold(self.sheet, settings.wound_threshold)
+        return self.sheet_facts().threshold(settings.wound_threshold)
 
     def burned_out(self, settings: Ua3Settings) -> bool:
         """U-24: hardened notches in all gauges at or above the setting."""
@@ -103,6 +200,7 @@ class Table(TableBase):
         "by_id",
         "coercions",
         "conflicts",
+        "grappling",
         "order",
         "phase",
         "result",
@@ -115,6 +213,9 @@ class Table(TableBase):
         "title",
         "turn",
     )
+
+    #: derived, not stored: the running grapple each grappler is in (`_index`)
+    grappling: dict[str, Conflict]
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:
@@ -130,6 +231,7 @@ class Table(TableBase):
         self.rows: list[Row] = [Row.thaw(c) for c in state.combatants]
         self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
         self.conflicts: list[Conflict] = list(state.conflicts)
+        self._index()
         self.coercions: list[PendingCoercion] = list(state.coercions)
         fight = state.fight
         self.phase: Phase = fight.phase
@@ -146,6 +248,7 @@ class Table(TableBase):
         self.rows = [r.clone() for r in other.rows]
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)
+        self.grappling = other.grappling
         self.coercions = list(other.coercions)
 
     def clone(self) -> Table:
@@ -172,10 +275,36 @@ class Table(TableBase):
         self.by_id[row.id] = row
 
     def conflict(self, conflict_id: str) -> Conflict | None:
-        return next((c for c in self.conflicts if c.id == conflict_id), None)
+        for c in self.conflicts:
+            if c.id == conflict_id:
+                return c
+        return None
+
+    def add_conflict(self, conflict: Conflict) -> None:
+        self.conflicts.append(conflict)
+        self._index()
 
     def replace_conflict(self, conflict: Conflict) -> None:
-        self.conflicts = [conflict if c.id == conflict.id else c for c in self.conflicts]
+        """The conflict of the same id becomes `conflict` (the list is this table's own)."""
+        conflicts, wanted = self.conflicts, conflict.id
+        grapples = conflict.kind == "grapple"
+        for i in range(len(conflicts)):
+            old = conflicts[i]
+            if old.id == wanted:
+                grapples = grapples or old.kind == "grapple"
+                conflicts[i] = conflict
+        if grapples:
+            self._index()
+
+    def _index(self) -> None:
+        """After the conflicts changed: the running grapple (U-17) each grappler is in, the
+        first one listed (derived, not stored; a new dict each time, so copies may share it)."""
+        grappling: dict[str, Conflict] = {}
+        for conflict in self.conflicts:
+            if conflict.kind == "grapple" and conflict.result is None:
+                for side in conflict.sides:
+                    grappling.setdefault(side.actor, conflict)
+        self.grappling = grappling
 
     def coercion_of(self, target: str) -> PendingCoercion | None:
         return next((c for c in self.coercions if c.target == target), None)

@@ -7,35 +7,26 @@ import msgspec
 
 from engine.dice.checks import Shift
 from engine.state.ua3.sheet import GaugeName
+from engine.state.ua3.spaces import SPACES, SideKey, Space, half_of, space_index, step_toward
 
-Space = Literal["end_zone_a", "advantage_a", "balance", "advantage_b", "end_zone_b"]
-#: U-16: the five spaces, from side A's end zone to side B's.
-SPACES: tuple[Space, ...] = ("end_zone_a", "advantage_a", "balance", "advantage_b", "end_zone_b")
-SideKey = Literal["a", "b"]
+__all__ = [
+    "SIDES",
+    "SPACES",
+    "Conflict",
+    "ConflictKind",
+    "ConflictResult",
+    "ConflictSide",
+    "PendingCoercion",
+    "SideKey",
+    "Space",
+    "half_of",
+    "space_index",
+    "step_toward",
+]
+
 SIDES: tuple[SideKey, SideKey] = ("a", "b")
 #: U-16 (and U-17, later): a general conflict, or a grapple.
 ConflictKind = Literal["conflict", "grapple"]
-
-
-def space_index(space: str) -> int:
-    return SPACES.index(space)
-
-
-def step_toward(space: str, side: str, steps: int) -> Space:
-    """The space `steps` steps toward `side`'s end zone (negative: away), at most to an end zone."""
-    toward = -1 if side == "a" else 1
-    index = min(len(SPACES) - 1, max(0, space_index(space) + toward * steps))
-    return SPACES[index]
-
-
-def half_of(space: str) -> SideKey | None:
-    """The side whose half the token is in (balance: neither)."""
-    index = space_index(space)
-    if index < 2:
-        return "a"
-    if index > 2:
-        return "b"
-    return None
 
 
 class ConflictSide(msgspec.Struct, frozen=True, gc=False, kw_only=True):

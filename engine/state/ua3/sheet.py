@@ -14,6 +14,8 @@ from engine.state.sheet import PRINTABLE, PRINTABLE_LINES, Name
 GaugeName = Literal["violence", "helplessness", "isolation", "unnatural", "self"]
 #: U-18's table order.
 GAUGES: tuple[GaugeName, ...] = ("violence", "helplessness", "isolation", "unnatural", "self")
+#: Each gauge's field in `Gauges` (`self` is stored as `self_`).
+GAUGE_FIELDS: dict[str, str] = {name: "self_" if name == "self" else name for name in GAUGES}
 PassionKind = Literal["rage", "fear", "noble"]
 PassionMode = Literal["reroll", "flip"]
 
@@ -85,11 +87,11 @@ class Gauges(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
     self_: Gauge = msgspec.field(default_factory=Gauge, name="self")
 
     def of(self, name: str) -> Gauge:
-        value: Gauge = getattr(self, "self_" if name == "self" else name)
+        value: Gauge = getattr(self, GAUGE_FIELDS[name])
         return value
 
     def with_gauge(self, name: str, gauge: Gauge) -> "Gauges":
-        return msgspec.structs.replace(self, **{"self_" if name == "self" else name: gauge})
+        return msgspec.structs.replace(self, **{GAUGE_FIELDS[name]: gauge})
 
     @property
     def hardened_total(self) -> int:

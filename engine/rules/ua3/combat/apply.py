@@ -4,13 +4,14 @@ rules apply them through the sink, folding a stored log applies the same ones)."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
+from msgspec.structs import astuple
 
 from engine.events import EventBase
 from engine.events.ua3 import combat as ev
-from engine.rules.ua3.table import Table
+from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Aim, Declared
 from engine.state.ua3.encounter import FightResult
 
@@ -23,9 +24,21 @@ def _round(t: Table, e: ev.RoundStarted) -> None:
         row.declared = None
 
 
+#: Where ActionDeclared's fields are in `astuple(event)` (one call reads them all; a compiled
+#: build reads a struct's fields one by one, slowly): a round's every declaration is one.
+_DECLARED = {name: i for i, name in enumerate(ev.ActionDeclared.__struct_fields__)}
+_ACTOR: Final = _DECLARED["actor"]
+_ACTION: Final = _DECLARED["action"]
+_TARGETS: Final = _DECLARED["targets"]
+_WEAPON: Final = _DECLARED["weapon"]
+_RATING: Final = _DECLARED["rating"]
+_RATED_BY: Final = _DECLARED["rated_by"]
+
+
 def _declared(t: Table, e: ev.ActionDeclared) -> None:
-    t.by_id[e.actor].declared = Declared(
-        action=e.action, targets=e.targets, weapon=e.weapon, rating=e.rating, rated_by=e.rated_by
+    f = astuple(e)
+    t.by_id[f[_ACTOR]].declared = Declared(
+        action=f[_ACTION], targets=f[_TARGETS], weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY]
     )
 
 
@@ -34,8 +47,13 @@ def _order(t: Table, e: ev.OrderSet) -> None:
 
 
 def _turn(t: Table, e: ev.TurnEnded) -> None:
-    if e.lost:
-        t.by_id[e.actor].loses_action = False
+    turn_ended(t, t.by_id[e.actor] if e.lost else None, e.lost)
+
+
+def turn_ended(t: Table, row: Row | None, lost: bool) -> None:
+    """A turn is over (the next one's); one lost getting up (U-9) is the action lost."""
+    if lost and row is not None:
+        row.loses_action = False
     t.turn += 1
 
 

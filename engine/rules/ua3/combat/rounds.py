@@ -29,6 +29,7 @@ from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
+from engine.rules.ua3.combat.apply import turn_ended
 from engine.rules.ua3.combat.harm import failed, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
@@ -47,7 +48,7 @@ from engine.rules.ua3.combat.situation import (
     weapon_of,
 )
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.conflict import SideKey
+from engine.state.ua3.conflict import Conflict, SideKey
 
 MAX_TIE_ROUNDS = 50
 #: Actions aimed at someone, and how many they may name.
@@ -67,9 +68,17 @@ def fight_over(sink: Sink[Table]) -> bool:
     t = sink.table
     if t.phase in ("ended", "setup"):
         return t.phase == "ended"
-    sides = list(dict.fromkeys(r.side for r in t.rows if standing(r)))
-    if len(sides) <= 1:
-        winner = sides[0] if sides else None
+    first: str | None = None  # the first standing combatant's side; `several`: another's too
+    several = False
+    for r in t.rows:
+        if standing(r):
+            if first is None:
+                first = r.side
+            elif r.side != first:
+                several = True
+                break
+    if not several:
+        winner = first
         reason = f"only side {winner} is still standing" if winner else "no one is left standing"
     elif not any(can_act(r) for r in t.rows):
         winner, reason = None, "no one standing can act (frozen or restrained)"
@@ -194,21 +203,40 @@ def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tup
     """Highest first; I2-4 ties: a die each, those below the best drop one point just below the
     winner, those sharing the best roll again. Changes `ranks` to the final ones."""
     faces: list[int] = []
+    n = len(ids)
     for _ in range(MAX_TIE_ROUNDS):
-        groups: dict[int, list[str]] = {}
-        for actor in ids:
-            groups.setdefault(ranks[actor], []).append(actor)
-        tied = sorted((k for k, g in groups.items() if len(g) > 1), reverse=True)
+        rated = [ranks[actor] for actor in ids]
+        key, tied = 0, False  # the highest rank two or more share
+        for i in range(n):
+            if not tied or rated[i] > key:
+                for j in range(i + 1, n):
+                    if rated[j] == rated[i]:
+                        key, tied = rated[i], True
+                        break
         if not tied:
             break
-        key = tied[0]
-        rolled = [(actor, dice.d10()) for actor in groups[key]]
-        faces += [f for _, f in rolled]
-        top = max(face_value(f) for _, f in rolled)
-        for actor, f in rolled:
-            if face_value(f) < top:
-                ranks[actor] = key - 1
-    return tuple(sorted(ids, key=lambda a: -ranks[a])), tuple(faces)
+        group = [ids[i] for i in range(n) if rated[i] == key]
+        values: list[int] = []
+        top = 0
+        for _ in group:
+            face = dice.d10()
+            faces.append(face)
+            value = face_value(face)
+            values.append(value)
+            if value > top:
+                top = value
+        for i in range(len(group)):
+            if values[i] < top:
+                ranks[group[i]] = key - 1
+    order = list(ids)  # highest first; ties keep the order listed (a stable insertion sort)
+    rated = [ranks[actor] for actor in order]
+    for i in range(1, n):
+        actor, rank, j = order[i], rated[i], i - 1
+        while j >= 0 and rated[j] < rank:
+            order[j + 1], rated[j + 1] = order[j], rated[j]
+            j -= 1
+        order[j + 1], rated[j + 1] = actor, rank
+    return tuple(order), tuple(faces)
 
 
 def advance(sink: Sink[Table], dice: DiceSource) -> None:
@@ -218,14 +246,20 @@ def advance(sink: Sink[Table], dice: DiceSource) -> None:
     while t.phase == "acting" and t.turn < len(t.order):
         row = t.by_id[t.order[t.turn]]
         if not can_act(row):
-            why = row.status if not standing(row) else "frozen" if frozen(row) else f"restrained by {row.restrained_by}"
-            sink.emit(ev.TurnEnded(actor=row.id, why=f"{why}, it cannot act"))
+            turn_ended(t, row, False)
+            sink.applied(ev.TurnEnded(actor=row.id, why=f"{_why_not(row)}, it cannot act") if sink.recording else None)
         elif row.loses_action:
-            sink.emit(ev.TurnEnded(actor=row.id, why="getting up, it loses this action (U-9)", lost=True))
+            turn_ended(t, row, True)
+            lost = ev.TurnEnded(actor=row.id, why="getting up, it loses this action (U-9)", lost=True)
+            sink.applied(lost if sink.recording else None)
         else:
             return
     if t.phase == "acting":
         end_round(sink, dice)
+
+
+def _why_not(row: Row) -> str:
+    return row.status if not standing(row) else "frozen" if frozen(row) else f"restrained by {row.restrained_by}"
 
 
 def end_round(sink: Sink[Table], dice: DiceSource) -> None:
@@ -254,7 +288,8 @@ def end_turn(sink: Sink[Table], actor: str, dice: DiceSource) -> None:
     if t.phase != "acting":
         return
     close_grapples(sink)
-    sink.emit(ev.TurnEnded(actor=actor))
+    turn_ended(t, None, False)
+    sink.applied(ev.TurnEnded(actor=actor) if sink.recording else None)
     if not fight_over(sink):
         advance(sink, dice)
 
@@ -416,10 +451,12 @@ def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None
 def close_grapples(sink: Sink[Table]) -> None:
     """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
     t = sink.table
-    for conflict in list(t.conflicts):
-        if conflict.kind != "grapple" or conflict.result is not None:
-            continue
-        a, b = (t.by_id[s.actor] for s in conflict.sides)
+    running: list[Conflict] = []
+    if any(not standing(t.by_id[grappler]) for grappler in t.grappling):  # one of them to close
+        running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+    for conflict in running:
+        sa, sb = conflict.sides
+        a, b = t.by_id[sa.actor], t.by_id[sb.actor]
         if standing(a) and standing(b):
             continue
         winner: SideKey | None = "a" if standing(a) else "b" if standing(b) else None

@@ -4,9 +4,9 @@ uses (U-5, U-10, U-19, U-22), the grapple a combatant is in (U-17)."""
 from __future__ import annotations
 
 from engine.errors import Refused
-from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options, initiative
+from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import FISTS, Ua3Weapon
+from engine.state.ua3.combat import Ua3Weapon
 from engine.state.ua3.conflict import Conflict
 from engine.state.ua3.sheet import U18
 
@@ -81,12 +81,9 @@ def combatant(t: Table, actor: str) -> Row:
 
 def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
     """The weapon `name` (default: the one in hand) among what the combatant carries."""
-    wanted = (name or row.in_hand).casefold()
-    if wanted == "fists":
-        return FISTS
-    for weapon in row.weapons:
-        if weapon.name.casefold() == wanted:
-            return weapon
+    weapon = row.carried(name or row.in_hand)
+    if weapon is not None:
+        return weapon
     carried = ", ".join(["fists", *(w.name for w in row.weapons)])
     raise Refused(f"{row.id} carries no {name or row.in_hand}", hint=f"carried: {carried}")
 
@@ -120,8 +117,7 @@ def struggle(row: Row) -> Option:
 
 def firearms(row: Row) -> Option | None:
     """U-5, U-19: the best identity with the `firearms` feature, or None."""
-    options = [Option("identity", i.name, i.rating, i.obsession) for i in row.sheet.identities if i.firearms]
-    return best(options) if options else None
+    return row.sheet_facts().firearms
 
 
 def gun_rating(row: Row, what: str) -> Option:
@@ -135,13 +131,8 @@ def gun_rating(row: Row, what: str) -> Option:
 
 
 def grapple_of(t: Table, actor: str) -> Conflict | None:
-    """The grapple (U-17) `actor` is in, if one is running."""
-    if not t.conflicts:
-        return None
-    for conflict in t.conflicts:
-        if conflict.kind == "grapple" and conflict.result is None and actor in (s.actor for s in conflict.sides):
-            return conflict
-    return None
+    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler)."""
+    return t.grappling.get(actor)
 
 
 def opponent_in(conflict: Conflict, actor: str) -> str:
@@ -154,10 +145,9 @@ def action_rating(
 ) -> Option | None:
     """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
     None for actions that roll nothing (they go last)."""
-    own = initiative(row.sheet)
+    own = row.sheet_facts().initiative_option
     if own is not None:
-        name = next(i.name for i in row.sheet.identities if i.initiative and i.rating == own)
-        return Option("identity", name, own)
+        return own
     if action in ("attack", "aim"):
         if mode == "throw":
             return ability(row, "fitness")
