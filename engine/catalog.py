@@ -7,6 +7,7 @@ from functools import cache
 
 import msgspec
 
+from engine.data import read_toml
 from engine.errors import NotFound
 from engine.state.weapons import Weapon
 
@@ -18,11 +19,7 @@ class Catalog(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
 @cache
 def weapon_catalog() -> dict[str, Weapon]:
     """Every catalog weapon by lower-case name."""
-    import tomllib
-    from importlib import resources
-
-    text = resources.files("engine.data").joinpath("weapons.toml").read_text(encoding="utf-8")
-    catalog = msgspec.convert(tomllib.loads(text), Catalog)
+    catalog = read_toml("weapons.toml", Catalog)
     return {w.name.casefold(): w for w in catalog.weapons}
 
 

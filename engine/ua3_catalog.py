@@ -3,12 +3,11 @@ loaded once (U-4, U-5, U-7, U-13)."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 
 import msgspec
 
+from engine.data import read_toml
 from engine.state.ua3.combat import Armor, Ua3Weapon
 
 
@@ -34,8 +33,7 @@ class Catalog(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
 
 @cache
 def _catalog() -> Catalog:
-    text = resources.files("engine.data").joinpath("ua3_catalog.toml").read_text(encoding="utf-8")
-    return msgspec.convert(tomllib.loads(text), Catalog)
+    return read_toml("ua3_catalog.toml", Catalog)
 
 
 @cache

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import InvalidInput
-from engine.scenario import files
+from engine.scenario import yaml_loader
 from engine.scenario.files import MAX_BYTES, FileError, decode_document, load_document
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.state.sheet import Meters, Sheet
@@ -31,9 +31,9 @@ PASSIONS = (
     '[[passions]]\nkind = "fear"\ntrigger = "b"\n'
     '[[passions]]\nkind = "noble"\ntrigger = "c"\n'
 )
-YAML_LOADERS: list[type[Any]] = [files.StrictYamlLoader]
-if hasattr(files, "FastStrictYamlLoader"):
-    YAML_LOADERS.append(files.FastStrictYamlLoader)
+YAML_LOADERS: list[type[Any]] = [yaml_loader.StrictYamlLoader]
+if hasattr(yaml_loader, "FastStrictYamlLoader"):
+    YAML_LOADERS.append(yaml_loader.FastStrictYamlLoader)
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
@@ -232,7 +232,7 @@ def test_a_json_syntax_error_gives_the_line_and_column(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("loader", YAML_LOADERS, ids=lambda c: c.__name__)
 def test_a_yaml_syntax_error_gives_the_line(loader: type[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(files, "YAML_LOADER", loader)
+    monkeypatch.setattr(yaml_loader, "YAML_LOADER", loader)
     exc = error_of(write(tmp_path, "vic.yaml", "name: Vic\nstats: [1, 2\n"))
     assert exc.reason.startswith("YAML syntax error")
     assert "line 3" in exc.reason
@@ -259,7 +259,7 @@ BILLION_LAUGHS = "\n".join(
 def test_a_yaml_alias_bomb_is_refused_at_once(
     loader: type[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "YAML_LOADER", loader)
+    monkeypatch.setattr(yaml_loader, "YAML_LOADER", loader)
     start = time.perf_counter()
     exc = error_of(write(tmp_path, "bomb.yaml", BILLION_LAUGHS))
     assert time.perf_counter() - start < 0.5
@@ -286,7 +286,7 @@ def test_yaml_constructs_that_could_hurt_are_refused(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(files, "YAML_LOADER", loader)
+    monkeypatch.setattr(yaml_loader, "YAML_LOADER", loader)
     exc = error_of(write(tmp_path, "vic.yaml", text))
     assert refusal in exc.reason
     assert "line 1" in exc.reason or "line 2" in exc.reason
@@ -294,7 +294,7 @@ def test_yaml_constructs_that_could_hurt_are_refused(
 
 @pytest.mark.parametrize("loader", YAML_LOADERS, ids=lambda c: c.__name__)
 def test_yaml_dates_and_merge_keys_are_plain_text(loader: type[Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(files, "YAML_LOADER", loader)
+    monkeypatch.setattr(yaml_loader, "YAML_LOADER", loader)
     data = decode_document(b"a: 2001-02-30\n<<: x\n", name="x.yaml", type_=dict[str, str])
     assert data == {"a": "2001-02-30", "<<": "x"}
 
@@ -389,7 +389,7 @@ def test_any_bytes_give_a_sheet_or_invalid_input(data: bytes, suffix: str) -> No
 @given(text=st.text(max_size=200), loader=st.sampled_from(YAML_LOADERS))
 def test_any_text_through_either_yaml_loader_gives_data_or_a_file_error(text: str, loader: type[Any]) -> None:
     try:
-        files._parse_yaml(text, "random.yaml", loader)
+        yaml_loader.parse_yaml(text, "random.yaml", loader)
     except FileError as exc:
         assert "\n" not in str(exc)
 

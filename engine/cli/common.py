@@ -28,8 +28,9 @@ UncheckedOpt = Annotated[
     bool, typer.Option("--unchecked", help="Read lines without checksums (logs from an older engine).")
 ]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# Text is printed as written: a name like `:fire:` stays text (and rich's emoji table never loads).
+console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def fail(message: str, *, code: int = 2, hint: str = "", where: str = "") -> NoReturn:

@@ -26,7 +26,7 @@ def show(table: Table) -> None:
         console.print(table)
     else:
         natural = console.measure(table, options=console.options.update_width(10_000)).maximum
-        Console(highlight=False, soft_wrap=True, width=max(console.width, natural)).print(table)
+        Console(highlight=False, soft_wrap=True, emoji=False, width=max(console.width, natural)).print(table)
 
 
 def _pct(rate: dict[str, float]) -> str:

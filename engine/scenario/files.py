@@ -27,25 +27,13 @@ from __future__ import annotations
 import math
 import re
 import stat as stat_mode
-import tomllib
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
-import yaml
-from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
-from yaml.resolver import Resolver
 
 from engine.errors import InvalidInput
 from engine.text import describe, first_unsafe, one_line, split_validation_error
-
-#: libyaml's parser when PyYAML was built with it (the usual wheels are), else None.
-try:
-    import yaml.cyaml as _cyaml
-except ImportError:  # pragma: no cover
-    _cyaml = None  # type: ignore[assignment]
-_CParser: Any = getattr(_cyaml, "CParser", None)
 
 T = TypeVar("T")
 
@@ -283,13 +271,15 @@ def _at_end(text: str) -> str:
 
 
 def _parse_toml(text: str, name: str) -> Any:
+    import tomllib  # on first use: a session's own commands read no files
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         reason = str(exc).replace("(at end of document)", f"(at {_at_end(text)})")
         raise FileError(name, f"TOML syntax error: {reason}", hint="see https://toml.io") from None
     except RecursionError:
-        raise _too_deep(name) from None
+        raise too_deep(name) from None
 
 
 def _parse_json(text: str, name: str) -> Any:
@@ -305,122 +295,13 @@ def _parse_json(text: str, name: str) -> Any:
             reason = f"the document ends too soon (at {_at_end(text)})"
         raise FileError(name, f"JSON syntax error: {reason}") from None
     except RecursionError:
-        raise _too_deep(name) from None
-
-
-class _Refused(yaml.MarkedYAMLError):
-    """A YAML construct the loader refuses on purpose (alias, anchor, tag, depth)."""
-
-
-#: Implicit tags read as plain text instead: dates stay strings, `<<` is an ordinary key.
-_TEXT_NOT_TAGS = frozenset(("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"))
-_STANDARD_TAGS = frozenset(
-    f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "float", "bool", "null", "seq", "map")
-)
-
-
-class _StrictComposing:
-    """Refusals shared by both YAML loaders; first in their MRO so it wraps the composer."""
-
-    yaml_implicit_resolvers: ClassVar[dict[Any, list[tuple[str, re.Pattern[str]]]]] = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag not in _TEXT_NOT_TAGS]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    _depth = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()  # type: ignore[attr-defined]
-        mark = event.start_mark
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused(problem="aliases (*name) are not allowed", problem_mark=mark)
-        if getattr(event, "anchor", None) is not None:
-            raise _Refused(problem="anchors (&name) are not allowed", problem_mark=mark)
-        tag = getattr(event, "tag", None)
-        if tag is not None and tag != "!" and tag not in _STANDARD_TAGS:
-            raise _Refused(problem=f"the tag {tag!r} is not allowed", problem_mark=mark)
-        if self._depth >= MAX_DEPTH:
-            raise _Refused(problem=f"nested deeper than {MAX_DEPTH} levels", problem_mark=mark)
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)  # type: ignore[misc]
-        finally:
-            self._depth -= 1
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            seen: set[Any] = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=True)  # type: ignore[attr-defined]
-                try:
-                    duplicate = key in seen
-                    seen.add(key)
-                except TypeError:
-                    continue  # unhashable: SafeConstructor reports it
-                if duplicate:
-                    raise _Refused(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
-        return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
-
-
-class StrictYamlLoader(_StrictComposing, yaml.SafeLoader):
-    """A `SafeLoader` that refuses aliases, anchors, non-standard tags, deep nesting and duplicate
-    keys while composing — before anything is expanded or constructed — and reads timestamps and
-    `<<` as text."""
-
-
-if _CParser is not None:
-
-    class FastStrictYamlLoader(
-        _StrictComposing,
-        Composer,
-        _CParser,  # type: ignore[misc]
-        SafeConstructor,
-        Resolver,
-    ):
-        """`StrictYamlLoader` on libyaml's scanner and parser (several times faster on a large
-        file); the composer stays Python, so the same refusals run on every event."""
-
-        def __init__(self, stream: str) -> None:
-            _CParser.__init__(self, stream)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-            Composer.__init__(self)
-
-    #: The loader `load_document` uses for YAML.
-    YAML_LOADER: type[Any] = FastStrictYamlLoader
-else:  # pragma: no cover - PyYAML built without libyaml
-    YAML_LOADER = StrictYamlLoader
+        raise too_deep(name) from None
 
 
 def _parse_yaml(text: str, name: str, loader_class: Any = None) -> Any:
-    loader = None
-    try:
-        loader = (loader_class or YAML_LOADER)(text)
-        return loader.get_single_data()
-    except yaml.reader.ReaderError as exc:
-        line = text.count("\n", 0, exc.position) + 1
-        raise FileError(
-            name,
-            f"YAML error: character #x{exc.character:04x} at line {line} is not allowed ({exc.reason})",
-        ) from None
-    except yaml.MarkedYAMLError as exc:
-        raise FileError(name, f"YAML {_yaml_reason(exc)}") from None
-    except yaml.YAMLError as exc:
-        raise FileError(name, f"YAML error: {exc}") from None
-    except (ValueError, OverflowError) as exc:  # a standard constructor on a value it cannot build
-        raise FileError(name, f"YAML error: {exc}") from None
-    except RecursionError:
-        raise _too_deep(name) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
+    from engine.scenario.yaml_loader import parse_yaml  # PyYAML loads only for a YAML file
 
-
-def _yaml_reason(exc: yaml.MarkedYAMLError) -> str:
-    mark = exc.problem_mark or exc.context_mark
-    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-    kind = "refused" if isinstance(exc, _Refused) else "syntax error"
-    parts = [p for p in (exc.context, exc.problem) if p]
-    return f"{kind}: {'; '.join(parts) or 'invalid document'}{where}"
+    return parse_yaml(text, name, loader_class)
 
 
 _PARSERS = {"toml": _parse_toml, "json": _parse_json, "yaml": _parse_yaml}
@@ -429,7 +310,7 @@ _PARSERS = {"toml": _parse_toml, "json": _parse_json, "yaml": _parse_yaml}
 # --- depth -----------------------------------------------------------------------------------
 
 
-def _too_deep(name: str) -> FileError:
+def too_deep(name: str) -> FileError:
     return FileError(name, f"nested deeper than {MAX_DEPTH} levels", hint="flatten the document")
 
 
@@ -442,13 +323,13 @@ def check_values(obj: Any, name: str) -> None:
         value, depth, path = stack.pop()
         if isinstance(value, dict):
             if depth >= MAX_DEPTH:
-                raise _too_deep(name)
+                raise too_deep(name)
             for key, child in value.items():
                 _check_text(str(key), name, path)
                 stack.append((child, depth + 1, f"{path}.{key}"))
         elif isinstance(value, list):
             if depth >= MAX_DEPTH:
-                raise _too_deep(name)
+                raise too_deep(name)
             stack.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
             raise FileError(

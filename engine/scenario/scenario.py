@@ -16,7 +16,6 @@ import msgspec
 from engine.catalog import weapon_catalog
 from engine.commands.setup import AddCombatant
 from engine.rules.registry import RULESETS
-from engine.scenario import ua3_scenario as ua3
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.sheets import load_sheet, sheet_problems
 from engine.settings import CherryName, Settings
@@ -120,6 +119,12 @@ def scenario_catalog(scenario: Scenario) -> dict[str, Weapon]:
     return {**weapon_catalog(), **{w.name.casefold(): w for w in scenario.weapons}}
 
 
+def is_ua3(document: Any) -> bool:
+    """Whether a parsed scenario document is a ua3 scenario (`ruleset = "ua3"`): it has its own
+    shape, read by `engine.scenario.ua3_scenario` (loaded only then: a ua2 session never does)."""
+    return isinstance(document, dict) and document.get("ruleset") == "ua3"
+
+
 def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
     """Read and check a scenario file and the sheets it names. With `document` (the file's
     parsed values, changed by `--set`), that is checked instead, as the file would be."""
@@ -127,16 +132,20 @@ def load_scenario(path: str | Path, document: Any = None) -> LoadedScenario:
     name = str(path)
     if document is None:
         document = parse_document(read_limited(path), name=name)
-    if ua3.is_ua3(document):  # a ua3 scenario has its own shape (engine.scenario.ua3_scenario)
-        return cast(LoadedScenario, ua3.load_ua3_document(document, name, path.resolve().parent))
+    if is_ua3(document):
+        from engine.scenario.ua3_scenario import load_ua3_document
+
+        return cast(LoadedScenario, load_ua3_document(document, name, path.resolve().parent))
     scenario = convert_document(document, name=name, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, name, root=path.resolve().parent)
 
 
 def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
     """The scenario as one self-contained document: every sheet inline, nothing left to read."""
-    if isinstance(loaded, ua3.LoadedUa3Scenario):
-        return ua3.ua3_scenario_document(loaded)
+    if not isinstance(loaded, LoadedScenario):
+        from engine.scenario.ua3_scenario import ua3_scenario_document
+
+        return ua3_scenario_document(loaded)
     inline = tuple(
         msgspec.structs.replace(spec, sheet=None, character=fighter.sheet)
         for spec, fighter in zip(loaded.scenario.combatants, loaded.fighters, strict=True)
@@ -150,8 +159,10 @@ def scenario_document(loaded: LoadedScenario) -> dict[str, Any]:
 def scenario_from_document(document: Any, *, where: str) -> LoadedScenario:
     """A scenario from a document (`scenario_document`'s, as a session stores it), checked as a
     file would be; it may not name a sheet file: `where` names where it came from."""
-    if ua3.is_ua3(document):
-        return cast(LoadedScenario, ua3.load_ua3_document(document, where, None))
+    if is_ua3(document):
+        from engine.scenario.ua3_scenario import load_ua3_document
+
+        return cast(LoadedScenario, load_ua3_document(document, where, None))
     scenario = convert_document(document, name=where, type_=Scenario, hint=SCHEMA_HINT)
     return resolve_scenario(scenario, where, root=None)
 

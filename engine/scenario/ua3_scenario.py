@@ -141,11 +141,6 @@ def load_ua3_scenario(path: str | Path) -> LoadedUa3Scenario:
     return load_ua3_document(document, name, path.resolve().parent)
 
 
-def is_ua3(document: Any) -> bool:
-    """Whether a parsed scenario document is a ua3 scenario (`ruleset = "ua3"`)."""
-    return isinstance(document, dict) and document.get("ruleset") == "ua3"
-
-
 def load_ua3_document(document: Any, name: str, root: Path | None) -> LoadedUa3Scenario:
     """A ua3 scenario from its parsed values (a file's, changed by `--set`, or a stored
     session's); sheet paths resolve under `root` (None: only inline sheets)."""

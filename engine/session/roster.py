@@ -11,7 +11,6 @@ a tactics preset.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -22,14 +21,13 @@ from engine.events.commands import CommandRecorded
 from engine.session.history import Record
 
 
-@dataclass(frozen=True)
-class Roster:
+class Roster(msgspec.Struct, frozen=True):
     """The session's players and NPCs (ids, in the order they joined), and the tactics profile
     of every combatant the session knows tactics for (by id; the NPCs' at least)."""
 
     players: tuple[str, ...]
     npcs: tuple[str, ...] = ()
-    profiles: Mapping[str, Any] = field(default_factory=dict)
+    profiles: Mapping[str, Any] = msgspec.field(default_factory=dict)
     #: the scenario the tactics come from (a `LoadedScenario`), or None
     scenario: Any = None
     #: the ruleset whose script turns the profiles into commands

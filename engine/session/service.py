@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from msgspec.structs import replace
 
 from engine.commands.base import CommandBase
 from engine.dice.source import SeededDice
@@ -71,8 +71,7 @@ AskReaction = Callable[[str, str, str], "str | None"]
 FacesWent = list[tuple[str, tuple[int, ...]]]
 
 
-@dataclass(frozen=True)
-class Started:
+class Started(msgspec.Struct, frozen=True):
     """A session set up: its setup's events from position 1, the session's version and state
     now. `retried`: this command id had already started it (nothing new was written)."""
 
@@ -85,8 +84,7 @@ class Started:
     version: int = 0
 
 
-@dataclass(frozen=True)
-class Executed:
+class Executed(msgspec.Struct, frozen=True):
     """A command done (or, on a retry, found done): its events, the first at position `first`;
     the state after it and who acts now. `faces`: which faces went where; `table_dice`: how many
     of them (the first) were rolled at the table, the rest drawn from the seed. `then`: commands
@@ -100,7 +98,7 @@ class Executed:
     first: int
     state: Encounter
     turn: str | None
-    faces: FacesWent = field(default_factory=list)
+    faces: FacesWent = msgspec.field(default_factory=list)
     table_dice: int = 0
     then: tuple[Executed, ...] = ()
     round: int = 0
@@ -120,8 +118,7 @@ class Executed:
         return first.issued if isinstance(first, CommandRecorded) else None
 
 
-@dataclass(frozen=True)
-class Amended:
+class Amended(msgspec.Struct, frozen=True):
     """An amend of command `number`: the marker at position `first`, the new events after it,
     the events it took out, the states before and after, and what changed between them; who
     acts now and the session's version now. `retried`: as `Executed`'s."""
@@ -149,8 +146,7 @@ class Amended:
         return int(self.after.fight.round)
 
 
-@dataclass(frozen=True)
-class Marked:
+class Marked(msgspec.Struct, frozen=True):
     """An undo or a redo: its marker event at `first`, what changed in the state (on a retry,
     what changed then), the state now; the fight's round right after it, the session's
     version now. `retried`: as `Executed`'s."""
@@ -170,8 +166,7 @@ class Marked:
         return ruleset_of(self.state).acting_now(self.state)
 
 
-@dataclass(frozen=True)
-class LastRoll:
+class LastRoll(msgspec.Struct, frozen=True):
     """A combatant's most recent roll: in command `command` (`issued`, its record `record`), made
     by `maker`; `own` when that command is the combatant's own; `what` says which roll it was;
     `passion`: a passion already changed it."""
@@ -223,8 +218,7 @@ def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
     return None
 
 
-@dataclass(frozen=True)
-class NpcTurn:
+class NpcTurn(msgspec.Struct, frozen=True):
     """One NPC action: who acted, the command its tactics chose, why the rules refused it (then
     it did nothing instead; empty if not), and what was done."""
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 import unicodedata
 from functools import cache
-from importlib import resources
 
 import msgspec
 
+from engine.data import read_toml
 from engine.errors import Refused
 from engine.state.ua3.sheet import GAUGES, GaugeName
 
@@ -48,8 +47,7 @@ class Catalog(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
 @cache
 def samples() -> tuple[Sample, ...]:
     """Every sample, gauge by gauge in U-18's order, each gauge's as the seed lists them."""
-    text = resources.files("engine.data").joinpath("stress_checks.toml").read_text(encoding="utf-8")
-    catalog = msgspec.convert(tomllib.loads(text), Catalog)
+    catalog = read_toml("stress_checks.toml", Catalog)
     return tuple(
         Sample(gauge=g, text=e.text, low=e.low, high=e.high)
         for g in GAUGES
