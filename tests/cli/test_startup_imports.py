@@ -6,6 +6,7 @@ tactics, the other edition's rules, the service or the optional extras."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,20 @@ def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
     modules = imported(session_db.parent, *roll)
     other_commands = ("engine.cli.session.ua3", "engine.cli.session.setup", "engine.cli.session.history")
     assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
+
+
+def test_listing_sessions_reads_them_without_the_command_flow(session_db: Path) -> None:
+    modules = imported(session_db.parent, "session", "list", "--db", str(session_db))
+    assert "engine.session.reader" in modules
+    assert not among(modules, (*NOT_FOR_READING, "engine.cli.session.setup"))
+
+
+def test_a_session_action_reads_its_stored_scenario_without_a_file_parser(session_db: Path, tmp_path: Path) -> None:
+    """The NPCs' responses after a command read the scenario the session stored (a document
+    already parsed): neither PyYAML nor the other edition's scenario reader is loaded."""
+    db = tmp_path / "s.sqlite"
+    shutil.copy(session_db, db)
+    modules = imported(tmp_path, "session", "begin", "duel", "--db", str(db))
+    assert "engine.session.roster" in modules and "engine.scenario.scenario" in modules
+    file_parsers = ("yaml", "engine.scenario.yaml_loader")  # (tomllib reads the weapon catalog)
+    assert not among(modules, (*file_parsers, "engine.scenario.ua3_scenario", "engine.rules.ua3"))

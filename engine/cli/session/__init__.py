@@ -20,7 +20,7 @@ HELP = "Live sessions at the table: one command per GM action, stored in SQLite.
 #: command name → (module of this package, function), in the order `--help` lists them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("setup", "new"),
-    "list": ("setup", "list_sessions"),
+    "list": ("reading", "list_sessions"),
     "use": ("table", "use"),
     "add": ("table", "add"),
     "begin": ("setup", "begin"),

@@ -73,11 +73,11 @@ def service(db: Path, name: str = "", *, create: bool = False) -> SessionService
     return SessionService(existing_store(db, name, create=create), where=str(db))
 
 
-def reader(db: Path, name: str = "") -> SessionReader:
+def reader(db: Path, name: str = "", *, create: bool = False) -> SessionReader:
     """`service`, for a command that only reads sessions (it loads none of the command flow)."""
     from engine.session.reader import SessionReader
 
-    return SessionReader(existing_store(db, name), where=str(db))
+    return SessionReader(existing_store(db, name, create=create), where=str(db))
 
 
 def existing_store(db: Path, name: str = "", *, create: bool = False) -> SqliteStore:

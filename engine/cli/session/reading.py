@@ -1,4 +1,5 @@
-"""`ua session` commands that read a session: its state (now or at any point) and its log."""
+"""`ua session` commands that read sessions: the list, a session's state (now or at any point)
+and its log."""
 
 from __future__ import annotations
 
@@ -7,9 +8,20 @@ from typing import Annotated
 
 import typer
 
-from engine.cli.common import JsonOption, emit_json
+from engine.cli.common import JsonOption, console, emit_json
 from engine.cli.session.options import DEFAULT_DB, Db, Name, reader
 from engine.cli.views import lines_json, render_lines, render_state, state_json
+from engine.text import shown
+
+
+def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
+    """The sessions in a database."""
+    sessions = reader(db, create=True).sessions()
+    if json:
+        emit_json({"sessions": [{"name": n, "events": count} for n, count in sessions]})
+        return
+    for n, count in sessions:
+        console.print(shown(f"{n} ({count} events)"), markup=False)
 
 
 def state(

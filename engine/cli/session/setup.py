@@ -186,16 +186,6 @@ def _players(text: str | None, ids: list[str]) -> Any:
     return tuple(out)
 
 
-def list_sessions(db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
-    """The sessions in a database."""
-    sessions = service(db, create=True).sessions()
-    if json:
-        emit_json({"sessions": [{"name": n, "events": count} for n, count in sessions]})
-        return
-    for n, count in sessions:
-        console.print(shown(f"{n} ({count} events)"), markup=False)
-
-
 def begin(
     name: Name,
     init: Annotated[list[str] | None, typer.Option("--init", help="ID=roll|default|ambush (repeatable).")] = None,
