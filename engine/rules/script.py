@@ -74,6 +74,11 @@ class Script(Protocol):
         answer owed by one of them. None when they do nothing."""
         ...
 
+    def may_respond(self, table: Any, *, round_opened: bool) -> bool:
+        """Whether `responds` could find anything to do now (False: it would return None for
+        any NPCs); cheap, so a session reads its tactics only when NPCs may respond."""
+        ...
+
     def instead(self, table: Any, phase: str) -> CommandBase:
         """What a scripted command the rules refused becomes (nothing declared, nothing done)."""
         ...

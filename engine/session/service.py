@@ -993,9 +993,7 @@ class SessionService(SessionReader):
         at a new round's start (C2-4, U-22: one open declaration command, `ID.declare`), an
         answer owed by one of them (U-15, `ID.answer`). A response the rules refuse is not made
         (as in a batch)."""
-        roster = roster_of(session.records)
-        if not roster.npcs:
-            return ()
+        roster: Roster | None = None  # read only when NPCs may respond (the stored scenario, parsed)
         then: list[Executed] = []
         declared = False
         for k in range(1, NPC_STEPS + 1):
@@ -1003,6 +1001,11 @@ class SessionService(SessionReader):
             ruleset = ruleset_of(state)
             table = ruleset.thaw(state)
             opened = (round_before is None or table.round != round_before) and not declared
+            if not ruleset.script.may_respond(table, round_opened=opened):
+                break
+            roster = roster or roster_of(session.records)
+            if not roster.npcs:
+                break
             profiles = roster.tactics_for([c.id for c in state.combatants])
             ai = SeededDice(session.seed, ai_position=session.next_id * AI_CHOICES_PER_COMMAND)
             chosen = ruleset.script.responds(table, profiles, roster.npcs, ai, round_opened=opened)

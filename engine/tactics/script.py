@@ -74,11 +74,14 @@ class Ua2Script:
     def responds(
         self, table: Table, profiles: Mapping[str, Any], npcs: Collection[str], ai: DiceSource, *, round_opened: bool
     ) -> CommandBase | None:
-        if not round_opened or table.phase != "declare":
+        if not self.may_respond(table, round_opened=round_opened):
             return None
         chosen = declarations(table, profiles, ai)
         mine = tuple(d for d in chosen.declarations if d.id in npcs)
         return Declare(declarations=mine, open=True) if mine else None
+
+    def may_respond(self, table: Table, *, round_opened: bool) -> bool:
+        return round_opened and table.phase == "declare"  # C2-4: only declarations, as a round opens
 
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":

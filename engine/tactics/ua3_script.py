@@ -90,6 +90,9 @@ class Ua3Script:
         chosen = declarations(table, mine, ai)  # U-22: the NPCs declare first, the players after
         return chosen if chosen.declarations else None
 
+    def may_respond(self, table: Table, *, round_opened: bool) -> bool:
+        return bool(table.coercions) or (round_opened and table.phase == "declare")
+
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":
             return Declare(close=True)  # the rest declare nothing
