@@ -106,6 +106,7 @@ def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
     modules = imported(session_db.parent, *roll)
     other_commands = ("engine.cli.session.ua3", "engine.cli.session.setup", "engine.cli.session.history")
     assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
+    assert not among(modules, ("engine.scenario",))  # no NPC may respond: the stored scenario is not read
 
 
 def test_listing_sessions_reads_them_without_the_command_flow(session_db: Path) -> None:
