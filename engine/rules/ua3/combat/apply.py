@@ -65,7 +65,8 @@ def _attack(t: Table, e: ev.AttackRolled) -> None:
     aim = attacker.aim
     if aim is not None and aim.target in e.targets:
         attacker.aim = None  # U-9: the aim is spent on the next attack on its target
-    trigger = "shot_at" if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
+    # U-25: a gun that jammed or turned on its own side shot at no one (`shot_at`)
+    trigger = ("shot_at" if e.shot_at() else "") if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
     for target_id in e.targets:
         target = t.by_id[target_id]
         if e.attacker in target.openings:

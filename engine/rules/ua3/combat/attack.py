@@ -71,14 +71,15 @@ def target_shifts(attacker: Row, target: Row, rating: int, round_: int) -> list[
     return out
 
 
-def first_weapon_checks(
-    sink: Sink[Table], attacker: str, target: Row, kind: str, seen: tuple[str, ...], dice: DiceSource
-) -> None:
-    """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2)."""
+def first_weapon_checks(sink: Sink[Table], attacker: str, target: Row, seen: tuple[str, ...], dice: DiceSource) -> None:
+    """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2) —
+    raised when the attack's fact marked the target so for the first time (`seen`: its marks
+    before; a gun that jammed or turned on its own side marks no one, `AttackRolled.shot_at`)."""
     settings = sink.table.settings
-    if kind == "firearm" and "shot_at" not in seen:
+    marks = target.triggered
+    if "shot_at" in marks and "shot_at" not in seen:
         stress(sink, target, settings.shot_at_rank, attacker, "shot at (U-25)", dice)
-    elif kind == "melee" and "weapon" not in seen:
+    elif "weapon" in marks and "weapon" not in seen:
         stress(sink, target, settings.attacked_with_weapon_rank, attacker, "attacked with a weapon (U-25)", dice)
 
 
@@ -270,7 +271,7 @@ def strike(
     wound(sink, target, amount, f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}", rule)
     turned = target.helmet_spent and not helmet
     _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
-    first_weapon_checks(sink, row.id, target, kind, seen, dice)
+    first_weapon_checks(sink, row.id, target, seen, dice)
     killed_checks(sink, row, [target] if alive and target.status == "dead" else [], dice)
 
 
@@ -416,7 +417,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-7"))
     for x, s in zip(live, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+        first_weapon_checks(sink, row.id, x, s, dice)
     killed_checks(sink, row, [x for x, a in zip(live, alive, strict=True) if a and x.status == "dead"], dice)
     end_turn(sink, row.id, dice)
 
@@ -506,6 +507,6 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         if standing_group:
             sink.emit(ev.SuppressionLaid(attacker=row.id, targets=standing_group, until=t.round + 1))
     for x, s in zip(group, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+        first_weapon_checks(sink, row.id, x, s, dice)
     killed_checks(sink, row, [x for x, a in zip(group, alive, strict=True) if a and x.status == "dead"], dice)
     end_turn(sink, row.id, dice)

@@ -116,7 +116,7 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
             sink.emit(ev.AttackedWithWeapon(actor=other.id, by=row.id, weapon=blade.name))
         faces = (dice.d10(),)
         _hurt(sink, row, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", faces, dice)
-        first_weapon_checks(sink, row.id, other, "melee", seen, dice)
+        first_weapon_checks(sink, row.id, other, seen, dice)
     end_turn(sink, row.id, dice)
 
 

@@ -1,0 +1,75 @@
+"""ua3 combat against RULES.md section U, case by case, with table dice: what a review found the
+engine doing otherwise (U-25 shot at, U-13 armor, U-7 full auto's bonuses, U-10 witnesses, U-23
+fleeing while held, U-9 aiming)."""
+
+from __future__ import annotations
+
+from engine.commands import ua3_combat as f
+from engine.events.ua3 import StressChecked, WoundsTaken
+from engine.events.ua3 import combat as ev
+from tests.ua3.fights import COP, PISTOL, SMG, Fight, join, of_type, person
+
+HARD = person("Hard", violence=5)  # violence 5: hardened past every check here but U-10's doing it
+SOFT = person("Soft")  # violence 1: a shot-at check (rank 2) is rolled, with Fitness 60
+SHOOTER = person("Shooter", violence=5, identities=[COP])
+BRUISER = person("Bruiser", violence=5)
+
+
+def checked(events, who):
+    return [(c.rank, c.cause) for c in of_type(events, StressChecked) if c.actor == who]
+
+
+def wounds_to(events, who):
+    return sum(e.amount for e in of_type(events, WoundsTaken) if e.actor == who)
+
+
+# -- U-25: shot at — not by a gun that jammed or turned on its own side ------------------------
+
+
+def test_a_gun_that_jams_on_its_fumble_shoots_at_no_one():
+    """U-25, U-5: a fumble (00) jams the pistol: Soft was not shot at, takes no check, and the
+    first real shot at it still raises one."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", SOFT))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(0, 0, 9, 9)))
+    assert fight.who("a").jammed and checked(events, "b") == [] and fight.who("b").triggered == ()
+    fight.declare(("a", "clear_jam"), ("b", "nothing"))
+    fight.do(f.ClearJam(actor="a"))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(9, 0, 1, 0)))  # 90 misses; 10 passes
+    assert checked(events, "b") == [(2, "shot at (U-25)")]
+
+
+def _full_auto(dice):
+    fight = Fight(join("a", "x", SHOOTER, SMG), join("m", "x", HARD), join("b", "y", SOFT), join("c", "y", SOFT))
+    fight.declare(("a", "full_auto", ["b", "c"]), ("m", "nothing"), ("b", "nothing"), ("c", "nothing"))
+    return fight, fight.do(f.FullAuto(actor="a", targets=("b", "c"), dice=dice))
+
+
+def test_a_full_auto_fumble_turned_on_the_shooters_side_shoots_at_neither_target():
+    """U-25, U-7: 00; a rolls 3, m 5: a takes 3d10 (1 + 2 + 3); b and c were not shot at."""
+    fight, events = _full_auto((0, 0, 3, 5, 1, 2, 3, 9, 9, 9, 9))
+    assert wounds_to(events, "a") == 6
+    assert checked(events, "b") == checked(events, "c") == []
+    assert fight.who("b").triggered == fight.who("c").triggered == ()
+
+
+def test_a_full_auto_jam_on_a_matched_failure_shoots_at_neither_target():
+    """U-25, U-7: 77 > 65 jams the gun: no shot at b or c."""
+    fight, events = _full_auto((7, 7, 9, 9, 9, 9))
+    assert fight.who("a").jammed and checked(events, "b") == checked(events, "c") == []
+
+
+def test_a_full_auto_miss_still_shoots_at_both_targets():
+    """U-25, U-7: 90 > 65 misses, but both were shot at (10 and 10 pass Fitness 60)."""
+    _fight, events = _full_auto((9, 0, 1, 0, 1, 0))
+    assert checked(events, "b") == checked(events, "c") == [(2, "shot at (U-25)")]
+
+
+def test_a_suppression_fumble_turned_on_the_shooters_side_shoots_at_no_one_in_the_group():
+    """U-25, U-8: 00; a rolls 3, m 5: a takes 2d10 (1 + 2); b was not shot at."""
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("m", "x", HARD), join("b", "y", SOFT))
+    fight.declare(("a", "suppress", ["b"]), ("m", "nothing"), ("b", "nothing"))
+    events = fight.do(f.Suppress(actor="a", targets=("b",), dice=(0, 0, 3, 5, 1, 2, 9, 9)))
+    assert wounds_to(events, "a") == 3 and checked(events, "b") == [] and fight.who("b").triggered == ()
+    assert not of_type(events, ev.SuppressionLaid)
