@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.commands import ua3_combat as f
 from engine.events.ua3 import StressChecked, WoundsTaken
 from engine.events.ua3 import combat as ev
+from engine.state.ua3.combat import Armor
 from tests.ua3.fights import COP, PISTOL, SMG, Fight, join, of_type, person
 
 HARD = person("Hard", violence=5)  # violence 5: hardened past every check here but U-10's doing it
@@ -73,3 +74,36 @@ def test_a_suppression_fumble_turned_on_the_shooters_side_shoots_at_no_one_in_th
     events = fight.do(f.Suppress(actor="a", targets=("b",), dice=(0, 0, 3, 5, 1, 2, 9, 9)))
     assert wounds_to(events, "a") == 3 and checked(events, "b") == [] and fight.who("b").triggered == ()
     assert not of_type(events, ev.SuppressionLaid)
+
+
+# -- U-13: bulletproof armor turns all gun wounds, suppressive fire's and friendly fire's too --
+
+
+def _suppress_at_vest(dice):
+    vest = Armor(bulletproof=True)
+    fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", HARD, armor=vest))
+    fight.declare(("a", "suppress", ["b"]), ("b", "nothing"))
+    return fight.do(f.Suppress(actor="a", targets=("b",), dice=dice))
+
+
+def test_bulletproof_armor_turns_a_suppression_crit_into_melee_wounds():
+    """U-13, U-8: the crit's center-mass 3d10 (5 + 6 + 7 = 18) is gun damage: the vest makes it
+    the roll's digit sum, 10 + 1 = 11."""
+    events = _suppress_at_vest((0, 1, 5, 6, 7))
+    assert wounds_to(events, "b") == 11 and "bulletproof" in of_type(events, ev.AttackRolled)[0].breakdown
+
+
+def test_bulletproof_armor_turns_a_suppression_matched_success_into_melee_wounds():
+    """U-13, U-8: 22 is a matched success: b (picked by a die, 3) takes 1d10 = 7, turned by the
+    vest into the digit sum 2 + 2 = 4."""
+    assert wounds_to(_suppress_at_vest((2, 2, 3, 7)), "b") == 4
+
+
+def test_bulletproof_armor_turns_the_wounds_of_a_full_auto_fumble_on_the_shooters_side():
+    """U-13, U-7: 00 turns the burst on a's own side; a (alone, its die 3) takes 3d10 = 27, gun
+    wounds its vest makes the fumble's digit sum, 10 + 10 = 20."""
+    vest = Armor(bulletproof=True)
+    fight = Fight(join("a", "x", SHOOTER, SMG, armor=vest), join("b", "y", HARD))
+    fight.declare(("a", "full_auto", ["b"]), ("b", "nothing"))
+    events = fight.do(f.FullAuto(actor="a", targets=("b",), dice=(0, 0, 3, 9, 9, 9)))
+    assert wounds_to(events, "a") == 20

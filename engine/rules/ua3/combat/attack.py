@@ -388,12 +388,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
         if len(live) > 1:
             parts += f", divided {'/'.join(map(str, wounds))}"
-    armored = []
-    for i, x in enumerate(live):
-        if wounds[i]:
-            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, False)
-            if note:
-                armored.append(f"{x.id}: {note}")
+    armored = _armored(sink, live, wounds, result)
     seen = [x.triggered for x in live]
     alive = [x.status != "dead" for x in live]
     sink.emit(
@@ -413,7 +408,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     for x, amount in zip(live, wounds, strict=True):
         wound(sink, x, amount, f"{row.id}'s full auto", "U-7")
     if outcome == "fumble":
-        _friendly_fire(sink, row, 3, "U-7", dice)
+        _friendly_fire(sink, row, 3, "U-7", result, dice)
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-7"))
     for x, s in zip(live, seen, strict=True):
@@ -422,9 +417,23 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     end_turn(sink, row.id, dice)
 
 
-def _friendly_fire(sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, dice: DiceSource) -> None:
+def _armored(sink: Sink[Table], targets: list[Row], wounds: list[int], result: CheckResult) -> list[str]:
+    """U-13 on the gun wounds each target takes (`wounds`, changed in place): the notes of the
+    armor that turned them, by target."""
+    notes = []
+    for i, x in enumerate(targets):
+        if wounds[i]:
+            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, False)
+            if note:
+                notes.append(f"{x.id}: {note}")
+    return notes
+
+
+def _friendly_fire(
+    sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, result: CheckResult, dice: DiceSource
+) -> None:
     """U-7, U-8 fumbles: the attacker and its side each roll 1d10; the lowest (all tied lowest)
-    take the wounds."""
+    take the wounds — gun wounds, that bulletproof armor turns (U-13: the fumble's digit sum)."""
     t = sink.table
     side = [r for r in t.rows if r.side == row.side and standing(r)]
     rolled = [(r, dice.d10()) for r in side]
@@ -433,7 +442,9 @@ def _friendly_fire(sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, 
     for r, f in rolled:
         if face_value(f) == low:
             faces = d10s(dice, dice_of_wounds)
-            wound(sink, r, total(faces), f"{row.id}'s fumble hits its own side (1d10 each: {shown})", rule, faces=faces)
+            amount, armor = _gun_wounds(sink, r, total(faces), result, False)
+            cause = f"{row.id}'s fumble hits its own side (1d10 each: {shown}{'; ' + armor if armor else ''})"
+            wound(sink, r, amount, cause, rule, faces=faces)
 
 
 def _random(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...]]:
@@ -480,6 +491,7 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         faces = d10s(dice, 3)
         wounds[0] = total(faces)
         parts = f"crit: center mass on {group[0].id}, 3d10 ({'+'.join(str(face_value(f)) for f in faces)})"
+    armored = _armored(sink, group, wounds, result)  # U-13: the suppression's hits are gun wounds
     seen = [x.triggered for x in group]
     alive = [x.status != "dead" for x in group]
     sink.emit(
@@ -492,14 +504,14 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
             mode="suppress",
             result=result,
             wounds=tuple(wounds),
-            breakdown=parts,
+            breakdown="; ".join([parts, *armored]) if parts else "",
             rule="U-8",
         )
     )
     for x, amount in zip(group, wounds, strict=True):
         wound(sink, x, amount, f"{row.id}'s suppressive fire", "U-8")
     if outcome == "fumble":
-        _friendly_fire(sink, row, 2, "U-8", dice)
+        _friendly_fire(sink, row, 2, "U-8", result, dice)
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-8"))
     else:
