@@ -107,3 +107,24 @@ def test_bulletproof_armor_turns_the_wounds_of_a_full_auto_fumble_on_the_shooter
     fight.declare(("a", "full_auto", ["b"]), ("b", "nothing"))
     events = fight.do(f.FullAuto(actor="a", targets=("b",), dice=(0, 0, 3, 9, 9, 9)))
     assert wounds_to(events, "a") == 20
+
+
+def _head_shot(armor):
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD, armor=armor))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), called="head", dice=(1, 2)))
+
+
+def test_a_vest_does_not_turn_a_head_shot():
+    """U-13, U-9 (Decision: bulletproof armor is a vest): 12 against Cop 55 − 30 hits the head:
+    12 gun wounds, not the digit sum 3, and b is knocked out."""
+    fight, events = _head_shot(Armor(bulletproof=True))
+    assert wounds_to(events, "b") == 12 and fight.who("b").status == "unconscious"
+
+
+def test_a_helmet_under_a_vest_turns_the_head_shot_and_is_spent():
+    """U-13, U-9: the helmet, not the vest, takes the head shot: the digit sum 1 + 2 = 3, the
+    helmet spent, b still conscious (the existing U-13 Decision)."""
+    fight, events = _head_shot(Armor(bulletproof=True, helmet=True))
+    b = fight.who("b")
+    assert wounds_to(events, "b") == 3 and b.helmet_spent and b.status == "active"

@@ -99,15 +99,16 @@ def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
     return struggle(row)  # U-3, U-4, U-9, U-11
 
 
-def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, limb: bool) -> tuple[int, str]:
+def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, called: str) -> tuple[int, str]:
     """U-13: bulletproof turns gun wounds (a full-auto target's share, U-7) into melee wounds, the
     digit sum (D-5) — never more than the gun's (Decision: armor never adds wounds); a helmet
-    does once, then is spent; a limb shot ignores armor (U-9)."""
-    if limb:
+    does once, then is spent; a limb shot ignores armor (U-9); a head shot is the helmet's
+    alone (Decision: bulletproof armor is a vest, the head is not under it)."""
+    if called == "limb":
         return amount, "a limb shot ignores armor (U-9)"
     roll = result.roll
     assert roll is not None
-    if target.armor.bulletproof:
+    if target.armor.bulletproof and called != "head":
         return _melee_wounds(amount, roll.tens, roll.ones, "bulletproof", "")
     if target.armor.helmet and not target.helmet_spent:
         sink.emit(ev.HelmetSpent(actor=target.id))
@@ -233,7 +234,7 @@ def strike(
                 if outcome == "crit"
                 else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
             )
-            amount, armor = _gun_wounds(sink, target, amount, result, command.called == "limb")
+            amount, armor = _gun_wounds(sink, target, amount, result, command.called)
             parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
             note = "crit: the opponent dies"  # the event names the rule once
@@ -423,7 +424,7 @@ def _armored(sink: Sink[Table], targets: list[Row], wounds: list[int], result: C
     notes = []
     for i, x in enumerate(targets):
         if wounds[i]:
-            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, False)
+            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, "")
             if note:
                 notes.append(f"{x.id}: {note}")
     return notes
@@ -442,7 +443,7 @@ def _friendly_fire(
     for r, f in rolled:
         if face_value(f) == low:
             faces = d10s(dice, dice_of_wounds)
-            amount, armor = _gun_wounds(sink, r, total(faces), result, False)
+            amount, armor = _gun_wounds(sink, r, total(faces), result, "")
             cause = f"{row.id}'s fumble hits its own side (1d10 each: {shown}{'; ' + armor if armor else ''})"
             wound(sink, r, amount, cause, rule, faces=faces)
 
