@@ -128,3 +128,38 @@ def test_a_helmet_under_a_vest_turns_the_head_shot_and_is_spent():
     fight, events = _head_shot(Armor(bulletproof=True, helmet=True))
     b = fight.who("b")
     assert wounds_to(events, "b") == 3 and b.helmet_spent and b.status == "active"
+
+
+# -- U-7: full auto takes the aim at, and the opening given by, its second target --------------
+
+
+def _full_auto_at_b_and_c(first_round, dice):
+    fight = Fight(join("a", "x", SHOOTER, SMG), join("b", "y", HARD), join("c", "y", HARD))
+    first_round(fight)
+    fight.declare(("a", "full_auto", ["b", "c"]), ("b", "nothing"), ("c", "nothing"))
+    return fight, fight.do(f.FullAuto(actor="a", targets=("b", "c"), dice=dice))
+
+
+def test_an_aim_at_the_second_full_auto_target_counts():
+    """U-7, U-9: a aimed a round at c; full auto at b and c spends the aim, so it counts: Cop 55
+    + 10 (three-round burst) + 10 (aimed) = 75, and 70 hits."""
+
+    def aim_at_c(fight):
+        fight.declare(("a", "aim", ["c"]), ("b", "nothing"), ("c", "nothing"))
+        fight.do(f.Aim(actor="a", target="c"))
+
+    fight, events = _full_auto_at_b_and_c(aim_at_c, (7, 0))
+    roll = of_type(events, ev.AttackRolled)[0]
+    assert roll.result.target == 75 and roll.result.outcome == "success" and fight.who("a").aim is None
+
+
+def test_an_opening_the_second_full_auto_target_gave_counts():
+    """U-7, U-3: c's fists matched-failed on a (55 > Struggle 40), giving a an opening; full auto
+    at b and c spends it, so it counts: 55 + 10 + 10 = 75."""
+
+    def c_gives_an_opening(fight):
+        fight.declare(("a", "nothing"), ("b", "nothing"), ("c", "attack", ["a"]))
+        fight.do(f.Attack(actor="c", targets=("a",), fists_miss="opening", dice=(5, 5)))
+
+    fight, events = _full_auto_at_b_and_c(c_gives_an_opening, (7, 0))
+    assert of_type(events, ev.AttackRolled)[0].result.target == 75 and fight.who("c").openings == ()

@@ -364,12 +364,13 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         return
     to_hit, extra = BURSTS[command.burst]
     shifts = [*command.shifts, Shift(f"{command.burst.replace('_', '-')} burst (U-7)", to_hit)]
-    # one roll against both (Decision): the hardest target's dodge counts, and an aim at the first
+    # one roll against both (Decision): the hardest target's dodge counts; an aim at either and
+    # each one's opening count too, as the attack on them spends them all (U-9, U-3)
     per_target = [target_shifts(row, x, option.rating, t.round) for x in live]
     dodges = [s for group in per_target for s in group if "dodges" in s.source]
     if dodges:
         shifts.append(min(dodges, key=lambda s: s.amount))
-    shifts += [s for s in per_target[0] if "dodges" not in s.source]
+    shifts += [s for group in per_target for s in group if "dodges" not in s.source]
     result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=command.flipped)
     outcome = result.outcome
     roll = result.roll
