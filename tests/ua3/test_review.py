@@ -5,10 +5,11 @@ fleeing while held, U-9 aiming)."""
 from __future__ import annotations
 
 from engine.commands import ua3_combat as f
+from engine.commands.ua3 import StressCheck
 from engine.events.ua3 import StressChecked, WoundsTaken
 from engine.events.ua3 import combat as ev
 from engine.state.ua3.combat import Armor
-from tests.ua3.fights import COP, PISTOL, SMG, Fight, join, of_type, person
+from tests.ua3.fights import COP, KNIFE, PISTOL, SMG, Fight, join, of_type, person
 
 HARD = person("Hard", violence=5)  # violence 5: hardened past every check here but U-10's doing it
 SOFT = person("Soft")  # violence 1: a shot-at check (rank 2) is rolled, with Fitness 60
@@ -163,3 +164,24 @@ def test_an_opening_the_second_full_auto_target_gave_counts():
 
     fight, events = _full_auto_at_b_and_c(c_gives_an_opening, (7, 0))
     assert of_type(events, ev.AttackRolled)[0].result.target == 75 and fight.who("c").openings == ()
+
+
+# -- U-10: a surrendered combatant, conscious, sees a finishing --------------------------------
+
+
+def test_a_surrendered_combatant_is_a_witness_of_a_finishing():
+    """U-10: seeing it is Violence 3 for every conscious combatant on either side — s has
+    surrendered but is conscious, and takes it along with w (k's own is Violence 7)."""
+    fight = Fight(
+        join("k", "x", person("Killer"), KNIFE),
+        join("w", "x", SOFT),
+        join("v", "y", SOFT),
+        join("s", "y", SOFT),
+    )
+    fight.do(StressCheck(actor="v", gauge="violence", rank=5, source="k", dice=(9, 9)))  # 99: v freezes
+    fight.declare(("k", "nothing"), ("w", "nothing"), ("s", "surrender"))
+    fight.do(f.Surrender(actor="s"))
+    assert fight.who("s").status == "surrendered"
+    fight.declare(("k", "finish", ["v"]), ("w", "nothing"))
+    events = fight.do(f.Finish(actor="k", target="v", dice=(9, 0, 1, 0, 1, 0)))
+    assert {(c.actor, c.rank) for c in of_type(events, StressChecked)} == {("k", 7), ("w", 3), ("s", 3)}

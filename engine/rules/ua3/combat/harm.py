@@ -8,6 +8,7 @@ from engine.dice.source import DiceSource
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
+from engine.rules.ua3.combat.situation import present
 from engine.rules.ua3.harm import wound_events
 from engine.rules.ua3.stress import stress_events
 from engine.rules.ua3.table import Row, Table
@@ -30,9 +31,10 @@ def total(faces: tuple[int, ...]) -> int:
 
 def stress(sink: Sink[Table], row: Row, rank: int, source: str, cause: str, dice: DiceSource) -> str:
     """A Violence stress check of `rank` a fight raises (U-25, U-8, U-10), for a conscious
-    combatant; a failure's reaction to flee takes it out of the fight at once (U-23, U-22).
-    Returns the check's outcome ("" when none was taken)."""
-    if rank <= 0 or row.status != "active":
+    combatant there (`present`: a surrendered one too); a failure's reaction to flee takes a
+    standing one out of the fight at once (U-23, U-22). Returns the check's outcome ("" when
+    none was taken)."""
+    if rank <= 0 or not present(row):
         return ""
     events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
     sink.emit_all(events)
