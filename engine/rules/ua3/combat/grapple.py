@@ -14,7 +14,7 @@ from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, Pe
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
-from engine.rules.ua3.combat.harm import d10s, total, wound
+from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
@@ -191,6 +191,7 @@ def _roll(
             killed_checks(sink, attacker, [defender], dice)
         else:
             sink.emit(ev.Restrained(actor=defender.id, by=attacker.id))
+        flee_if_free(sink, attacker)  # U-23: its hold over, one that would flee goes
     elif after == "end_zone_b":
         reason = f"{defender.id} breaks free"
         sink.emit(ConflictEnded(conflict=conflict.id, winner="b", token=after, reason=reason, stake="break free"))
@@ -201,3 +202,5 @@ def _roll(
         else:  # the attacker's fumble pushed it there: it still punches its way out (two dice, D-5)
             faces = d10s(dice, 2)
             _hurt(sink, defender, attacker, total(faces), f"{defender.id} breaks free with a punch", faces, dice)
+        flee_if_free(sink, defender)  # U-23: free, one that would flee goes
+        flee_if_free(sink, attacker)
