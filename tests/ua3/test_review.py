@@ -205,3 +205,32 @@ def test_a_held_grappler_that_fails_with_flee_struggles_free_then_flees():
     fight.declare(("a", "nothing"), ("b", "grapple"))
     events = fight.do(f.Grapple(actor="b", dice=(0, 1)))
     assert wounds_to(events, "a") == 11 and fight.who("b").status == "fled"
+
+
+# -- U-9: an aim is the rounds spent aiming in a row, taken by the next action ----------------
+
+
+def test_an_aim_is_lost_to_another_action_and_two_rounds_apart_count_as_one():
+    """U-9 (Decision): a aims at b, dodges a round (the aim is lost), aims again: one round,
+    +10 — Cop 55 + 10 = 65, not the +20 of two rounds spent aiming."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD))
+    fight.declare(("a", "aim", ["b"]), ("b", "nothing"))
+    fight.do(f.Aim(actor="a", target="b"))
+    fight.declare(("a", "dodge"), ("b", "nothing"))
+    assert fight.who("a").aim is None
+    fight.do(f.Dodge(actor="a"))
+    fight.declare(("a", "aim", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Aim(actor="a", target="b"))
+    assert of_type(events, ev.Aimed)[0].rounds == 1
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(7, 0)))
+    assert of_type(events, ev.AttackRolled)[0].result.target == 65
+
+
+def test_an_aim_is_lost_to_an_attack_on_someone_else():
+    """U-9 (Decision): aiming at b, then shooting at c, drops the aim at b."""
+    fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", HARD), join("c", "y", HARD))
+    fight.declare(("a", "aim", ["b"]), ("b", "nothing"), ("c", "nothing"))
+    fight.do(f.Aim(actor="a", target="b"))
+    fight.declare(("a", "attack", ["c"]), ("b", "nothing"), ("c", "nothing"))
+    assert fight.who("a").aim is None

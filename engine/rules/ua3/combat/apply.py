@@ -35,11 +35,18 @@ _RATING: Final = _DECLARED["rating"]
 _RATED_BY: Final = _DECLARED["rated_by"]
 
 
+#: U-9: the actions that keep an aim at a target they name — aiming again, the attack taking it.
+_KEEP_AIM = frozenset({"aim", "attack", "full_auto"})
+
+
 def _declared(t: Table, e: ev.ActionDeclared) -> None:
     f = astuple(e)
-    t.by_id[f[_ACTOR]].declared = Declared(
-        action=f[_ACTION], targets=f[_TARGETS], weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY]
-    )
+    row = t.by_id[f[_ACTOR]]
+    action, targets = f[_ACTION], f[_TARGETS]
+    row.declared = Declared(action=action, targets=targets, weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY])
+    aim = row.aim
+    if aim is not None and not (action in _KEEP_AIM and aim.target in targets):
+        row.aim = None  # U-9 (Decision): the rounds spent aiming are consecutive, the attack the next action
 
 
 def _order(t: Table, e: ev.OrderSet) -> None:
