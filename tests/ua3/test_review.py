@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.commands import ua3_combat as f
 from engine.commands.ua3 import StressCheck
-from engine.events.ua3 import StressChecked, WoundsTaken
+from engine.events.ua3 import GridironRolled, StressChecked, WoundsTaken
 from engine.events.ua3 import combat as ev
 from engine.state.ua3.combat import Armor
 from tests.ua3.fights import COP, KNIFE, PISTOL, SMG, Fight, join, of_type, person
@@ -234,3 +234,21 @@ def test_an_aim_is_lost_to_an_attack_on_someone_else():
     fight.do(f.Aim(actor="a", target="b"))
     fight.declare(("a", "attack", ["c"]), ("b", "nothing"), ("c", "nothing"))
     assert fight.who("a").aim is None
+
+
+# -- U-17: an exchange spent dealing wounds is the grappler's exchange ------------------------
+
+
+def test_a_grapplers_exchange_spent_dealing_wounds_counts_as_its_exchange():
+    """U-17 (Decision: dealing the 1d10 is the attacker's roll for the exchange): a grabs (10,
+    exchange 1), deals 1d10 with advantage (exchange 2), and its next roll is exchange 3."""
+    fight = Fight(join("a", "x", BRUISER), join("b", "y", person("Held", violence=3)))
+    fight.declare(("a", "grapple", ["b"]), ("b", "nothing"))
+    fight.do(f.Grapple(actor="a", target="b", dice=(1, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", move="wounds", dice=(6,)))
+    assert [e.exchange for e in of_type(events, ev.GrappleTurn)] == [2]
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    events = fight.do(f.Grapple(actor="a", dice=(9, 0)))
+    assert [(e.actor, e.exchange) for e in of_type(events, GridironRolled)] == [("a", 3)]

@@ -241,6 +241,25 @@ class GrappleSwapped(EventBase, frozen=True, kw_only=True, tag="ua3_grapple_swap
         return f"{self.attacker} turns the grapple around: now the attacker, back to balance (U-17)."
 
 
+class GrappleTurn(EventBase, frozen=True, kw_only=True, tag="ua3_grapple_turn"):
+    """U-17: `actor`'s exchange in the grapple (side `side`'s `exchange`-th) spent on `move`
+    instead of a roll: 1d10 wounds, a disarm, swapping roles or a shot (Decision: its roll for
+    the exchange, counted as one)."""
+
+    conflict: str
+    actor: str
+    side: str
+    move: str
+    exchange: int
+
+    def explain(self) -> str:
+        what = {"wounds": "deals 1d10 wounds", "disarm": "disarms", "swap": "swaps roles", "shoot": "shoots"}
+        return (
+            f"Grapple {self.conflict}, exchange {self.exchange}: {self.actor} (side {self.side.upper()}) "
+            f"{what.get(self.move, self.move)} instead of rolling to move (U-17)."
+        )
+
+
 class AttackedWithWeapon(EventBase, frozen=True, kw_only=True, tag="ua3_attacked_with_weapon"):
     """U-25: `actor` is attacked with a weapon by `by` outside an attack roll (a grappler's edged
     or pointy `weapon`, U-17), for the first time this fight: marked, so its check comes once."""

@@ -151,6 +151,22 @@ def _swapped(t: Table, e: ev.GrappleSwapped) -> None:
     t.replace_conflict(replace(conflict, sides=sides, token="balance"))
 
 
+def _grapple_turn(t: Table, e: ev.GrappleTurn) -> None:
+    exchange_spent(t, e.conflict, e.side)
+
+
+def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
+    """U-17: a grappler's exchange spent on something other than a roll counts as its roll."""
+    conflict = t.conflict(conflict_id)
+    assert conflict is not None
+    a, b = conflict.sides
+    if side == "a":
+        a = replace(a, rolls=a.rolls + 1)
+    else:
+        b = replace(b, rolls=b.rolls + 1)
+    t.replace_conflict(replace(conflict, sides=(a, b)))
+
+
 def _ended(t: Table, e: ev.FightEnded) -> None:
     t.phase = "ended"
     t.result = FightResult(winner=e.winner, reason=e.reason)
@@ -174,6 +190,7 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.Restrained: _restrained,
     ev.ThoughtDead: _thought_dead,
     ev.GrappleSwapped: _swapped,
+    ev.GrappleTurn: _grapple_turn,
     ev.FightEnded: _ended,
 }
 

@@ -13,6 +13,7 @@ from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
+from engine.rules.ua3.combat.apply import exchange_spent
 from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
 from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
@@ -94,6 +95,11 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         _check_move(t, row, conflict, command)
     key = _key(conflict, row.id)
     other = t.by_id[opponent_in(conflict, row.id)]
+    if command.move != "roll":  # U-17 (Decision): the move is its roll for the exchange
+        exchange = conflict.side(key).rolls + 1
+        exchange_spent(t, conflict.id, key)
+        turn = ev.GrappleTurn(conflict=conflict.id, actor=row.id, side=key, move=command.move, exchange=exchange)
+        sink.applied(turn if sink.recording else None)
     if command.move == "roll":
         _roll(sink, row, other, conflict, key, command, dice)
     elif command.move == "wounds":
