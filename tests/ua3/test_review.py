@@ -252,3 +252,23 @@ def test_a_grapplers_exchange_spent_dealing_wounds_counts_as_its_exchange():
     fight.declare(("a", "grapple"), ("b", "grapple"))
     events = fight.do(f.Grapple(actor="a", dice=(9, 0)))
     assert [(e.actor, e.exchange) for e in of_type(events, GridironRolled)] == [("a", 3)]
+
+
+def test_a_restrained_one_that_fails_with_flee_flees_when_it_is_released():
+    """U-23, U-17 (Decision): b, restrained by a (10, then 20: a's end zone), is shot at by c (90
+    misses; U-25 violence 2, failed with 99) and would flee — it cannot while restrained; when a
+    surrenders the restraint is released and b flees at once."""
+    runner = person("Runner")
+    fight = Fight(join("a", "x", BRUISER), join("c", "x", SHOOTER, PISTOL), join("b", "y", runner, reaction="flee"))
+    fight.declare(("a", "grapple", ["b"]), ("c", "nothing"), ("b", "nothing"))
+    fight.do(f.Grapple(actor="a", target="b", dice=(1, 0)))
+    fight.declare(("a", "grapple"), ("c", "nothing"), ("b", "grapple"))
+    fight.do(f.Grapple(actor="a", dice=(2, 0)))
+    assert fight.who("b").restrained_by == "a"
+    fight.declare(("a", "surrender"), ("c", "attack", ["b"]))
+    events = fight.do(f.Attack(actor="c", targets=("b",), dice=(9, 0, 9, 9)))
+    b = fight.who("b")
+    assert checked(events, "b") == [(2, "shot at (U-25)")]
+    assert b.status == "active" and b.reaction is not None and b.reaction.kind == "flee"
+    fight.do(f.Surrender(actor="a"))
+    assert fight.who("b").status == "fled" and fight.who("b").restrained_by == ""
