@@ -130,6 +130,7 @@ Event = (
     | _ua3.AttackedWithWeapon
     | _ua3.FightEnded
     | _ua3.GrappleSwapped
+    | _ua3.GrappleTurn
     | _ua3.HelmetSpent
     | _ua3.OpeningGiven
     | _ua3.OrderSet
@@ -213,6 +214,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     _ua3.AttackedWithWeapon,
     _ua3.FightEnded,
     _ua3.GrappleSwapped,
+    _ua3.GrappleTurn,
     _ua3.HelmetSpent,
     _ua3.OpeningGiven,
     _ua3.OrderSet,

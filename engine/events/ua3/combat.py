@@ -80,6 +80,15 @@ class AttackRolled(EventBase, frozen=True, kw_only=True, tag="ua3_attack_rolled"
     def checks(self) -> list[tuple[str, CheckResult]]:
         return [(self.attacker, self.result)]
 
+    def shot_at(self) -> bool:
+        """U-25: whether a gun's roll shot at its targets — not one that jammed (U-5's fumble,
+        the matched failure of full auto, U-7, and of suppressive fire, U-8) nor a fumble that
+        turned on the shooter's own side (U-7, U-8; Decision: a jam fires no shot at anyone)."""
+        if self.kind != "firearm":
+            return False
+        outcome = self.result.outcome
+        return outcome != "fumble" and not (outcome == "matched_failure" and self.mode in ("full_auto", "suppress"))
+
     def explain(self) -> str:
         at = " and ".join(self.targets)
         dealt = (
@@ -230,6 +239,25 @@ class GrappleSwapped(EventBase, frozen=True, kw_only=True, tag="ua3_grapple_swap
 
     def explain(self) -> str:
         return f"{self.attacker} turns the grapple around: now the attacker, back to balance (U-17)."
+
+
+class GrappleTurn(EventBase, frozen=True, kw_only=True, tag="ua3_grapple_turn"):
+    """U-17: `actor`'s exchange in the grapple (side `side`'s `exchange`-th) spent on `move`
+    instead of a roll: 1d10 wounds, a disarm, swapping roles or a shot (Decision: its roll for
+    the exchange, counted as one)."""
+
+    conflict: str
+    actor: str
+    side: str
+    move: str
+    exchange: int
+
+    def explain(self) -> str:
+        what = {"wounds": "deals 1d10 wounds", "disarm": "disarms", "swap": "swaps roles", "shoot": "shoots"}
+        return (
+            f"Grapple {self.conflict}, exchange {self.exchange}: {self.actor} (side {self.side.upper()}) "
+            f"{what.get(self.move, self.move)} instead of rolling to move (U-17)."
+        )
 
 
 class AttackedWithWeapon(EventBase, frozen=True, kw_only=True, tag="ua3_attacked_with_weapon"):

@@ -35,11 +35,18 @@ _RATING: Final = _DECLARED["rating"]
 _RATED_BY: Final = _DECLARED["rated_by"]
 
 
+#: U-9: the actions that keep an aim at a target they name — aiming again, the attack taking it.
+_KEEP_AIM = frozenset({"aim", "attack", "full_auto"})
+
+
 def _declared(t: Table, e: ev.ActionDeclared) -> None:
     f = astuple(e)
-    t.by_id[f[_ACTOR]].declared = Declared(
-        action=f[_ACTION], targets=f[_TARGETS], weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY]
-    )
+    row = t.by_id[f[_ACTOR]]
+    action, targets = f[_ACTION], f[_TARGETS]
+    row.declared = Declared(action=action, targets=targets, weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY])
+    aim = row.aim
+    if aim is not None and not (action in _KEEP_AIM and aim.target in targets):
+        row.aim = None  # U-9 (Decision): the rounds spent aiming are consecutive, the attack the next action
 
 
 def _order(t: Table, e: ev.OrderSet) -> None:
@@ -65,7 +72,8 @@ def _attack(t: Table, e: ev.AttackRolled) -> None:
     aim = attacker.aim
     if aim is not None and aim.target in e.targets:
         attacker.aim = None  # U-9: the aim is spent on the next attack on its target
-    trigger = "shot_at" if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
+    # U-25: a gun that jammed or turned on its own side shot at no one (`shot_at`)
+    trigger = ("shot_at" if e.shot_at() else "") if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
     for target_id in e.targets:
         target = t.by_id[target_id]
         if e.attacker in target.openings:
@@ -143,6 +151,22 @@ def _swapped(t: Table, e: ev.GrappleSwapped) -> None:
     t.replace_conflict(replace(conflict, sides=sides, token="balance"))
 
 
+def _grapple_turn(t: Table, e: ev.GrappleTurn) -> None:
+    exchange_spent(t, e.conflict, e.side)
+
+
+def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
+    """U-17: a grappler's exchange spent on something other than a roll counts as its roll."""
+    conflict = t.conflict(conflict_id)
+    assert conflict is not None
+    a, b = conflict.sides
+    if side == "a":
+        a = replace(a, rolls=a.rolls + 1)
+    else:
+        b = replace(b, rolls=b.rolls + 1)
+    t.replace_conflict(replace(conflict, sides=(a, b)))
+
+
 def _ended(t: Table, e: ev.FightEnded) -> None:
     t.phase = "ended"
     t.result = FightResult(winner=e.winner, reason=e.reason)
@@ -166,6 +190,7 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.Restrained: _restrained,
     ev.ThoughtDead: _thought_dead,
     ev.GrappleSwapped: _swapped,
+    ev.GrappleTurn: _grapple_turn,
     ev.FightEnded: _ended,
 }
 

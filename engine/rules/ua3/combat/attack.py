@@ -71,14 +71,15 @@ def target_shifts(attacker: Row, target: Row, rating: int, round_: int) -> list[
     return out
 
 
-def first_weapon_checks(
-    sink: Sink[Table], attacker: str, target: Row, kind: str, seen: tuple[str, ...], dice: DiceSource
-) -> None:
-    """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2)."""
+def first_weapon_checks(sink: Sink[Table], attacker: str, target: Row, seen: tuple[str, ...], dice: DiceSource) -> None:
+    """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2) —
+    raised when the attack's fact marked the target so for the first time (`seen`: its marks
+    before; a gun that jammed or turned on its own side marks no one, `AttackRolled.shot_at`)."""
     settings = sink.table.settings
-    if kind == "firearm" and "shot_at" not in seen:
+    marks = target.triggered
+    if "shot_at" in marks and "shot_at" not in seen:
         stress(sink, target, settings.shot_at_rank, attacker, "shot at (U-25)", dice)
-    elif kind == "melee" and "weapon" not in seen:
+    elif "weapon" in marks and "weapon" not in seen:
         stress(sink, target, settings.attacked_with_weapon_rank, attacker, "attacked with a weapon (U-25)", dice)
 
 
@@ -98,15 +99,16 @@ def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
     return struggle(row)  # U-3, U-4, U-9, U-11
 
 
-def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, limb: bool) -> tuple[int, str]:
+def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult, called: str) -> tuple[int, str]:
     """U-13: bulletproof turns gun wounds (a full-auto target's share, U-7) into melee wounds, the
     digit sum (D-5) — never more than the gun's (Decision: armor never adds wounds); a helmet
-    does once, then is spent; a limb shot ignores armor (U-9)."""
-    if limb:
+    does once, then is spent; a limb shot ignores armor (U-9); a head shot is the helmet's
+    alone (Decision: bulletproof armor is a vest, the head is not under it)."""
+    if called == "limb":
         return amount, "a limb shot ignores armor (U-9)"
     roll = result.roll
     assert roll is not None
-    if target.armor.bulletproof:
+    if target.armor.bulletproof and called != "head":
         return _melee_wounds(amount, roll.tens, roll.ones, "bulletproof", "")
     if target.armor.helmet and not target.helmet_spent:
         sink.emit(ev.HelmetSpent(actor=target.id))
@@ -232,7 +234,7 @@ def strike(
                 if outcome == "crit"
                 else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
             )
-            amount, armor = _gun_wounds(sink, target, amount, result, command.called == "limb")
+            amount, armor = _gun_wounds(sink, target, amount, result, command.called)
             parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
             note = "crit: the opponent dies"  # the event names the rule once
@@ -270,7 +272,7 @@ def strike(
     wound(sink, target, amount, f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}", rule)
     turned = target.helmet_spent and not helmet
     _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
-    first_weapon_checks(sink, row.id, target, kind, seen, dice)
+    first_weapon_checks(sink, row.id, target, seen, dice)
     killed_checks(sink, row, [target] if alive and target.status == "dead" else [], dice)
 
 
@@ -362,12 +364,13 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         return
     to_hit, extra = BURSTS[command.burst]
     shifts = [*command.shifts, Shift(f"{command.burst.replace('_', '-')} burst (U-7)", to_hit)]
-    # one roll against both (Decision): the hardest target's dodge counts, and an aim at the first
+    # one roll against both (Decision): the hardest target's dodge counts; an aim at either and
+    # each one's opening count too, as the attack on them spends them all (U-9, U-3)
     per_target = [target_shifts(row, x, option.rating, t.round) for x in live]
     dodges = [s for group in per_target for s in group if "dodges" in s.source]
     if dodges:
         shifts.append(min(dodges, key=lambda s: s.amount))
-    shifts += [s for s in per_target[0] if "dodges" not in s.source]
+    shifts += [s for group in per_target for s in group if "dodges" not in s.source]
     result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=command.flipped)
     outcome = result.outcome
     roll = result.roll
@@ -387,12 +390,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
         if len(live) > 1:
             parts += f", divided {'/'.join(map(str, wounds))}"
-    armored = []
-    for i, x in enumerate(live):
-        if wounds[i]:
-            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, False)
-            if note:
-                armored.append(f"{x.id}: {note}")
+    armored = _armored(sink, live, wounds, result)
     seen = [x.triggered for x in live]
     alive = [x.status != "dead" for x in live]
     sink.emit(
@@ -412,18 +410,32 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     for x, amount in zip(live, wounds, strict=True):
         wound(sink, x, amount, f"{row.id}'s full auto", "U-7")
     if outcome == "fumble":
-        _friendly_fire(sink, row, 3, "U-7", dice)
+        _friendly_fire(sink, row, 3, "U-7", result, dice)
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-7"))
     for x, s in zip(live, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+        first_weapon_checks(sink, row.id, x, s, dice)
     killed_checks(sink, row, [x for x, a in zip(live, alive, strict=True) if a and x.status == "dead"], dice)
     end_turn(sink, row.id, dice)
 
 
-def _friendly_fire(sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, dice: DiceSource) -> None:
+def _armored(sink: Sink[Table], targets: list[Row], wounds: list[int], result: CheckResult) -> list[str]:
+    """U-13 on the gun wounds each target takes (`wounds`, changed in place): the notes of the
+    armor that turned them, by target."""
+    notes = []
+    for i, x in enumerate(targets):
+        if wounds[i]:
+            wounds[i], note = _gun_wounds(sink, x, wounds[i], result, "")
+            if note:
+                notes.append(f"{x.id}: {note}")
+    return notes
+
+
+def _friendly_fire(
+    sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, result: CheckResult, dice: DiceSource
+) -> None:
     """U-7, U-8 fumbles: the attacker and its side each roll 1d10; the lowest (all tied lowest)
-    take the wounds."""
+    take the wounds — gun wounds, that bulletproof armor turns (U-13: the fumble's digit sum)."""
     t = sink.table
     side = [r for r in t.rows if r.side == row.side and standing(r)]
     rolled = [(r, dice.d10()) for r in side]
@@ -432,7 +444,9 @@ def _friendly_fire(sink: Sink[Table], row: Row, dice_of_wounds: int, rule: str, 
     for r, f in rolled:
         if face_value(f) == low:
             faces = d10s(dice, dice_of_wounds)
-            wound(sink, r, total(faces), f"{row.id}'s fumble hits its own side (1d10 each: {shown})", rule, faces=faces)
+            amount, armor = _gun_wounds(sink, r, total(faces), result, "")
+            cause = f"{row.id}'s fumble hits its own side (1d10 each: {shown}{'; ' + armor if armor else ''})"
+            wound(sink, r, amount, cause, rule, faces=faces)
 
 
 def _random(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...]]:
@@ -479,6 +493,7 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         faces = d10s(dice, 3)
         wounds[0] = total(faces)
         parts = f"crit: center mass on {group[0].id}, 3d10 ({'+'.join(str(face_value(f)) for f in faces)})"
+    armored = _armored(sink, group, wounds, result)  # U-13: the suppression's hits are gun wounds
     seen = [x.triggered for x in group]
     alive = [x.status != "dead" for x in group]
     sink.emit(
@@ -491,14 +506,14 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
             mode="suppress",
             result=result,
             wounds=tuple(wounds),
-            breakdown=parts,
+            breakdown="; ".join([parts, *armored]) if parts else "",
             rule="U-8",
         )
     )
     for x, amount in zip(group, wounds, strict=True):
         wound(sink, x, amount, f"{row.id}'s suppressive fire", "U-8")
     if outcome == "fumble":
-        _friendly_fire(sink, row, 2, "U-8", dice)
+        _friendly_fire(sink, row, 2, "U-8", result, dice)
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-8"))
     else:
@@ -506,6 +521,6 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         if standing_group:
             sink.emit(ev.SuppressionLaid(attacker=row.id, targets=standing_group, until=t.round + 1))
     for x, s in zip(group, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, "firearm", s, dice)
+        first_weapon_checks(sink, row.id, x, s, dice)
     killed_checks(sink, row, [x for x, a in zip(group, alive, strict=True) if a and x.status == "dead"], dice)
     end_turn(sink, row.id, dice)

@@ -13,8 +13,9 @@ from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
+from engine.rules.ua3.combat.apply import exchange_spent
 from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
-from engine.rules.ua3.combat.harm import d10s, total, wound
+from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
@@ -94,6 +95,11 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         _check_move(t, row, conflict, command)
     key = _key(conflict, row.id)
     other = t.by_id[opponent_in(conflict, row.id)]
+    if command.move != "roll":  # U-17 (Decision): the move is its roll for the exchange
+        exchange = conflict.side(key).rolls + 1
+        exchange_spent(t, conflict.id, key)
+        turn = ev.GrappleTurn(conflict=conflict.id, actor=row.id, side=key, move=command.move, exchange=exchange)
+        sink.applied(turn if sink.recording else None)
     if command.move == "roll":
         _roll(sink, row, other, conflict, key, command, dice)
     elif command.move == "wounds":
@@ -116,7 +122,7 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
             sink.emit(ev.AttackedWithWeapon(actor=other.id, by=row.id, weapon=blade.name))
         faces = (dice.d10(),)
         _hurt(sink, row, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", faces, dice)
-        first_weapon_checks(sink, row.id, other, "melee", seen, dice)
+        first_weapon_checks(sink, row.id, other, seen, dice)
     end_turn(sink, row.id, dice)
 
 
@@ -191,6 +197,7 @@ def _roll(
             killed_checks(sink, attacker, [defender], dice)
         else:
             sink.emit(ev.Restrained(actor=defender.id, by=attacker.id))
+        flee_if_free(sink, attacker)  # U-23: its hold over, one that would flee goes
     elif after == "end_zone_b":
         reason = f"{defender.id} breaks free"
         sink.emit(ConflictEnded(conflict=conflict.id, winner="b", token=after, reason=reason, stake="break free"))
@@ -201,3 +208,5 @@ def _roll(
         else:  # the attacker's fumble pushed it there: it still punches its way out (two dice, D-5)
             faces = d10s(dice, 2)
             _hurt(sink, defender, attacker, total(faces), f"{defender.id} breaks free with a punch", faces, dice)
+        flee_if_free(sink, defender)  # U-23: free, one that would flee goes
+        flee_if_free(sink, attacker)

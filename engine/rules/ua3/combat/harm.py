@@ -8,6 +8,7 @@ from engine.dice.source import DiceSource
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
+from engine.rules.ua3.combat.situation import grapple_of, present, standing
 from engine.rules.ua3.harm import wound_events
 from engine.rules.ua3.stress import stress_events
 from engine.rules.ua3.table import Row, Table
@@ -30,17 +31,33 @@ def total(faces: tuple[int, ...]) -> int:
 
 def stress(sink: Sink[Table], row: Row, rank: int, source: str, cause: str, dice: DiceSource) -> str:
     """A Violence stress check of `rank` a fight raises (U-25, U-8, U-10), for a conscious
-    combatant; a failure's reaction to flee takes it out of the fight at once (U-23, U-22).
-    Returns the check's outcome ("" when none was taken)."""
-    if rank <= 0 or row.status != "active":
+    combatant there (`present`: a surrendered one too); a failure's reaction to flee takes a
+    standing one out of the fight at once (U-23, U-22). Returns the check's outcome ("" when
+    none was taken)."""
+    if rank <= 0 or not present(row):
         return ""
     events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
     sink.emit_all(events)
     outcome = next(e.outcome for e in events if isinstance(e, StressChecked))
     reaction = row.reaction
-    if reaction is not None and reaction.kind == "flee" and reaction.source == source and row.status == "active":
-        sink.emit(StatusChanged(actor=row.id, status="fled", cause=f"flees {source} (U-23)", rule="U-23"))
+    if reaction is not None and reaction.source == source:
+        flee_if_free(sink, row)
     return outcome
+
+
+def flee_if_free(sink: Sink[Table], row: Row) -> None:
+    """U-23, U-22: a reaction to flee takes a standing combatant out of the fight at once — once
+    it can go (Decision, as U-17 holds it: not while in a grapple or restrained; it struggles
+    in the grapple, and flees the moment it is free)."""
+    reaction = row.reaction
+    if (
+        reaction is not None
+        and reaction.kind == "flee"
+        and standing(row)
+        and not row.restrained_by
+        and grapple_of(sink.table, row.id) is None
+    ):
+        sink.emit(StatusChanged(actor=row.id, status="fled", cause=f"flees {reaction.source} (U-23)", rule="U-23"))
 
 
 def failed(outcome: str) -> bool:

@@ -30,7 +30,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
 from engine.rules.ua3.combat.apply import turn_ended
-from engine.rules.ua3.combat.harm import failed, stress
+from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
     IN_GRAPPLE,
@@ -110,11 +110,11 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
             raise Refused(f"{row.id} is {why} and can declare nothing")
         return "", 0
     reaction = row.reaction
-    if reaction is not None and reaction.kind == "flee" and action not in ("flee", "nothing"):
-        raise Refused(f"{row.id} flees until {reaction.source} is gone (U-23)", hint="declare flee")
     grapple = grapple_of(t, row.id)
-    if grapple is not None and action not in IN_GRAPPLE:
+    if grapple is not None and action not in IN_GRAPPLE:  # one that would flee struggles to get free
         raise Refused(f"{row.id} is in a grapple (U-17): it grapples or does nothing")
+    if reaction is not None and reaction.kind == "flee" and grapple is None and action not in ("flee", "nothing"):
+        raise Refused(f"{row.id} flees until {reaction.source} is gone (U-23)", hint="declare flee")
     low, high = TARGETS.get(action, (0, 1 if action == "grapple" else 0))
     if not low <= len(d.targets) <= high:
         raise Refused(f"{action.replace('_', ' ')} names {low}–{high} targets, not {len(d.targets)}")
@@ -466,7 +466,10 @@ def close_grapples(sink: Sink[Table]) -> None:
                 conflict=conflict.id, winner=winner, token=conflict.token, reason=f"{out.id} is {out.status}", how="gm"
             )
         )
+        flee_if_free(sink, a)  # U-23: free of the grapple, one that would flee goes (the other is out)
+        flee_if_free(sink, b)
     for row in t.rows:
         holder = t.by_id.get(row.restrained_by) if row.restrained_by else None
         if holder is not None and (not standing(holder) or row.status != "active"):
             sink.emit(ev.Restrained(actor=row.id, by=holder.id, released=True))
+            flee_if_free(sink, row)

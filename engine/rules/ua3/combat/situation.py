@@ -53,6 +53,12 @@ def standing(row: Row) -> bool:
     return row.status == "active"
 
 
+def present(row: Row) -> bool:
+    """U-10, U-25: conscious and at the fight — standing, or surrendered (Decision: a fled one
+    is gone and sees nothing); the stress checks a fight raises are for them."""
+    return row.status == "active" or row.status == "surrendered"
+
+
 def dead(row: Row) -> bool:
     """U-2 (a function: the rules ask again after the facts they emitted changed the row)."""
     return row.status == "dead"
