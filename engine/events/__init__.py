@@ -227,8 +227,6 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     _ua3.WeaponReadied,
 )
 TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
-#: Each event type's current schema version, by tag: a stored event of it needs no upcasting.
-CURRENT_VERSIONS: dict[str, int] = {tag: t.schema_version for tag, t in TYPE_BY_TAG.items()}
 
 encoder = msgspec.json.Encoder()
 #: Decodes any event of its current schema version (one decoder, reused everywhere).

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-import msgspec
-
-from engine.collector import collection_paused
 from engine.errors import EngineError, InvalidInput
-from engine.events import CURRENT_VERSIONS, Event, decode, encode, event_decoder, tag_of, version_of
+from engine.events import Event, decode, encode, tag_of, version_of
 from engine.events.base import EventBase
 from engine.store.base import EventData, NewEvent, StoredEvent, event_id_for
 
@@ -73,36 +70,21 @@ def stored_log(stream: str, events: Sequence[EventBase], *, seed: int, recorded_
 
 def decoded(stored: StoredEvent) -> Event:
     """The event a store holds, upcast when older; errors name the stream and position."""
-    return decoded_data(stored.stream, (stored.position, stored.type, stored.schema_version, stored.data))
-
-
-def decoded_data(stream: str, row: EventData) -> Event:
-    """The event of one stored row of `stream`, upcast when older; errors name its position."""
-    position, tag, schema_version, data = row
     try:
-        if schema_version == version_of(tag):
-            return decode(data)
-        return decode(data, schema_version=schema_version)
+        if stored.schema_version == version_of(stored.type):
+            return decode(stored.data)
+        return decode(stored.data, schema_version=stored.schema_version)
     except EngineError as exc:  # named here, not before: a long log reads a million good events
-        exc.where = exc.where or f"{stream} event {position}"
+        exc.where = exc.where or f"{stored.stream} event {stored.position}"
         raise
 
 
-def decoded_records(stream: str, rows: Iterable[EventData]) -> list[tuple[int, EventBase]]:
-    """(position, event) of each stored row of `stream`: each decoded once, by the one decoder of
-    current events when its schema version is current (the many), else upcast (`decoded_data`),
-    with no cyclic garbage collection meanwhile (events hold no cycles)."""
-    current = CURRENT_VERSIONS
-    decode_current = event_decoder.decode
-    records: list[tuple[int, EventBase]] = []
-    with collection_paused():
-        for row in rows:
-            position, tag, schema_version, data = row
-            if current.get(tag) == schema_version:
-                try:
-                    records.append((position, decode_current(data)))
-                    continue
-                except msgspec.MsgspecError:
-                    pass  # decoded again below, for an error that names the event
-            records.append((position, decoded_data(stream, row)))
-    return records
+def upcast_data(stream: str, row: EventData) -> Event:
+    """The event of one stored row of `stream` read by its schema version (upcast when older,
+    refused when newer); errors name its position."""
+    position, schema_version, data = row
+    try:
+        return decode(data, schema_version=schema_version)
+    except EngineError as exc:
+        exc.where = exc.where or f"{stream} event {position}"
+        raise

@@ -17,7 +17,7 @@ from engine.events.commands import CommandAmended, CommandRecorded, CommandRedon
 from engine.events.setup import EncounterStarted
 from engine.reducers.fold import apply
 from engine.rules.decide import decide_and_fold
-from engine.session.encoding import commands_of, decoded, decoded_records, to_new_events
+from engine.session.encoding import commands_of, decoded, to_new_events
 from engine.session.history import (
     Record,
     command_entries,
@@ -25,6 +25,7 @@ from engine.session.history import (
     effective_fold,
     redo_stack,
 )
+from engine.session.rows import decoded_records
 from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.session.validate import valid_command
 from engine.state.encounter import Encounter

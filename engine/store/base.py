@@ -55,14 +55,14 @@ class StoredEvent(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     recorded_at: float
 
 
-#: What decoding an event needs of its stored form, and no more: (position, type, schema_version,
-#: data). A long log is read as these, without a `StoredEvent` (ids, times) per event.
-EventData = tuple[int, str, int, bytes]
+#: What decoding an event needs of its stored form, and no more: (position, schema_version, data)
+#: (the data names its own type). A long log is read as these, without a `StoredEvent` per event.
+EventData = tuple[int, int, bytes]
 
 
 def data_of(events: Iterable[StoredEvent]) -> Iterator[EventData]:
     """The `EventData` of stored events (for stores that hold `StoredEvent`s anyway)."""
-    return ((e.position, e.type, e.schema_version, e.data) for e in events)
+    return ((e.position, e.schema_version, e.data) for e in events)
 
 
 def new_command_id() -> str:
@@ -108,7 +108,7 @@ class EventStore(Protocol):
         ...
 
     def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
-        """What `read` gives, cut to what decoding needs: (position, type, schema_version, data)."""
+        """What `read` gives, cut to what decoding needs: (position, schema_version, data)."""
         ...
 
     def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:

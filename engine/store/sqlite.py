@@ -70,9 +70,7 @@ _COLUMN_NAMES = ", ".join(name for name, _ in COLUMNS)
 _SELECT = f"SELECT {_COLUMN_NAMES} FROM events"
 _INSERT_INTO = "INSERT INTO {table} (" + _COLUMN_NAMES + ") VALUES (" + ", ".join("?" * len(COLUMNS)) + ")"
 _INSERT = _INSERT_INTO.format(table="events")
-_SELECT_DATA = (
-    "SELECT position, type, schema_version, data FROM events WHERE stream = ? AND position >= ? ORDER BY position"
-)
+_SELECT_DATA = "SELECT position, schema_version, data FROM events WHERE stream = ? AND position >= ? ORDER BY position"
 _VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
 
 Row = tuple[str, int, str, str, str, int, bytes, float]

@@ -129,9 +129,9 @@ class StoreContract:
         store.append("t", new_events("t", 0, 1, tag="other"), 0)
         store.append("s", [event_with("s", 4, b'{"type":"gm_ruling","note":"v2"}')], 3)
         for start in (0, 1, 3, 5):
-            expected = [(e.position, e.type, e.schema_version, e.data) for e in store.read("s", start)]
+            expected = [(e.position, e.schema_version, e.data) for e in store.read("s", start)]
             assert list(store.read_data("s", start)) == expected
-        assert [row[2] for row in store.read_data("s")] == [1, 1, 1, 2]
+        assert [row[1] for row in store.read_data("s")] == [1, 1, 1, 2]
         assert list(store.read_data("nothing")) == []
 
     def test_streams_are_listed_and_separate(self, tmp_path: Path) -> None:
