@@ -18,7 +18,8 @@ from glob import glob
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: The modules a batch spends its time in (the rules, the working table, tactics, the fight).
+#: The modules a batch spends its time in (the rules, the working table, tactics, the fight), and
+#: the loop decoding a long log.
 HOT = sorted(
     {
         *glob("engine/rules/ua2/*.py"),
@@ -43,6 +44,7 @@ HOT = sorted(
         "engine/dice/rolls.py",
         "engine/dice/faces.py",
         "engine/state/ua3/spaces.py",
+        "engine/session/rows.py",
     }
     - {
         "engine/rules/ua2/__init__.py",

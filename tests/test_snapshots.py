@@ -14,7 +14,7 @@ from engine.commands import RollCheck, Ruling, StartEncounter
 from engine.dice.checks import CheckSpec
 from engine.errors import Refused
 from engine.session.live import LiveEncounter, load_state
-from engine.store.base import StoredEvent
+from engine.store.base import EventData, StoredEvent
 from engine.store.sqlite import SqliteStore
 
 CHECK = RollCheck(spec=CheckSpec(kind="major", rating=45))
@@ -29,6 +29,11 @@ class CountingStore(SqliteStore):
         events = list(super().read(stream, from_position))
         self.read_count += len(events)
         return iter(events)
+
+    def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
+        rows = list(super().read_data(stream, from_position))
+        self.read_count += len(rows)
+        return iter(rows)
 
 
 @pytest.fixture

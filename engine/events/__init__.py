@@ -231,7 +231,8 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
 TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
 
 encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Event)
+#: Decodes any event of its current schema version (one decoder, reused everywhere).
+event_decoder = msgspec.json.Decoder(Event)
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 #: (tag, from_version) → function turning that version's JSON object into the next version's.
@@ -267,7 +268,7 @@ def decode(data: bytes | str, *, schema_version: int | None = None, where: str =
     """Decode one event; older schema versions are upcast first. Errors name `where`."""
     try:
         if schema_version is None:
-            return _decoder.decode(data)
+            return event_decoder.decode(data)
         raw = msgspec.json.decode(data)
         if not isinstance(raw, dict):
             raise CorruptLog("an event must be a JSON object", where=where)

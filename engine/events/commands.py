@@ -73,3 +73,6 @@ class CommandAmended(EventBase, frozen=True, kw_only=True, tag="command_amended"
 
 #: Session markers: they change which commands count, not the encounter itself.
 MARKERS = (CommandUndone, CommandRedone, CommandAmended)
+#: The same, to look an event's type up in: on a long log much faster than `isinstance` (a struct
+#: class's metaclass is not `type`, so each `isinstance` is a call of its `__instancecheck__`).
+MARKER_TYPES = frozenset(MARKERS)

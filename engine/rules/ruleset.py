@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from importlib import import_module
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.commands.base import CommandBase
 from engine.dice.source import DiceSource
-from engine.errors import CorruptLog, EngineError, Refused, UnknownEventType
+from engine.errors import CorruptLog, EngineError, OutOfOrder, Refused, UnknownEventType
 from engine.events.base import EventBase
+from engine.events.commands import MARKER_TYPES
 from engine.rules.script import Script
 from engine.rules.sink import Sink
 from engine.rules.view import View
@@ -176,14 +178,38 @@ def apply_one(
 ) -> None:
     """Apply one event to a table, one version on; a fact that does not apply is a corrupt log
     naming its position (law 6: a decided event always applies)."""
-    applier = appliers.get(type(event))
-    at = f"event at position {where}" if where else "an event"
-    if applier is None:
-        raise UnknownEventType(f"{at}: no reducer for event type {type(event).__name__}")
+    try:
+        applier = appliers[type(event)]  # (a mapping's `get` is a slower, generic call when compiled)
+    except KeyError:
+        raise UnknownEventType(f"{_event_at(where)}: no reducer for event type {type(event).__name__}") from None
     try:
         applier(table, event)
     except EngineError:
         raise
     except Exception as exc:
-        raise CorruptLog(f"{at} ({type(event).__name__}) does not fold: {exc!r}") from exc
+        raise CorruptLog(f"{_event_at(where)} ({type(event).__name__}) does not fold: {exc!r}") from exc
     table.version += 1
+
+
+def apply_effective(
+    appliers: Mapping[type[EventBase], Callable[[Any, Any], None]],
+    table: Table,
+    records: Iterable[tuple[int, EventBase]],
+    skip: AbstractSet[int],
+) -> None:
+    """Apply a session log's (position, event) records in order, except its markers (undo, redo,
+    amend) and the events of the commands in `skip`: the ones that count. Positions must run 1,
+    2, 3, … (law 6: a gap names the position)."""
+    expected = 1
+    for position, event in records:
+        if position != expected:
+            raise OutOfOrder(f"event at position {position} where {expected} was expected", hint="the log has a gap")
+        expected += 1
+        if type(event) in MARKER_TYPES or event.command in skip:
+            continue
+        apply_one(appliers, table, event, where=position)
+
+
+def _event_at(where: int) -> str:
+    """How an error names the event it is about: by position when it has one."""
+    return f"event at position {where}" if where else "an event"

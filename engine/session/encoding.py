@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from engine.errors import EngineError, InvalidInput
 from engine.events import Event, decode, encode, tag_of, version_of
 from engine.events.base import EventBase
-from engine.store.base import NewEvent, StoredEvent, event_id_for
+from engine.store.base import EventData, NewEvent, StoredEvent, event_id_for
 
 
 def encoded(event: EventBase) -> bytes:
@@ -76,4 +76,15 @@ def decoded(stored: StoredEvent) -> Event:
         return decode(stored.data, schema_version=stored.schema_version)
     except EngineError as exc:  # named here, not before: a long log reads a million good events
         exc.where = exc.where or f"{stored.stream} event {stored.position}"
+        raise
+
+
+def upcast_data(stream: str, row: EventData) -> Event:
+    """The event of one stored row of `stream` read by its schema version (upcast when older,
+    refused when newer); errors name its position."""
+    position, schema_version, data = row
+    try:
+        return decode(data, schema_version=schema_version)
+    except EngineError as exc:
+        exc.where = exc.where or f"{stream} event {position}"
         raise

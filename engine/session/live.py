@@ -12,7 +12,6 @@ from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
 from engine.errors import CommandIdReused, ConcurrencyConflict, CorruptLog, InvalidInput, Refused, SessionExists
-from engine.events import Event
 from engine.events.base import EventBase
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import EncounterStarted
@@ -26,16 +25,21 @@ from engine.session.history import (
     effective_fold,
     redo_stack,
 )
+from engine.session.rows import decoded_records
 from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, check_command_id, new_command_id
 
 
-def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[tuple[int, Event]]:
+def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[Record]:
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
-    for stored in store.read(stream, from_position):
-        yield stored.position, decoded(stored)
+    return iter(read_records(store, stream, from_position))
+
+
+def read_records(store: EventStore, stream: str, from_position: int = 1) -> list[Record]:
+    """Every (position, event) of a stream from `from_position` on, each event decoded once."""
+    return decoded_records(stream, store.read_data(stream, from_position))
 
 
 def load_state(store: EventStore, stream: str) -> Encounter:
@@ -142,7 +146,7 @@ class LiveEncounter:
             self._snapshot_at = self._count
         else:
             with collection_paused():
-                self._records = list(stored_events(store, stream))
+                self._records = read_records(store, stream)
                 self.state = effective_fold(self._records)
             self._count = len(self._records)
             self.next_id, self.dice_position = cursors(self._records)
@@ -154,7 +158,7 @@ class LiveEncounter:
         records = self._records
         if records is None:
             with collection_paused():
-                records = [(p, e) for p, e in stored_events(self.store, self.stream) if p <= self._count]
+                records = [(p, e) for p, e in read_records(self.store, self.stream) if p <= self._count]
             self._records = records
         return records
 

@@ -54,7 +54,7 @@ def save_snapshot(store: EventStore, stream: str, position: int, state: Any, nex
 def open_from_snapshot(store: EventStore, stream: str) -> tuple[Any, int, int, int] | None:
     """(state, version, next command id, next die) from the snapshot and the events after it,
     or None when the whole log must be folded."""
-    from engine.session.live import stored_events
+    from engine.session.live import read_records
 
     latest = getattr(store, "latest_snapshot", None)
     found = latest(stream) if latest is not None else None
@@ -69,7 +69,7 @@ def open_from_snapshot(store: EventStore, stream: str) -> tuple[Any, int, int, i
         return None
     if snapshot.position != found[0]:
         return None
-    tail = list(stored_events(store, stream, snapshot.position + 1))
+    tail = read_records(store, stream, snapshot.position + 1)
     if [p for p, _ in tail] != list(range(snapshot.position + 1, snapshot.position + 1 + len(tail))):
         return None
     if store.version(stream) < snapshot.position or any(isinstance(e, MARKERS) for _, e in tail):

@@ -55,6 +55,16 @@ class StoredEvent(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     recorded_at: float
 
 
+#: What decoding an event needs of its stored form, and no more: (position, schema_version, data)
+#: (the data names its own type). A long log is read as these, without a `StoredEvent` per event.
+EventData = tuple[int, int, bytes]
+
+
+def data_of(events: Iterable[StoredEvent]) -> Iterator[EventData]:
+    """The `EventData` of stored events (for stores that hold `StoredEvent`s anyway)."""
+    return ((e.position, e.schema_version, e.data) for e in events)
+
+
 def new_command_id() -> str:
     """A fresh command id (a new intent, never a retry)."""
     return uuid.uuid4().hex
@@ -95,6 +105,10 @@ class EventStore(Protocol):
         `expected_version`, or when an event id is already stored (a command appended twice).
         Recognising a retry is the caller's part: `read_command` says what a command id wrote.
         """
+        ...
+
+    def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
+        """What `read` gives, cut to what decoding needs: (position, schema_version, data)."""
         ...
 
     def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound, TornTail
 from engine.logging import get_logger
 from engine.safefile import fsync_directory, write_all, write_file
-from engine.store.base import ClosesOnExit, EventStore, NewEvent, StoredEvent
+from engine.store.base import ClosesOnExit, EventData, EventStore, NewEvent, StoredEvent, data_of
 from engine.store.logfile import Index, Scanner, check_data, encode_commands, encode_lines
 
 log = get_logger(__name__)
@@ -114,6 +114,9 @@ class JsonlStore(ClosesOnExit):
             self._catch_up()
             snapshot = list(self._log.streams.get(stream, ())[max(from_position, 1) - 1 :])
         return iter(snapshot)
+
+    def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
+        return data_of(self.read(stream, from_position))
 
     def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
         with self._locked(fcntl.LOCK_SH):

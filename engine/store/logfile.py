@@ -51,7 +51,7 @@ _CHECKSUM_KEY = b',"checksum":"'
 _DIGEST_SIZE = 16
 
 
-class Line(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class Line(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """One line of a log file: an event with its place in its stream and its metadata."""
 
     stream: str
@@ -215,11 +215,8 @@ class Scanner:
             partial, self._partial = self._partial, b""
             if self._bad is not None:
                 raise self._bad
-            if _decodes(partial):
-                out = self._line(partial, terminated=False)
-            else:
-                self._line_no += 1
-                self._read += len(partial)
+            out = self._line(partial, terminated=False)
+            self._bad = None  # a last line cut short is a torn tail (below), not damage
         torn = None
         if self._read > self.committed_bytes:
             first = self.committed_lines + 1
@@ -333,14 +330,6 @@ class Scanner:
         if not self._pending:
             self._legacy_id = f"legacy-{line.position}"
         return self._legacy_id
-
-
-def _decodes(raw: bytes) -> bool:
-    try:
-        _decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return False
-    return True
 
 
 def _reason(exc: Exception) -> str:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Iterator
 
 from engine.errors import ConcurrencyConflict
-from engine.store.base import NewEvent, StoredEvent
+from engine.store.base import EventData, NewEvent, StoredEvent, data_of
 
 
 class MemoryStore:
@@ -46,6 +46,9 @@ class MemoryStore:
         with self._lock:
             snapshot = list(self._streams.get(stream, ())[max(from_position, 1) - 1 :])
         return iter(snapshot)
+
+    def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
+        return data_of(self.read(stream, from_position))
 
     def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
         with self._lock:

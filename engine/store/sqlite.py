@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
 from engine.logging import get_logger
-from engine.store.base import ClosesOnExit, NewEvent, StoredEvent
+from engine.store.base import ClosesOnExit, EventData, NewEvent, StoredEvent
 
 log = get_logger(__name__)
 
@@ -70,6 +70,7 @@ _COLUMN_NAMES = ", ".join(name for name, _ in COLUMNS)
 _SELECT = f"SELECT {_COLUMN_NAMES} FROM events"
 _INSERT_INTO = "INSERT INTO {table} (" + _COLUMN_NAMES + ") VALUES (" + ", ".join("?" * len(COLUMNS)) + ")"
 _INSERT = _INSERT_INTO.format(table="events")
+_SELECT_DATA = "SELECT position, schema_version, data FROM events WHERE stream = ? AND position >= ? ORDER BY position"
 _VERSION = "SELECT COALESCE(MAX(position), 0) FROM events WHERE stream = ?"
 
 Row = tuple[str, int, str, str, str, int, bytes, float]
@@ -150,6 +151,14 @@ class SqliteStore(ClosesOnExit):
                 (stream, from_position),
             ).fetchall()
         return (_stored(row) for row in rows)
+
+    def read_data(self, stream: str, from_position: int = 1) -> Iterator[EventData]:
+        """One query, its rows streamed as they come (a long log is never held twice: as rows,
+        then as events)."""
+        conn = self._connection()
+        with self._translated():
+            rows: Iterator[EventData] = conn.execute(_SELECT_DATA, (stream, from_position))
+            yield from rows
 
     def read_command(self, stream: str, command_id: str) -> list[StoredEvent]:
         conn = self._connection()

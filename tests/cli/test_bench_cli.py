@@ -38,6 +38,7 @@ def test_bench_log_times_appends_folds_opening_and_a_combat_log() -> None:
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["events"] == 3000 and report["open_from_sqlite_seconds"] > 0
+    assert report["open_from_sqlite_cpu_seconds"] > 0
     assert report["command_append_ms_median"] <= report["command_append_ms_p99"]
     assert report["combat_scenario"] == "bar-brawl.toml" and report["combat_events"] >= 3000
     assert report["decode_events_per_s"] > 0 and report["decode_and_fold_events_per_s"] > 0

@@ -123,6 +123,17 @@ class StoreContract:
         assert isinstance(stored.recorded_at, float)
         assert before - 1 <= stored.recorded_at <= time.time() + 1
 
+    def test_read_data_is_what_read_gives_cut_to_what_decoding_needs(self, tmp_path: Path) -> None:
+        store = self.open(tmp_path)
+        store.append("s", new_events("s", 0, 3), 0)
+        store.append("t", new_events("t", 0, 1, tag="other"), 0)
+        store.append("s", [event_with("s", 4, b'{"type":"gm_ruling","note":"v2"}')], 3)
+        for start in (0, 1, 3, 5):
+            expected = [(e.position, e.schema_version, e.data) for e in store.read("s", start)]
+            assert list(store.read_data("s", start)) == expected
+        assert [row[1] for row in store.read_data("s")] == [1, 1, 1, 2]
+        assert list(store.read_data("nothing")) == []
+
     def test_streams_are_listed_and_separate(self, tmp_path: Path) -> None:
         store = self.open(tmp_path)
         store.append("b", new_events("b", 0, 1), 0)
