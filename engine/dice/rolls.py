@@ -3,10 +3,12 @@ engine shares one of each (tens, ones, read flipped or not) instead of building 
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dice.faces import digit_sum, read_value
 from engine.dice.percentile import Percentile
 
-_ROLLS: list[Percentile] = [
+_ROLLS: Final[list[Percentile]] = [
     Percentile(tens=t, ones=o, flipped=f) for t in range(10) for o in range(10) for f in (False, True)
 ]
 

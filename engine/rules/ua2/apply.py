@@ -5,7 +5,7 @@ a stored log applies the same ones, so "what a fact does" is written once."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -33,7 +33,7 @@ from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppress
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
 from engine.state.weapons import FISTS
 
-replace = msgspec.structs.replace
+replace: Final = msgspec.structs.replace
 Applier = Callable[[Table, Any], None]
 
 
@@ -231,7 +231,7 @@ def _skipped(t: Table, e: ev.TurnSkipped) -> None:
     t.by_id[e.id].acted_round = t.round
 
 
-TRIGGER_OF_KIND = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
+TRIGGER_OF_KIND: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
 
 
 def attack_made(
