@@ -34,6 +34,7 @@ from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
 from engine.state.weapons import FISTS
 
 replace: Final = msgspec.structs.replace
+astuple: Final = msgspec.structs.astuple
 Applier = Callable[[Table, Any], None]
 
 
@@ -199,24 +200,26 @@ def _release(t: Table, holder: str, target: str) -> None:
 
 
 def _declared(t: Table, e: ev.Declared) -> None:
-    row = t.by_id[e.id]
+    # every field in one call (a compiled build reads a struct's fields one by one, slowly)
+    _, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces = astuple(e)
+    row = t.by_id[fid]
     holding = row.holding
-    if e.replaces is True:  # the earlier declaration this round ends (C2-4)
+    if replaces is True:  # the earlier declaration this round ends (C2-4)
         row.focus = None
         if row.continued_dodge:
             row.dodging = row.continued_dodge = False
-    if e.focus:
-        row.focus = Focus(target=e.focus_target, amount=e.focus)
-    if e.continue_dodge:
+    if focus:
+        row.focus = Focus(target=focus_target, amount=focus)
+    if continue_dodge:
         row.dodging = row.continued_dodge = True
-    if e.continue_suppression:
-        row.suppressing = e.continue_suppression
-    if e.release_hold and holding:
-        _release(t, e.id, holding)
-    if e.continue_suppression:
+    if continue_suppression:
+        row.suppressing = continue_suppression
+    if release_hold and holding:
+        _release(t, fid, holding)
+    if continue_suppression:
         s = t.suppression
         field = tuple(dict.fromkeys((*s.field, *row.suppress_field)))
-        t.suppression = Suppression(shots=s.shots + e.continue_suppression, field=field)
+        t.suppression = Suppression(shots=s.shots + continue_suppression, field=field)
 
 
 def turn_started(t: Table, fighter: str, round_: int, turn: int) -> None:
