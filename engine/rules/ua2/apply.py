@@ -30,7 +30,7 @@ from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_FIELDS, Meter
 from engine.state.weapons import FISTS
 
 replace: Final = msgspec.structs.replace
@@ -90,8 +90,9 @@ def _resolved(t: Table, e: MadnessCheckResolved) -> None:
 
 def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:
     row = t.by_id.get(actor)
-    if row is not None:
-        row.meters = row.meters.with_meter(meter, change(row.meters.of(meter)))
+    if row is not None:  # Meters.of and Meters.with_meter, compiled (they are interpreted methods)
+        field, meters = METER_FIELDS[meter], row.meters
+        row.meters = replace(meters, **{field: change(getattr(meters, field))})
 
 
 def _notch(t: Table, e: NotchMarked) -> None:
