@@ -11,7 +11,7 @@ from typing import Any, Final
 import msgspec
 
 from engine.dice.percentile import Percentile
-from engine.dice.rolls import roll_of
+from engine.dice.rolls import roll_of, value_of
 from engine.dice.source import DiceSource, SeededDice, roll_percentile
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
 
@@ -219,3 +219,14 @@ def roll_check(
         return resolve_faces(spec, tens, ones, False, prefer, flipped)
     roll = roll_percentile(dice)
     return resolve_faces(spec, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
+
+
+def succeeded(result: CheckResult) -> bool:
+    """`result.success`, for compiled callers (they call no interpreted property)."""
+    return result.outcome in _SUCCESSES
+
+
+def value_read(result: CheckResult) -> int | None:
+    """`result.value`, for compiled callers."""
+    roll = result.roll
+    return None if roll is None else value_of(roll)
