@@ -6,21 +6,50 @@ Everything here is a pure function of its arguments; dice come in as a `Percenti
 
 from __future__ import annotations
 
+from typing import Any, Final
+
+import msgspec
+
 from engine.dice.percentile import Percentile
-from engine.dice.rolls import roll_of
+from engine.dice.rolls import roll_of, value_of
 from engine.dice.source import DiceSource, SeededDice, roll_percentile
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
+
+#: The spec module's tables as Final names here: a compiled build reads them from C variables, not
+#: from the module's globals by name on every check.
+_RANK: Final = RANK
+_SUCCESSES: Final = SUCCESSES
+
+astuple: Final = msgspec.structs.astuple
+#: Where a CheckSpec's fields are in `astuple(spec)`: a check reads its spec with one call (a
+#: compiled build reads a struct's fields one by one, slowly).
+_KIND: Final = 0
+_RATING: Final = 1
+_STAT: Final = 2
+_UNTRAINED: Final = 3
+_SHIFTS: Final = 4
+_MINIMUM: Final = 5
+_FLIP: Final = 6
+if CheckSpec.__struct_fields__[:7] != ("kind", "rating", "stat", "untrained", "shifts", "minimum", "flip"):
+    raise ImportError("CheckSpec's fields moved: update the positions in engine.dice.judge")
 
 
 def target_of(spec: CheckSpec) -> int:
     """C-1: the rating plus every shift, never clamped; C-7: untrained, the stat (major) or the
     stat − 30 (minor and significant)."""
-    if spec.untrained:
-        stat = spec.rating if spec.stat is None else spec.stat
-        total = stat if spec.kind == "major" else stat - 30
-    else:
-        total = spec.rating
-    for shift in spec.shifts:
+    return _target(astuple(spec))
+
+
+def _target(fields: tuple[Any, ...]) -> int:
+    """`target_of` a spec, on its fields."""
+    total: int = fields[_RATING]
+    if fields[_UNTRAINED]:
+        stat: int | None = fields[_STAT]
+        if stat is not None:
+            total = stat
+        if fields[_KIND] != "major":
+            total -= 30
+    for shift in fields[_SHIFTS]:
         total += shift.amount
     return total
 
@@ -105,7 +134,7 @@ def _major_reads_flipped(
 
 def _takes(as_read: Outcome, other: Outcome, tens: int, ones: int, flipped: bool, prefer: Prefer) -> bool:
     """`flipped` turned round when C-11 takes the other reading of these faces."""
-    if as_read == other and (prefer == "as_rolled" or as_read not in SUCCESSES):
+    if as_read == other and (prefer == "as_rolled" or as_read not in _SUCCESSES):
         return flipped  # the same outcome, and no purpose that prefers a value (the usual case)
     read, value = (tens * 10 + ones) or 100, (ones * 10 + tens) or 100
     if flipped:
@@ -125,10 +154,10 @@ def choose_orientation(spec: CheckSpec, roll: Percentile, prefer: Prefer = "as_r
 def takes_flip(as_rolled: Outcome, flipped: Outcome, value: int, flipped_value: int, prefer: Prefer) -> bool:
     """C-11 for an automated actor: read the dice the other way round when that gives the better
     outcome; on a tie of successes, when the purpose prefers the other value."""
-    a, b = RANK[as_rolled], RANK[flipped]
+    a, b = _RANK[as_rolled], _RANK[flipped]
     if a != b:
         return b < a
-    if as_rolled not in SUCCESSES:
+    if as_rolled not in _SUCCESSES:
         return False  # a failure's value serves no purpose: keep the dice as rolled
     if prefer == "high":
         return flipped_value > value
@@ -158,19 +187,20 @@ def resolve_faces(
     roll: Percentile | None = None,
 ) -> CheckResult:
     """`resolve` on the faces of a roll (`roll`, when the caller has it, read `flipped`)."""
-    if spec.kind == "major":  # every combat roll: the spec read once
-        target, minimum, untrained = target_of(spec), spec.minimum, spec.untrained
+    fields = astuple(spec)
+    if fields[_KIND] == "major":  # every combat roll: the spec read once
+        target, minimum, untrained, flip = _target(fields), fields[_MINIMUM], fields[_UNTRAINED], fields[_FLIP]
         read = flipped
         if orientation is not None:
-            read = orientation and spec.flip
-        elif spec.flip:
+            read = orientation and flip
+        elif flip:
             read = _major_reads_flipped(tens, ones, flipped, prefer, target, minimum, untrained)
         outcome = _major_faces(tens, ones, read, target, minimum, untrained)
     else:
         read = flipped
         if orientation is not None:
-            read = orientation and spec.flip
-        elif spec.flip:
+            read = orientation and fields[_FLIP]
+        elif fields[_FLIP]:
             read = reads_flipped(spec, tens, ones, flipped, prefer)
         outcome = outcome_of_faces(spec, tens, ones, read)
     chosen = roll if roll is not None and read == flipped else roll_of(tens, ones, read)
@@ -189,3 +219,14 @@ def roll_check(
         return resolve_faces(spec, tens, ones, False, prefer, flipped)
     roll = roll_percentile(dice)
     return resolve_faces(spec, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
+
+
+def succeeded(result: CheckResult) -> bool:
+    """`result.success`, for compiled callers (they call no interpreted property)."""
+    return result.outcome in _SUCCESSES
+
+
+def value_read(result: CheckResult) -> int | None:
+    """`result.value`, for compiled callers."""
+    roll = result.roll
+    return None if roll is None else value_of(roll)

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Protocol
+from typing import Final, Protocol
 
 from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of
 from engine.dice.splitmix import COMPILED, MASK, LimbStream, face_at, mix64
 from engine.errors import DiceError
 
-DICE = "dice"
-AI = "ai"
+DICE: Final = "dice"
+AI: Final = "ai"
 
 
 @cache

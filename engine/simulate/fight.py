@@ -8,7 +8,7 @@ sink applies and counts the same facts and keeps none (a batch). Both are the sa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -25,7 +25,7 @@ from engine.scenario.scenario import LoadedScenario
 from engine.simulate.openings import Opening, Openings
 
 #: A guard against a scenario whose tactics never act; the round limit ends every fight first.
-STEPS_PER_ROUND = 64
+STEPS_PER_ROUND: Final = 64
 
 
 class RefusalChangedTable(Exception):

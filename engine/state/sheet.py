@@ -1,6 +1,6 @@
 """A ua2 character sheet as data (S2-*): stats, skills with tied stats, obsession, passions."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -12,10 +12,11 @@ PassionMode = Literal["reroll", "flip"]
 METERS: tuple[MeterName, ...] = ("violence", "unnatural", "helplessness", "isolation", "self")
 #: Each meter's field in `Meters` (`self` is a Python keyword's neighbour: stored as `self_`).
 METER_FIELDS: dict[str, str] = {name: "self_" if name == "self" else name for name in METERS}
-MAX_HARDENED = 10  # S2-7
+MAX_HARDENED: Final = 10  # S2-7
 #: M2-1: a madness check's rank.
-MIN_RANK, MAX_RANK = 1, 10
-MAX_FAILED = 5  # S2-7
+MIN_RANK: Final = 1
+MAX_RANK: Final = 10
+MAX_FAILED: Final = 5  # S2-7
 
 StatValue = Annotated[int, msgspec.Meta(ge=1, le=99)]
 Rating = Annotated[int, msgspec.Meta(ge=0, le=150)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from engine.commands.base import CommandBase
 from engine.commands.combat import (
@@ -167,7 +168,7 @@ def _frenzied(me: Row) -> bool:
 
 #: M2-7: a frenzied combatant attacks its source every action; it may still do what attacking
 #: needs (clear a jam, stand up, break free), never dodge, flee, surrender or lay down fire.
-FRENZY_ACTIONS = frozenset({"attack", "clear_jam", "stand_up", "break_free", "squeeze"})
+FRENZY_ACTIONS: Final = frozenset({"attack", "clear_jam", "stand_up", "break_free", "squeeze"})
 
 
 def mode_fits(mode: str, weapon: Weapon) -> bool:

@@ -5,7 +5,7 @@ a stored log applies the same ones, so "what a fact does" is written once."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -30,10 +30,11 @@ from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, Meter
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_FIELDS, Meter
 from engine.state.weapons import FISTS
 
-replace = msgspec.structs.replace
+replace: Final = msgspec.structs.replace
+astuple: Final = msgspec.structs.astuple
 Applier = Callable[[Table, Any], None]
 
 
@@ -89,8 +90,9 @@ def _resolved(t: Table, e: MadnessCheckResolved) -> None:
 
 def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:
     row = t.by_id.get(actor)
-    if row is not None:
-        row.meters = row.meters.with_meter(meter, change(row.meters.of(meter)))
+    if row is not None:  # Meters.of and Meters.with_meter, compiled (they are interpreted methods)
+        field, meters = METER_FIELDS[meter], row.meters
+        row.meters = replace(meters, **{field: change(getattr(meters, field))})
 
 
 def _notch(t: Table, e: NotchMarked) -> None:
@@ -199,24 +201,26 @@ def _release(t: Table, holder: str, target: str) -> None:
 
 
 def _declared(t: Table, e: ev.Declared) -> None:
-    row = t.by_id[e.id]
+    # every field in one call (a compiled build reads a struct's fields one by one, slowly)
+    _, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces = astuple(e)
+    row = t.by_id[fid]
     holding = row.holding
-    if e.replaces is True:  # the earlier declaration this round ends (C2-4)
+    if replaces is True:  # the earlier declaration this round ends (C2-4)
         row.focus = None
         if row.continued_dodge:
             row.dodging = row.continued_dodge = False
-    if e.focus:
-        row.focus = Focus(target=e.focus_target, amount=e.focus)
-    if e.continue_dodge:
+    if focus:
+        row.focus = Focus(target=focus_target, amount=focus)
+    if continue_dodge:
         row.dodging = row.continued_dodge = True
-    if e.continue_suppression:
-        row.suppressing = e.continue_suppression
-    if e.release_hold and holding:
-        _release(t, e.id, holding)
-    if e.continue_suppression:
+    if continue_suppression:
+        row.suppressing = continue_suppression
+    if release_hold and holding:
+        _release(t, fid, holding)
+    if continue_suppression:
         s = t.suppression
         field = tuple(dict.fromkeys((*s.field, *row.suppress_field)))
-        t.suppression = Suppression(shots=s.shots + e.continue_suppression, field=field)
+        t.suppression = Suppression(shots=s.shots + continue_suppression, field=field)
 
 
 def turn_started(t: Table, fighter: str, round_: int, turn: int) -> None:
@@ -231,7 +235,7 @@ def _skipped(t: Table, e: ev.TurnSkipped) -> None:
     t.by_id[e.id].acted_round = t.round
 
 
-TRIGGER_OF_KIND = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
+TRIGGER_OF_KIND: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
 
 
 def attack_made(

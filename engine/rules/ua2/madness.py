@@ -10,6 +10,7 @@ from typing import get_args
 
 from engine.commands.madness import MadnessCheck, SourceGone, Therapy
 from engine.dice.checks import CheckSpec, Shift, roll_check
+from engine.dice.judge import succeeded
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.base import EventBase
@@ -117,9 +118,10 @@ def madness_check_events(
         if spent is not None:  # C-10: a triggered passion changes the failed Mind roll
             events.append(spent)
             result = spent.after
-        outcome: MadnessOutcome = "success" if result.success else "failure"
+        success = succeeded(result)
+        outcome: MadnessOutcome = "success" if success else "failure"
         events.append(_resolved(actor_id, name, rank, outcome, hardened, failed, cause))
-        if result.success:
+        if success:
             return [*events, NotchMarked(actor=actor_id, meter=name, kind="hardened", cause=cause)]
         events.append(NotchMarked(actor=actor_id, meter=name, kind="failed", cause=cause))
         if failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5

@@ -8,6 +8,8 @@ immutable `Encounter` (DESIGN: one rules implementation, two uses).
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dice.checks import CheckResult
 from engine.rules.sink import TableBase
 from engine.settings import Settings
@@ -52,7 +54,7 @@ class Arm:
         self.nonlethal: bool = weapon.nonlethal
 
 
-FISTS_ARM = Arm(FISTS)
+FISTS_ARM: Final = Arm(FISTS)
 
 
 class Row:
@@ -223,9 +225,9 @@ class Row:
         return FISTS if wanted == "fists" else None
 
 
-EMPTY = Encounter()
+EMPTY: Final = Encounter()
 #: No suppressive fire this round (the value every round starts with).
-NO_SUPPRESSION = Suppression()
+NO_SUPPRESSION: Final = Suppression()
 
 
 class Limits:

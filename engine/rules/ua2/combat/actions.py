@@ -3,6 +3,8 @@ the Kung Fu Grip's turns, flee, surrender (C2-3, C2-15, C2-18, C2-27, I2-5)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.commands.combat import (
     BreakFree,
     ClearJam,
@@ -36,8 +38,8 @@ from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Row
 from engine.state.weapons import FISTS
 
-GRIP_DAMAGE = 5  # C2-27
-GRIP_DAMAGE_ARMED = 8
+GRIP_DAMAGE: Final = 5  # C2-27
+GRIP_DAMAGE_ARMED: Final = 8
 
 
 def _act(sink: Sink, actor: str, dice: DiceSource, *, helping: bool = False) -> Row:

@@ -4,6 +4,7 @@ reactions in a fight (M2-7), and reactions ending when their source is gone (M2-
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
@@ -13,8 +14,8 @@ from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Reaction
 
-PERMANENT_OVER = 50  # C2-32
-FIGHT_SOURCE = "the fight"
+PERMANENT_OVER: Final = 50  # C2-32
+FIGHT_SOURCE: Final = "the fight"
 
 
 def hit_numbers(t: Table, target: str, amount: int) -> tuple[int, int, int, int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Final
 
 import msgspec
-from msgspec.structs import astuple
 
 from engine.commands.combat import Attack, ReactionChoice, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
@@ -41,14 +40,16 @@ from engine.state.encounter import Reaction
 from engine.state.sheet import PassionKind
 from engine.state.weapons import Weapon
 
-MAX_ATTACKS_PER_ROUND = 3  # C2-8
-DISARM_MINIMUM = 30  # C2-19
-THROW_PERSON_MINIMUM = 30  # C2-21
-HELD_SHIFT = 10  # C2-27
+MAX_ATTACKS_PER_ROUND: Final = 3  # C2-8
+DISARM_MINIMUM: Final = 30  # C2-19
+THROW_PERSON_MINIMUM: Final = 30  # C2-21
+HELD_SHIFT: Final = 10  # C2-27
 #: C2-1: the outcomes of an attack roll that hit (a major check has no weak success).
-HITS = frozenset({"crit", "matched_success", "success"})
+HITS: Final = frozenset({"crit", "matched_success", "success"})
 
-replace = msgspec.structs.replace
+#: (Final: a compiled build keeps them in C variables rather than looking them up by name per call)
+replace: Final = msgspec.structs.replace
+astuple: Final = msgspec.structs.astuple
 
 
 class Plan:
@@ -106,7 +107,7 @@ class Plan:
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
-TRIGGERS = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
+TRIGGERS: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
 def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:

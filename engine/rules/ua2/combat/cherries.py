@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.commands.combat import Attack
 from engine.dice.percentile import Percentile, face_value
 from engine.dice.source import DiceSource, roll_percentile
@@ -13,8 +15,8 @@ from engine.rules.ua2.table import Arm
 from engine.state.fight import Condition
 
 #: C2-24/C2-25: "for 4 rounds" — the rest of this round and the next four (a decision).
-CONDITION_ROUNDS = 4
-NO_DAMAGE = ("blind", "kung_fu_grip")
+CONDITION_ROUNDS: Final = 4
+NO_DAMAGE: Final = ("blind", "kung_fu_grip")
 
 
 def cherry_damage(

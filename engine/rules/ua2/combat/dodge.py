@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.dice.checks import SUCCESSES, CheckResult, roll_check
+from engine.dice.judge import value_read
 from engine.dice.source import DiceSource
 from engine.events.combat import DodgeOutcome
 from engine.rules.ua2.combat.situation import can_dodge, combatant, roll_shifts, skill_spec
@@ -31,5 +32,5 @@ def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) 
     spec = skill_spec(c, "Dodge", "speed", roll_shifts(t, target))
     result = roll_check(spec, dice, prefer="high")
     skill = c.rating("Dodge")
-    effect = dodge_effect(result.outcome, result.value or 0, attack.value or 0, skill)
+    effect = dodge_effect(result.outcome, value_read(result) or 0, value_read(attack) or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from typing import Final
 
 from engine.dice.checks import CheckSpec, Shift
 from engine.errors import Refused
@@ -11,7 +12,7 @@ from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.weapons import Weapon
 
-OUT_OF_FIGHT = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
+OUT_OF_FIGHT: Final = ("dead", "incapacitated", "unconscious", "fled", "surrendered")
 
 
 def wound_shift(current: int, maximum: int, settings: Settings) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 from engine.commands.combat import Declaration, Declare, EndFight
@@ -15,6 +17,9 @@ from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
+
+#: (Final: a compiled build calls it from a C variable, not found by name per call)
+astuple: Final = msgspec.structs.astuple
 
 
 def skip_reason(t: Table, fighter_id: str) -> str | None:
@@ -227,28 +232,30 @@ def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
     c = combatant(t, fid)
     if not able_to_act(c):
         raise Refused(f"{fid} cannot act and declares nothing", hint="frozen, incapacitated or out of the fight")
+    # every field in one call (a compiled build reads a struct's fields one by one, slowly)
+    _, focus_target, focus, continue_dodge, release_hold, continue_suppression = astuple(d)
     continued = 0
     replaces = c.focus is not None or c.continued_dodge or c.suppressing > 0
-    if c.suppressing and not d.continue_suppression:
+    if c.suppressing and not continue_suppression:
         raise Refused(
             f"{fid} has declared continued suppressive fire this round; it cannot be taken back (C2-18)",
             hint="undo that declaration (ua session undo) to declare otherwise",
         )
-    if d.focus or d.focus_target:
-        if d.focus not in (10, 20, 30) or not d.focus_target:
+    if focus or focus_target:
+        if focus not in (10, 20, 30) or not focus_target:
             raise Refused("a focus shift names a target and +10, +20 or +30 (C2-5)", hint="e.g. focus +10 on Vic")
-        target = combatant(t, d.focus_target)
+        target = combatant(t, focus_target)
         if target.id == fid:
             raise Refused("a focus shift is on someone else (C2-5)", hint="name another combatant")
-    if d.continue_dodge and not c.dodged_last_round:
+    if continue_dodge and not c.dodged_last_round:
         raise Refused(
             f"{fid} was not dodging last round (C2-16)", hint="dodge as the turn's action first (ua session dodge)"
         )
-    if d.continue_dodge and not can_dodge(c):
+    if continue_dodge and not can_dodge(c):
         raise Refused(f"{fid} cannot dodge now (held, holding or frenzied; C2-27, M2-7)", hint="declare something else")
-    if d.release_hold and not c.holding:
+    if release_hold and not c.holding:
         raise Refused(f"{fid} holds no one (C2-27)", hint="only a holder releases a grip")
-    if d.continue_suppression:
+    if continue_suppression:
         if c.suppressing:
             continued = 0  # already declared this round: it stands as it is
         elif not c.suppressed_last_round or not c.suppress_field:
@@ -260,10 +267,10 @@ def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
             continued = c.suppressed_last_round
     return ev.Declared(
         id=fid,
-        focus_target=d.focus_target,
-        focus=d.focus,
-        continue_dodge=d.continue_dodge,
-        release_hold=d.release_hold,
+        focus_target=focus_target,
+        focus=focus,
+        continue_dodge=continue_dodge,
+        release_hold=release_hold,
         continue_suppression=continued,
         replaces=True if replaces else msgspec.UNSET,
     )
