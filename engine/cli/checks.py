@@ -9,7 +9,8 @@ import typer
 from rich.table import Table
 
 from engine.cli.common import JsonOption, SeedOption, console, emit_json
-from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, Shift, roll_check
+from engine.cli.shifts import parse_shift
+from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, roll_check
 from engine.dice.odds import exact_odds
 from engine.dice.percentile import Percentile
 from engine.dice.source import SeededDice, TableDice, parse_faces, roll_percentile
@@ -33,23 +34,6 @@ FlipOption = Annotated[bool, typer.Option("--flip", help="Flip-flop allowed (obs
 QualityOption = Annotated[
     bool, typer.Option("--roll-anyway", help="Minor check at 15+: roll for quality anyway (C-3).")
 ]
-
-
-def parse_shift(text: str, index: int) -> Shift:
-    """`-10` (source `shift #1`) or `focus=+20` / `focus:+20`."""
-    source, amount = f"shift #{index}", text
-    for sep in ("=", ":"):
-        if sep in text:
-            source, amount = (part.strip() for part in text.rsplit(sep, 1))
-            break
-    try:
-        return Shift(source=source or f"shift #{index}", amount=int(amount))
-    except ValueError:
-        raise InvalidInput(
-            f"bad shift {text!r}",
-            where="--shift",
-            hint="give a signed number, e.g. --shift -10 or --shift focus=+20",
-        ) from None
 
 
 def build_spec(

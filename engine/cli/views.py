@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from rich.markup import escape
-from rich.table import Table
 
 from engine.cli.common import console
 from engine.events.base import EventBase
@@ -40,6 +39,8 @@ def render_state(state: Any, *, title: str = "") -> None:
 def render_view(view: View) -> None:
     """A ruleset's view as the terminal shows it: the headline, lines, tables, notes (all text
     from a log or a file made safe first)."""
+    from rich.table import Table  # here: a session action prints no table (a faster start)
+
     console.print(f"[bold]{_safe(view.title)}[/bold]{_safe(view.headline)}")
     for line in view.lines:
         console.print(_safe(line))

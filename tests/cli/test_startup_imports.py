@@ -124,3 +124,4 @@ def test_a_session_action_reads_its_stored_scenario_without_a_file_parser(sessio
     assert "engine.session.roster" in modules and "engine.scenario.scenario" in modules
     file_parsers = ("yaml", "engine.scenario.yaml_loader")  # (tomllib reads the weapon catalog)
     assert not among(modules, (*file_parsers, "engine.scenario.ua3_scenario", "engine.rules.ua3"))
+    assert not among(modules, ("rich.table", "engine.cli.checks"))  # it narrates: no table, no check commands

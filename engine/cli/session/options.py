@@ -102,7 +102,7 @@ def parse_dice(text: str | None) -> tuple[int, ...]:
 
 
 def parse_shifts(texts: list[str] | None) -> tuple[Shift, ...]:
-    from engine.cli.checks import parse_shift
+    from engine.cli.shifts import parse_shift
 
     return tuple(parse_shift(t, i) for i, t in enumerate(texts or (), start=1))
 
