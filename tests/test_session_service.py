@@ -52,6 +52,64 @@ def test_a_passion_after_a_missed_attack_is_an_amend_c_10() -> None:
     assert hit.result.roll is not None and (hit.result.roll.tens, hit.result.roll.ones) == (1, 2)
 
 
+def dodged_attack() -> SessionService:
+    """Round 2 of the duel: Rosa keeps dodging (C2-16) and fails her dodge (99) of Vic's 31."""
+    from engine.commands import Dodge
+
+    service = duel()
+    service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(5, 8)))
+    service.execute("duel", Dodge(actor="Rosa"))
+    service.execute("duel", Declare(declarations=(Declaration(id="Rosa", continue_dodge=True),)))
+    service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1, 9, 9)))
+    return service
+
+
+def test_a_passion_after_a_failed_dodge_amends_the_attack_it_dodged_c_10_c2_15() -> None:
+    from engine.events.madness import PassionSpent
+
+    service = dodged_attack()
+    last = service.last_roll("duel", "Rosa")
+    assert last is not None and last.what == "a dodge of Vic's attack" and last.dodged and not last.own
+    wounds = service.state("duel").combatant("Rosa").wounds  # type: ignore[union-attr]
+    result = service.passion("duel", "Rosa", "rage", dice=(4, 0))
+    assert isinstance(result, Amended) and result.number == 9
+    record, spent, resolved = result.new_events[:3]
+    assert isinstance(spent, PassionSpent) and spent.actor == "Rosa" and spent.before.outcome == "matched_failure"
+    assert isinstance(resolved, AttackResolved) and resolved.dodge is not None
+    assert resolved.dodge.effect == "full" and resolved.hit is None  # 40 beats the attack's 31 (C2-15)
+    assert record.issued.dice == (3, 1, 9, 9, 4, 0)  # type: ignore[attr-defined]  # the reroll after the dodge
+    assert "Rosa: wounds" in " ".join(result.changes)
+    assert service.state("duel").combatant("Rosa").wounds != wounds  # type: ignore[union-attr]
+
+
+def test_a_dodge_passion_reads_two_faces_and_only_once_c_10() -> None:
+    import pytest
+
+    from engine.errors import InvalidInput, Refused
+
+    service = dodged_attack()
+    with pytest.raises(InvalidInput, match="reads 2 faces"):
+        service.passion("duel", "Rosa", "rage", dice=(4,))
+    service.passion("duel", "Rosa", "rage", dice=(1, 2))
+    with pytest.raises(Refused, match="already changed by a passion"):
+        service.passion("duel", "Rosa", "fear", dice=(4, 0))
+
+
+def test_a_dodge_passion_names_a_target_that_dodges_c_10() -> None:
+    import pytest
+
+    from engine.commands.combat import DodgePassion
+    from engine.errors import Refused
+
+    service = duel()
+    use = DodgePassion(dodger="Rosa", passion="rage")
+    with pytest.raises(Refused, match="not dodging"):
+        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), dodge_passion=use))
+    with pytest.raises(Refused, match="not a target"):
+        wrong = DodgePassion(dodger="Vic", passion="rage")
+        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), dodge_passion=wrong))
+
+
 def test_an_open_declaration_and_a_command_number_position() -> None:
     service = duel()
     service.undo("duel")  # back to the open declarations of round 1

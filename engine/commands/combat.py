@@ -66,6 +66,15 @@ class ReactionChoice(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid
     reaction: Literal["flee", "freeze", "frenzy"]
 
 
+class DodgePassion(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """C-10 on a dodge in an attack: `dodger`, a target of the attack, spends a triggered passion
+    on its first failed Dodge roll against it (rerolled, or flip-flopped)."""
+
+    dodger: str
+    passion: PassionKind
+    mode: PassionMode = "reroll"
+
+
 class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
     """An attack (C2-1): one target, or up to three `strikes` dividing the target (C2-8)."""
 
@@ -86,6 +95,8 @@ class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
     #: C-10: a triggered passion spent on this attack's first failed roll (reroll, or flip-flop).
     passion: PassionKind | None = None
     passion_mode: PassionMode = "reroll"
+    #: C-10: a target's passion spent on its failed dodge of this attack (unset: none)
+    dodge_passion: DodgePassion | msgspec.UnsetType = msgspec.UNSET
     #: M2-4: the GM's reaction for a combatant whose M2-8 check this attack raises fails (else the
     #: combatant's own, else the setting `default_reaction`).
     reactions: tuple[ReactionChoice, ...] | msgspec.UnsetType = msgspec.UNSET

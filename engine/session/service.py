@@ -179,6 +179,8 @@ class LastRoll(msgspec.Struct, frozen=True):
     what: str
     result: CheckResult
     passion: bool = False
+    #: the roll was the combatant's dodge of someone else's attack (C2-15)
+    dodged: bool = False
 
 
 def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
@@ -200,22 +202,68 @@ def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
         for event in events:
             what = ""
             result: CheckResult | None = None
+            dodged = False
             if isinstance(event, AttackResolved):
                 if event.attacker == who and event.result.roll is not None:
                     what, result = f"an attack on {event.target}", event.result
                 elif event.dodge is not None and event.dodge.dodger == who and event.dodge.result.roll is not None:
-                    what, result = f"a dodge of {event.attacker}'s attack", event.dodge.result
+                    what, result, dodged = f"a dodge of {event.attacker}'s attack", event.dodge.result, True
             elif isinstance(event, CheckRolled) and event.actor == who and event.result.roll is not None:
                 what, result = f"a {event.result.spec.label or event.result.spec.kind} roll", event.result
             if result is not None:
                 own = maker == who
-                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, passion=spent)
+                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, spent, dodged)
         if found is None and spent:  # a passion spent on an earlier check (SpendPassion)
             after = next(e.after for e in events if isinstance(e, PassionSpent) and e.actor == who)
             found = LastRoll(entry.id, issued, entry.record, maker, True, "a roll a passion changed", after, True)
         if found is not None:
             return found
     return None
+
+
+def _dodge_passion_amend(
+    records: Sequence[Record],
+    last: LastRoll,
+    who: str,
+    kind: PassionKind,
+    mode: PassionMode,
+    dice: tuple[int, ...],
+    ask: AskDice | None,
+) -> CommandBase:
+    """C-10 on `who`'s failed dodge in someone else's attack: that attack as it would have been
+    had `who` spent the passion on its dodge, its dice as recorded with a reroll's two faces
+    read right after the dodge's own (so every later roll keeps its faces)."""
+    from engine.commands.combat import DodgePassion
+    from engine.events.combat import AttackResolved
+
+    record = last.record
+    events = [e for _, e in records if e.command == last.command and e is not record]
+    dodges = [e.dodge for e in events if isinstance(e, AttackResolved) and e.dodge is not None]
+    failed = next(d.result.roll for d in dodges if d.dodger == who and not d.result.success)
+    used, table = record.dice_used, record.table_dice
+    after = 0  # how many faces the attack had read once the dodge was rolled
+    for label, faces in faces_went(events, used):
+        after += len(faces)
+        if label == f"{who}'s dodge" and failed is not None and faces == (failed.tens, failed.ones):
+            break
+    reroll: tuple[int, ...] = ()
+    if mode == "reroll":
+        reroll = dice or (ask(f"{who}'s {kind} reroll of the dodge") if ask is not None else None) or ()
+        if len(reroll) != 2:
+            raise InvalidInput(
+                f"the reroll of {who}'s dodge reads 2 faces, not {len(reroll)}",
+                where="--dice",
+                hint="give the faces rolled again, tens first: --dice 4,7",
+            )
+    elif dice:
+        raise InvalidInput("a flip-flop reads no dice", where="--dice", hint="leave --dice out")
+    # Faces the table rolled stay the table's; the seed's follow (the amend adds them back) —
+    # unless the dodge itself was drawn from the seed: then every face is given, in order.
+    given = used[:table] if after <= table else used
+    faces = (*given[:after], *reroll, *given[after:])
+    use = DodgePassion(dodger=who, passion=kind, mode=mode)
+    corrected: CommandBase = msgspec.structs.replace(last.issued, dodge_passion=use, dice=faces)
+    return corrected
 
 
 class NpcTurn(msgspec.Struct, frozen=True):
@@ -735,7 +783,8 @@ class SessionService(SessionReader):
         """C-10 after the roll: `who` spends a passion on its last roll, which must have failed.
         A check is rerolled or flipped in place (`SpendPassion`); an attack or a madness check is
         amended to have spent the passion on that roll, so what followed it is re-resolved with
-        the dice it recorded (law 5). `dice`: the reroll's faces. Refused with the true reason
+        the dice it recorded (law 5); so is a dodge in someone else's attack (`Attack.dodge_passion`,
+        the reroll's faces read right after the dodge's own). `dice`: the reroll's faces. Refused with the true reason
         when the last roll is not a failure one can change."""
         from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
 
@@ -772,6 +821,15 @@ class SessionService(SessionReader):
             kept = record.dice_used[: record.table_dice]
             corrected = msgspec.structs.replace(issued, passion=kind, passion_mode=mode, dice=(*kept, *dice))
             return self.execute(name, corrected, amend=last.command, command_id=command_id)
+        if isinstance(issued, Attack) and last.dodged:
+            if flipped is not None:
+                raise InvalidInput(
+                    "--flipped/--as-rolled applies to a reroll of a check, not to a dodge in an attack",
+                    where="--flipped",
+                    hint="leave it out",
+                )
+            amended = _dodge_passion_amend(session.records, last, who, kind, mode, dice, ask)
+            return self.execute(name, amended, amend=last.command, command_id=command_id)
         raise Refused(
             f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
             hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",

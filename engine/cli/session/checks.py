@@ -195,8 +195,9 @@ def passion(
 
     A check is changed in place; an attack or a madness check is amended to have spent the
     passion on that roll, so what followed is re-resolved with the dice it recorded (the
-    output leads with what changed). Dice: the reroll (2 faces, ACTOR's player), then any the
-    re-resolved attack reads beyond those it had (a dodge, damage dice); none for a flip."""
+    output leads with what changed) — a dodge of someone else's attack too (that attack is
+    amended). Dice: the reroll (2 faces, ACTOR's player), then any the re-resolved attack reads
+    beyond those it had (a dodge, damage dice); for a dodge, only the reroll; none for a flip."""
     if mode == "flip" and dice:
         raise InvalidInput("a flip-flop reads the same dice the other way round", where="--dice", hint="leave it out")
     result = service(db, name).passion(

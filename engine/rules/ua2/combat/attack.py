@@ -6,7 +6,7 @@ from typing import Final
 
 import msgspec
 
-from engine.commands.combat import Attack, ReactionChoice, Strike
+from engine.commands.combat import Attack, DodgePassion, ReactionChoice, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
@@ -23,7 +23,7 @@ from engine.rules.ua2.combat.aftermath import (
     violence_after_attack,
 )
 from engine.rules.ua2.combat.cherries import apply_cherry, cherry_damage
-from engine.rules.ua2.combat.dodge import dodge_outcome
+from engine.rules.ua2.combat.dodge import dodge_outcome, dodge_with_passion
 from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     able_to_act,
@@ -65,6 +65,7 @@ class Plan:
     __slots__ = (
         "arm",
         "attacker",
+        "dodge_passion",
         "flipped",
         "kind",
         "mode",
@@ -101,6 +102,8 @@ class Plan:
         self.kind: str = kind
         self.trigger: str = TRIGGERS[kind]
         self.passion: PassionKind | None = None
+        #: C-10: a target's passion on its failed dodge (None: none)
+        self.dodge_passion: DodgePassion | None = None
         self.flipped: bool | None = None
         #: M2-4: the reactions the command chose, by combatant (None: none chosen)
         self.reactions: dict[str, Reaction] | None = None
@@ -156,6 +159,7 @@ _MONKEY_REDIRECT: Final = _FIELD["monkey_redirect"]
 _FLIPPED: Final = _FIELD["flipped"]
 _PASSION: Final = _FIELD["passion"]
 _REACTIONS: Final = _FIELD["reactions"]
+_DODGE_PASSION: Final = _FIELD["dodge_passion"]
 
 
 def plan_attack(t: Table, command: Attack) -> Plan:
@@ -239,7 +243,21 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     _check_shares(pool, strikes)
     plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
     plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
+    dodge_passion: DodgePassion | msgspec.UnsetType = fields[_DODGE_PASSION]
+    if not isinstance(dodge_passion, msgspec.UnsetType):
+        plan.dodge_passion = _checked_dodge_passion(t, dodge_passion, targets)
     return plan
+
+
+def _checked_dodge_passion(t: Table, use: DodgePassion, targets: tuple[str, ...]) -> DodgePassion:
+    """C-10: the dodger is a target of this attack, dodging, with that passion unspent."""
+    dodger = combatant(t, use.dodger)
+    if dodger.id not in targets:
+        raise Refused(f"{dodger.id} is not a target of this attack, so it makes no dodge in it (C-10)")
+    if not dodger.dodging:
+        raise Refused(f"{dodger.id} is not dodging, so it rolls no dodge to change (C2-15, C-10)")
+    require_passion(t, dodger, use.passion)
+    return use
 
 
 def frenzy_attack(t: Table, row: Row) -> Attack | None:
@@ -354,13 +372,14 @@ def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
 
 
 class PassionUse:
-    """C-10 in an attack: the passion the command names is spent at most once, on the first
-    failed roll it can change."""
+    """C-10 in an attack: each passion the command names (the attacker's, a dodger's) is spent
+    at most once, on the first failed roll of its own it can change."""
 
-    __slots__ = ("spent",)
+    __slots__ = ("dodge_spent", "spent")
 
     def __init__(self) -> None:
         self.spent = False
+        self.dodge_spent = False  # the dodger's (Attack.dodge_passion)
 
 
 def strike(
@@ -424,6 +443,13 @@ def strike(
     dodge = None
     if target_c.dodging and outcome in HITS:
         dodge = dodge_outcome(t, target, result, dice)
+        use = plan.dodge_passion
+        if dodge is not None and use is not None and use.dodger == target and not passion.dodge_spent:
+            changed = dodge_with_passion(t, dodge, result, use, dice)
+            if changed is not None:  # C-10: once per attack, on the dodger's first failed dodge it can change
+                sink.emit(changed[0])
+                passion.dodge_spent = True
+                dodge = changed[1]
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None
     if outcome == "matched_success" and hand and not avoided and plan.mode != "disarm" and _cherries(plan, spec):

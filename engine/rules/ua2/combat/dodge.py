@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from engine.commands.combat import DodgePassion
 from engine.dice.checks import SUCCESSES, CheckResult, roll_check
 from engine.dice.judge import value_read
 from engine.dice.source import DiceSource
 from engine.events.combat import DodgeOutcome
+from engine.events.madness import PassionSpent
 from engine.rules.ua2.combat.situation import can_dodge, combatant, roll_shifts, skill_spec
+from engine.rules.ua2.passion import passion_on_failure
 from engine.rules.ua2.table import Table
 
 
@@ -34,3 +37,16 @@ def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) 
     skill = c.rating("Dodge")
     effect = dodge_effect(result.outcome, value_read(result) or 0, value_read(attack) or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]
+
+
+def dodge_with_passion(
+    t: Table, dodge: DodgeOutcome, attack: CheckResult, use: DodgePassion, dice: DiceSource
+) -> tuple[PassionSpent, DodgeOutcome] | None:
+    """C-10 on a failed dodge: the dodger's passion rerolls or flips it, and the dodge is judged
+    again (C2-15) on the new roll; None when the roll succeeded or the change cannot help."""
+    spent = passion_on_failure(t.by_id[dodge.dodger], use.passion, use.mode, dodge.result, dice, prefer_high=True)
+    if spent is None:
+        return None
+    result = spent.after
+    effect = dodge_effect(result.outcome, value_read(result) or 0, value_read(attack) or 0, dodge.dodge_skill)
+    return spent, DodgeOutcome(dodger=dodge.dodger, result=result, effect=effect, dodge_skill=dodge.dodge_skill)  # type: ignore[arg-type]
