@@ -69,7 +69,7 @@ def test_a_passion_after_a_failed_dodge_amends_the_attack_it_dodged_c_10_c2_15()
 
     service = dodged_attack()
     last = service.last_roll("duel", "Rosa")
-    assert last is not None and last.what == "a dodge of Vic's attack" and last.dodged and not last.own
+    assert last is not None and last.what == "a dodge of Vic's attack" and last.kind == "dodge" and not last.own
     wounds = service.state("duel").combatant("Rosa").wounds  # type: ignore[union-attr]
     result = service.passion("duel", "Rosa", "rage", dice=(4, 0))
     assert isinstance(result, Amended) and result.number == 9
@@ -98,16 +98,44 @@ def test_a_dodge_passion_reads_two_faces_and_only_once_c_10() -> None:
 def test_a_dodge_passion_names_a_target_that_dodges_c_10() -> None:
     import pytest
 
-    from engine.commands.combat import DodgePassion
+    from engine.commands.combat import RollPassion
     from engine.errors import Refused
 
     service = duel()
-    use = DodgePassion(dodger="Rosa", passion="rage")
+    use = RollPassion(actor="Rosa", passion="rage")
     with pytest.raises(Refused, match="not dodging"):
-        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), dodge_passion=use))
+        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), roll_passion=use))
     with pytest.raises(Refused, match="not a target"):
-        wrong = DodgePassion(dodger="Vic", passion="rage")
-        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), dodge_passion=wrong))
+        wrong = RollPassion(actor="Vic", passion="rage")
+        service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1), roll_passion=wrong))
+
+
+def test_a_fear_passion_rerolls_a_madness_roll_an_attack_raised_c_10_m2_4_m2_8() -> None:
+    """Rosa, shot at for the first time (M2-8, rank 6 here: her 4 hardened notches do not settle
+    it), fails her Mind roll inside Vic's attack and freezes; her fear passion rerolls it."""
+    import msgspec
+
+    from engine.commands import StartEncounter
+    from engine.events.madness import NotchMarked, PassionSpent
+
+    loaded = load_scenario(SCENARIO)
+    settings = msgspec.structs.replace(loaded.settings, violence_first_shot_at=6)
+    start = StartEncounter(title="duel", seed=5, settings=settings, scenario_document=scenario_document(loaded))
+    service = SessionService(MemoryStore(), where="memory")
+    service.start("duel", SessionService.rehearse("duel", [start, *(f.joins() for f in loaded.fighters)]))
+    service.execute("duel", BeginFight())
+    service.execute("duel", Declare())
+    service.execute("duel", Attack(actor="Vic", target="Rosa", dice=(3, 1, 9, 9)))
+    last = service.last_roll("duel", "Rosa")
+    assert last is not None and last.kind == "madness" and last.result.outcome == "matched_failure"
+    result = service.passion("duel", "Rosa", "fear", dice=(1, 2))
+    assert isinstance(result, Amended)
+    assert result.new_events[0].issued.dice == (3, 1, 9, 9, 1, 2)  # type: ignore[attr-defined]
+    spent = next(e for e in result.new_events if isinstance(e, PassionSpent))
+    assert spent.actor == "Rosa" and spent.passion == "fear"
+    notch = next(e for e in result.new_events if isinstance(e, NotchMarked))
+    assert notch.kind == "hardened"  # 12 passes her Mind 50 (M2-4)
+    assert "Rosa: reaction freeze → none" in result.changes
 
 
 def test_an_open_declaration_and_a_command_number_position() -> None:

@@ -66,13 +66,15 @@ class ReactionChoice(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid
     reaction: Literal["flee", "freeze", "frenzy"]
 
 
-class DodgePassion(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
-    """C-10 on a dodge in an attack: `dodger`, a target of the attack, spends a triggered passion
-    on its first failed Dodge roll against it (rerolled, or flip-flopped)."""
+class RollPassion(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """C-10 on a roll an attack makes `actor` roll: a target's dodge (C2-15), or the Mind roll of
+    a madness check the attack raises (M2-8: shot at, a kill, an ally killed). The triggered
+    passion changes `actor`'s first such roll that fails (rerolled, or flip-flopped)."""
 
-    dodger: str
+    actor: str
     passion: PassionKind
     mode: PassionMode = "reroll"
+    roll: Literal["dodge", "madness"] = "dodge"
 
 
 class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
@@ -95,8 +97,8 @@ class Attack(CommandBase, frozen=True, kw_only=True, tag="attack"):
     #: C-10: a triggered passion spent on this attack's first failed roll (reroll, or flip-flop).
     passion: PassionKind | None = None
     passion_mode: PassionMode = "reroll"
-    #: C-10: a target's passion spent on its failed dodge of this attack (unset: none)
-    dodge_passion: DodgePassion | msgspec.UnsetType = msgspec.UNSET
+    #: C-10: a passion spent on a failed dodge or madness roll this attack makes someone roll
+    roll_passion: RollPassion | msgspec.UnsetType = msgspec.UNSET
     #: M2-4: the GM's reaction for a combatant whose M2-8 check this attack raises fails (else the
     #: combatant's own, else the setting `default_reaction`).
     reactions: tuple[ReactionChoice, ...] | msgspec.UnsetType = msgspec.UNSET

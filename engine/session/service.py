@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -66,6 +66,9 @@ AskDice = Callable[[str], "tuple[int, ...] | None"]
 #: what the check was, and the reaction it would take by default; the answer is flee, freeze or
 #: frenzy, or None for that default.
 AskReaction = Callable[[str, str, str], "str | None"]
+
+#: What a combatant's roll was (`LastRoll.kind`).
+RollKind = Literal["roll", "dodge", "madness"]
 
 #: (what the faces were read for, the faces), in the order a command read them.
 FacesWent = list[tuple[str, tuple[int, ...]]]
@@ -179,12 +182,14 @@ class LastRoll(msgspec.Struct, frozen=True):
     what: str
     result: CheckResult
     passion: bool = False
-    #: the roll was the combatant's dodge of someone else's attack (C2-15)
-    dodged: bool = False
+    #: what the roll was: the command's own ("roll"), or one an attack made the combatant roll:
+    #: its dodge (C2-15) or the Mind roll of a madness check the attack raised (M2-8)
+    kind: RollKind = "roll"
 
 
 def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
     """`who`'s last roll in the history that counts (see `LastRoll`)."""
+    from engine.commands import Attack
     from engine.events.checks import CheckRolled
     from engine.events.combat import AttackResolved
     from engine.events.madness import PassionSpent
@@ -202,17 +207,19 @@ def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
         for event in events:
             what = ""
             result: CheckResult | None = None
-            dodged = False
+            kind: RollKind = "roll"
             if isinstance(event, AttackResolved):
                 if event.attacker == who and event.result.roll is not None:
                     what, result = f"an attack on {event.target}", event.result
                 elif event.dodge is not None and event.dodge.dodger == who and event.dodge.result.roll is not None:
-                    what, result, dodged = f"a dodge of {event.attacker}'s attack", event.dodge.result, True
+                    what, result, kind = f"a dodge of {event.attacker}'s attack", event.dodge.result, "dodge"
             elif isinstance(event, CheckRolled) and event.actor == who and event.result.roll is not None:
                 what, result = f"a {event.result.spec.label or event.result.spec.kind} roll", event.result
+                if isinstance(issued, Attack):  # an attack rolls no other checks than madness (M2-8)
+                    what, kind = f"the Mind roll of a madness check in {maker}'s attack", "madness"
             if result is not None:
                 own = maker == who
-                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, spent, dodged)
+                found = LastRoll(entry.id, issued, entry.record, maker, own, what, result, spent, kind)
         if found is None and spent:  # a passion spent on an earlier check (SpendPassion)
             after = next(e.after for e in events if isinstance(e, PassionSpent) and e.actor == who)
             found = LastRoll(entry.id, issued, entry.record, maker, True, "a roll a passion changed", after, True)
@@ -221,7 +228,7 @@ def _last_roll(records: Sequence[Record], who: str) -> LastRoll | None:
     return None
 
 
-def _dodge_passion_amend(
+def _roll_passion_amend(
     records: Sequence[Record],
     last: LastRoll,
     who: str,
@@ -230,39 +237,48 @@ def _dodge_passion_amend(
     dice: tuple[int, ...],
     ask: AskDice | None,
 ) -> CommandBase:
-    """C-10 on `who`'s failed dodge in someone else's attack: that attack as it would have been
-    had `who` spent the passion on its dodge, its dice as recorded with a reroll's two faces
-    read right after the dodge's own (so every later roll keeps its faces)."""
-    from engine.commands.combat import DodgePassion
+    """C-10 on `who`'s failed roll that an attack made it roll (`last.kind`: its dodge, or a
+    madness check's Mind roll): that attack as it would have been had `who` spent the passion on
+    the first such roll, its dice as recorded with a reroll's two faces read right after that
+    roll's own (so every later roll keeps its faces)."""
+    from engine.commands.combat import RollPassion
+    from engine.events.checks import CheckRolled
     from engine.events.combat import AttackResolved
 
     record = last.record
     events = [e for _, e in records if e.command == last.command and e is not record]
-    dodges = [e.dodge for e in events if isinstance(e, AttackResolved) and e.dodge is not None]
-    failed = next(d.result.roll for d in dodges if d.dodger == who and not d.result.success)
+    rolls: list[tuple[str, CheckResult]] = []  # (who rolled, how it came out) of that kind, in order
+    for e in events:
+        if last.kind == "dodge" and isinstance(e, AttackResolved) and e.dodge is not None:
+            rolls.append((e.dodge.dodger, e.dodge.result))
+        elif last.kind == "madness" and isinstance(e, CheckRolled):
+            rolls.append((e.actor, e.result))
+    failed = next(r.roll for actor, r in rolls if actor == who and not r.success)
+    label = f"{who}'s dodge" if last.kind == "dodge" else f"{who}'s Mind"
     used, table = record.dice_used, record.table_dice
-    after = 0  # how many faces the attack had read once the dodge was rolled
-    for label, faces in faces_went(events, used):
+    after = 0  # how many faces the attack had read once that roll was made
+    for went, faces in faces_went(events, used):
         after += len(faces)
-        if label == f"{who}'s dodge" and failed is not None and faces == (failed.tens, failed.ones):
+        if went == label and failed is not None and faces == (failed.tens, failed.ones):
             break
     reroll: tuple[int, ...] = ()
     if mode == "reroll":
-        reroll = dice or (ask(f"{who}'s {kind} reroll of the dodge") if ask is not None else None) or ()
+        roll = "dodge" if last.kind == "dodge" else "Mind roll"
+        reroll = dice or (ask(f"{who}'s {kind} reroll of the {roll}") if ask is not None else None) or ()
         if len(reroll) != 2:
             raise InvalidInput(
-                f"the reroll of {who}'s dodge reads 2 faces, not {len(reroll)}",
+                f"the reroll of {who}'s {roll} reads 2 faces, not {len(reroll)}",
                 where="--dice",
                 hint="give the faces rolled again, tens first: --dice 4,7",
             )
     elif dice:
         raise InvalidInput("a flip-flop reads no dice", where="--dice", hint="leave --dice out")
     # Faces the table rolled stay the table's; the seed's follow (the amend adds them back) —
-    # unless the dodge itself was drawn from the seed: then every face is given, in order.
+    # unless that roll itself was drawn from the seed: then every face is given, in order.
     given = used[:table] if after <= table else used
     faces = (*given[:after], *reroll, *given[after:])
-    use = DodgePassion(dodger=who, passion=kind, mode=mode)
-    corrected: CommandBase = msgspec.structs.replace(last.issued, dodge_passion=use, dice=faces)
+    use = RollPassion(actor=who, passion=kind, mode=mode, roll="dodge" if last.kind == "dodge" else "madness")
+    corrected: CommandBase = msgspec.structs.replace(last.issued, roll_passion=use, dice=faces)
     return corrected
 
 
@@ -783,9 +799,10 @@ class SessionService(SessionReader):
         """C-10 after the roll: `who` spends a passion on its last roll, which must have failed.
         A check is rerolled or flipped in place (`SpendPassion`); an attack or a madness check is
         amended to have spent the passion on that roll, so what followed it is re-resolved with
-        the dice it recorded (law 5); so is a dodge in someone else's attack (`Attack.dodge_passion`,
-        the reroll's faces read right after the dodge's own). `dice`: the reroll's faces. Refused with the true reason
-        when the last roll is not a failure one can change."""
+        the dice it recorded (law 5); so is a roll an attack made `who` roll — its dodge, a madness
+        check's Mind roll (`Attack.roll_passion`, the reroll's faces read right after that
+        roll's). `dice`: the reroll's faces. Refused with the true reason when the last roll is
+        not a failure one can change."""
         from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
 
         session = self.open(name)
@@ -810,26 +827,20 @@ class SessionService(SessionReader):
         if isinstance(issued, (SkillCheck, RollCheck)) and last.own:
             command = SpendPassion(actor=who, passion=kind, mode=mode, flipped=flipped, dice=dice)
             return self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask)
+        if isinstance(issued, (Attack, MadnessCheck)) and flipped is not None:
+            raise InvalidInput(
+                "--flipped/--as-rolled applies to a reroll of a check, not to a roll in an attack or a madness roll",
+                where="--flipped",
+                hint="leave it out",
+            )
+        if isinstance(issued, Attack) and last.kind != "roll":  # a dodge or a Mind roll the attack made
+            amended = _roll_passion_amend(session.records, last, who, kind, mode, dice, ask)
+            return self.execute(name, amended, amend=last.command, command_id=command_id)
         if isinstance(issued, (Attack, MadnessCheck)) and last.own:
-            if flipped is not None:
-                raise InvalidInput(
-                    "--flipped/--as-rolled applies to a reroll of a check, not to an attack's or a madness roll",
-                    where="--flipped",
-                    hint="leave it out",
-                )
             record = last.record
             kept = record.dice_used[: record.table_dice]
             corrected = msgspec.structs.replace(issued, passion=kind, passion_mode=mode, dice=(*kept, *dice))
             return self.execute(name, corrected, amend=last.command, command_id=command_id)
-        if isinstance(issued, Attack) and last.dodged:
-            if flipped is not None:
-                raise InvalidInput(
-                    "--flipped/--as-rolled applies to a reroll of a check, not to a dodge in an attack",
-                    where="--flipped",
-                    hint="leave it out",
-                )
-            amended = _dodge_passion_amend(session.records, last, who, kind, mode, dice, ask)
-            return self.execute(name, amended, amend=last.command, command_id=command_id)
         raise Refused(
             f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
             hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",

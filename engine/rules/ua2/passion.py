@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.commands.combat import RollPassion
 from engine.dice.checks import CheckResult
 from engine.dice.source import DiceSource
 from engine.errors import Refused
@@ -24,6 +25,24 @@ def require_passion(t: Table, combatant: Row, kind: str) -> Passion:
             hint=f"each passion {allowed}× per session (setting passion_uses_per_session, C-10)",
         )
     return passion
+
+
+class RollPassionUse:
+    """C-10 in an attack: the passion it names for a roll it makes someone roll
+    (`Attack.roll_passion`), spent at most once, on that combatant's first such roll it can change."""
+
+    __slots__ = ("spent", "use")
+
+    def __init__(self, use: RollPassion | None) -> None:
+        self.use = use
+        self.spent = False
+
+    def due(self, who: str, roll: str) -> RollPassion | None:
+        """The passion to spend on `who`'s failed `roll` ("dodge", "madness") now, if any."""
+        use = self.use
+        if use is None or self.spent or use.actor != who or use.roll != roll:
+            return None
+        return use
 
 
 def passion_on_failure(

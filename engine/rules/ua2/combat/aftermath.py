@@ -8,8 +8,10 @@ from typing import Final
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
+from engine.events.madness import PassionSpent
 from engine.rules.ua2.combat.situation import wound_shift_of
 from engine.rules.ua2.madness import madness_check_events, source_gone_events
+from engine.rules.ua2.passion import RollPassionUse
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Reaction
@@ -93,14 +95,31 @@ def madness(
     source: str,
     dice: DiceSource,
     reactions: Mapping[str, Reaction] | None = None,
+    passions: RollPassionUse | None = None,
 ) -> None:
     """M2-8: a violence check raised by the fight; a `flee` reaction leaves the fight (M2-7).
-    `reactions`: the reaction a person chose for a combatant, should its check fail (M2-4)."""
+    `reactions`: the reaction a person chose for a combatant, should its check fail (M2-4);
+    `passions`: a passion a person chose to spend on a combatant's failed Mind roll (C-10)."""
     c = sink.table.by_id.get(who)
     if rank <= 0 or c is None or c.status != "active":
         return
     stated = reactions.get(who) if reactions else None
-    sink.emit_all(madness_check_events(sink.table, who, "violence", rank, cause, dice, stated, source=source))
+    use = passions.due(who, "madness") if passions is not None else None
+    events = madness_check_events(
+        sink.table,
+        who,
+        "violence",
+        rank,
+        cause,
+        dice,
+        stated,
+        source=source,
+        passion=use.passion if use is not None else None,
+        passion_mode=use.mode if use is not None else "reroll",
+    )
+    if passions is not None and use is not None and any(isinstance(e, PassionSpent) for e in events):
+        passions.spent = True
+    sink.emit_all(events)
     if sink.table.by_id[who].status == "fled":  # the check's reaction sent it running
         left_fight(sink, who)
 
@@ -116,9 +135,10 @@ def violence_after_attack(
     helpless: bool,
     dice: DiceSource,
     reactions: Mapping[str, Reaction] | None = None,
+    passions: RollPassionUse | None = None,
 ) -> None:
     """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
-    killer's check, then each ally who saw the kill (`reactions`: as `madness`)."""
+    killer's check, then each ally who saw the kill (`reactions`, `passions`: as `madness`)."""
     settings = sink.table.limits
     if first_trigger and weapon_kind == "firearm":
         madness(
@@ -129,6 +149,7 @@ def violence_after_attack(
             attacker,
             dice,
             reactions,
+            passions,
         )
     elif first_trigger and weapon_kind == "melee":
         madness(
@@ -139,6 +160,7 @@ def violence_after_attack(
             attacker,
             dice,
             reactions,
+            passions,
         )
     if not killed:
         return
@@ -151,9 +173,11 @@ def violence_after_attack(
             FIGHT_SOURCE,
             dice,
             reactions,
+            passions,
         )
     else:
-        madness(sink, attacker, settings.violence_kill, f"killed {target} (M2-8)", FIGHT_SOURCE, dice, reactions)
+        cause = f"killed {target} (M2-8)"
+        madness(sink, attacker, settings.violence_kill, cause, FIGHT_SOURCE, dice, reactions, passions)
     victim = sink.table.by_id[target]
     for ally in sink.table.rows:
         if ally.id not in (target, attacker) and ally.side == victim.side and ally.status == "active":
@@ -164,6 +188,7 @@ def violence_after_attack(
                 f"saw {target} killed by {attacker} (M2-8)",
                 attacker,
                 dice,
+                passions=passions,
             )
 
 

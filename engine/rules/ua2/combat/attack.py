@@ -6,7 +6,7 @@ from typing import Final
 
 import msgspec
 
-from engine.commands.combat import Attack, DodgePassion, ReactionChoice, Strike
+from engine.commands.combat import Attack, ReactionChoice, RollPassion, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
@@ -33,7 +33,7 @@ from engine.rules.ua2.combat.situation import (
     roll_shifts,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
-from engine.rules.ua2.passion import passion_on_failure, require_passion
+from engine.rules.ua2.passion import RollPassionUse, passion_on_failure, require_passion
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import FISTS_ARM, Arm, Row, Table
 from engine.state.encounter import Reaction
@@ -65,13 +65,13 @@ class Plan:
     __slots__ = (
         "arm",
         "attacker",
-        "dodge_passion",
         "flipped",
         "kind",
         "mode",
         "passion",
         "pool",
         "reactions",
+        "roll_passion",
         "single_target",
         "spec",
         "strikes",
@@ -102,8 +102,8 @@ class Plan:
         self.kind: str = kind
         self.trigger: str = TRIGGERS[kind]
         self.passion: PassionKind | None = None
-        #: C-10: a target's passion on its failed dodge (None: none)
-        self.dodge_passion: DodgePassion | None = None
+        #: C-10: a passion on a roll the attack makes someone roll (None: none)
+        self.roll_passion: RollPassion | None = None
         self.flipped: bool | None = None
         #: M2-4: the reactions the command chose, by combatant (None: none chosen)
         self.reactions: dict[str, Reaction] | None = None
@@ -159,7 +159,7 @@ _MONKEY_REDIRECT: Final = _FIELD["monkey_redirect"]
 _FLIPPED: Final = _FIELD["flipped"]
 _PASSION: Final = _FIELD["passion"]
 _REACTIONS: Final = _FIELD["reactions"]
-_DODGE_PASSION: Final = _FIELD["dodge_passion"]
+_ROLL_PASSION: Final = _FIELD["roll_passion"]
 
 
 def plan_attack(t: Table, command: Attack) -> Plan:
@@ -243,21 +243,22 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     _check_shares(pool, strikes)
     plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
     plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
-    dodge_passion: DodgePassion | msgspec.UnsetType = fields[_DODGE_PASSION]
-    if not isinstance(dodge_passion, msgspec.UnsetType):
-        plan.dodge_passion = _checked_dodge_passion(t, dodge_passion, targets)
+    roll_passion: RollPassion | msgspec.UnsetType = fields[_ROLL_PASSION]
+    if not isinstance(roll_passion, msgspec.UnsetType):
+        plan.roll_passion = _checked_roll_passion(t, roll_passion, targets)
     return plan
 
 
-def _checked_dodge_passion(t: Table, use: DodgePassion, targets: tuple[str, ...]) -> DodgePassion:
-    """C-10: the dodger is a target of this attack, dodging, with that passion unspent."""
-    dodger = combatant(t, use.dodger)
-    if dodger.id not in targets:
-        raise Refused(f"{dodger.id} is not a target of this attack, so it makes no dodge in it (C-10)")
-    if not dodger.dodging:
-        raise Refused(f"{dodger.id} is not dodging, so it rolls no dodge to change (C2-15, C-10)")
-    require_passion(t, dodger, use.passion)
-    return use
+def _checked_roll_passion(t: Table, use: RollPassion, targets: tuple[str, ...]) -> RollPassion:
+    """C-10: a dodger is a target of this attack and dodging; that passion is unspent."""
+    who = combatant(t, use.actor)
+    if use.roll == "dodge":
+        if who.id not in targets:
+            raise Refused(f"{who.id} is not a target of this attack, so it makes no dodge in it (C-10)")
+        if not who.dodging:
+            raise Refused(f"{who.id} is not dodging, so it rolls no dodge to change (C2-15, C-10)")
+    require_passion(t, who, use.passion)
+    return msgspec.structs.replace(use, actor=who.id)
 
 
 def frenzy_attack(t: Table, row: Row) -> Attack | None:
@@ -359,27 +360,27 @@ def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
     parts = len(plan.strikes)
     aimed: set[str] = set()
     passion = PassionUse()
+    rolls = RollPassionUse(plan.roll_passion) if plan.roll_passion is not None else None
     attacker = plan.attacker
     for i in range(parts):
         # A fighter put out of the fight, or frozen (M2-7), by an earlier part makes no more;
         # one who took a Kung Fu Grip makes no other attack (C2-27).
         if t.phase == "ended" or not able_to_act(attacker) or attacker.holding:
             break
-        strike(sink, plan, command, plan.strikes[i][0], shares[i], i + 1, parts, dice, aimed, passion)
+        strike(sink, plan, command, plan.strikes[i][0], shares[i], i + 1, parts, dice, aimed, passion, rolls)
     if plan.mode == "throw":
         sink.emit(ev.WeaponLost(id=command.actor, weapon=plan.arm.name, rule="C2-20"))
     end_turn(sink, dice)
 
 
 class PassionUse:
-    """C-10 in an attack: each passion the command names (the attacker's, a dodger's) is spent
-    at most once, on the first failed roll of its own it can change."""
+    """C-10 in an attack: the passion the command names is spent at most once, on the first
+    failed roll it can change."""
 
-    __slots__ = ("dodge_spent", "spent")
+    __slots__ = ("spent",)
 
     def __init__(self) -> None:
         self.spent = False
-        self.dodge_spent = False  # the dodger's (Attack.dodge_passion)
 
 
 def strike(
@@ -393,6 +394,7 @@ def strike(
     dice: DiceSource,
     aimed: set[str],
     passion: PassionUse,
+    rolls: RollPassionUse | None = None,
 ) -> None:
     """One attack roll against one target, with everything that follows from it. `aimed` holds the
     targets earlier parts of this attack went at (their own shifts count once)."""
@@ -443,12 +445,12 @@ def strike(
     dodge = None
     if target_c.dodging and outcome in HITS:
         dodge = dodge_outcome(t, target, result, dice)
-        use = plan.dodge_passion
-        if dodge is not None and use is not None and use.dodger == target and not passion.dodge_spent:
+        use = rolls.due(target, "dodge") if rolls is not None and dodge is not None else None
+        if dodge is not None and use is not None:
             changed = dodge_with_passion(t, dodge, result, use, dice)
             if changed is not None:  # C-10: once per attack, on the dodger's first failed dodge it can change
                 sink.emit(changed[0])
-                passion.dodge_spent = True
+                rolls.spent = True  # type: ignore[union-attr]
                 dodge = changed[1]
     avoided = dodge is not None and dodge.effect == "full"
     cherry = None
@@ -519,6 +521,7 @@ def strike(
         helpless=helpless,
         dice=dice,
         reactions=plan.reactions,
+        passions=rolls,
     )
 
 

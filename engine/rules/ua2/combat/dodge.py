@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.commands.combat import DodgePassion
+from engine.commands.combat import RollPassion
 from engine.dice.checks import SUCCESSES, CheckResult, roll_check
 from engine.dice.judge import value_read
 from engine.dice.source import DiceSource
@@ -40,7 +40,7 @@ def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) 
 
 
 def dodge_with_passion(
-    t: Table, dodge: DodgeOutcome, attack: CheckResult, use: DodgePassion, dice: DiceSource
+    t: Table, dodge: DodgeOutcome, attack: CheckResult, use: RollPassion, dice: DiceSource
 ) -> tuple[PassionSpent, DodgeOutcome] | None:
     """C-10 on a failed dodge: the dodger's passion rerolls or flips it, and the dodge is judged
     again (C2-15) on the new roll; None when the roll succeeded or the change cannot help."""
