@@ -102,6 +102,16 @@ def bench(
     log: Annotated[
         int, typer.Option("--log", min=0, max=5_000_000, help="Instead: time appends and folds on a log of N events.")
     ] = 0,
+    startup: Annotated[
+        int,
+        typer.Option(
+            "--startup",
+            metavar="RUNS",
+            min=0,
+            max=1000,
+            help="Instead: time session commands, process start to exit, RUNS times each (medians).",
+        ),
+    ] = 0,
     reference: Annotated[
         bool, typer.Option("--reference", help="Build every event, as a log of each fight would hold it.")
     ] = False,
@@ -126,14 +136,18 @@ def bench(
     """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
     With --log N: command append latency on SQLite, fold throughput, opening an N-event session,
     and decoding a combat log of N events (the first scenario's kept fights) with and without
-    folding it.
+    folding it. With --startup RUNS: how long session commands take, process start to exit.
     With --backend dask: the local pool against the cluster (fights/s, the cost of a task), and
     with --client-memory TASKS the client's memory over a batch of 10⁸ fights."""
-    if log:
+    if log or startup:
+        from engine.cli.startupbench import startup_benchmark
         from engine.session.logbench import log_benchmark, replay_benchmark
 
         combat = scenarios[0] if scenarios else SHIPPED / "knife-vs-22.toml"
-        figures = log_benchmark(log) | replay_benchmark(log, combat)
+        if startup:
+            figures: dict[str, Any] = startup_benchmark(startup, SHIPPED / "knife-vs-22.toml")
+        else:
+            figures = log_benchmark(log) | replay_benchmark(log, combat)
         if json:
             emit_json(figures)
         else:

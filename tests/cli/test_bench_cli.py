@@ -46,6 +46,16 @@ def test_bench_log_times_appends_folds_opening_and_a_combat_log() -> None:
     assert report["decode_and_fold_vs_decode"] == pytest.approx(ratio, abs=0.01)
 
 
+def test_bench_startup_times_session_commands_from_process_start_to_exit() -> None:
+    result = runner.invoke(app, ["bench", "--startup", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    commands = ("help", "session_state", "session_log", "session_attack", "session_nothing")
+    assert report["runs"] == 1
+    for command in commands:
+        assert report[f"{command}_wall_ms"] > 0 and report[f"{command}_cpu_ms"] > 0
+
+
 def test_bench_reference_times_batches_that_build_every_event() -> None:
     file = str(ROOT / "scenarios" / "knife-vs-22.toml")
     result = runner.invoke(app, ["bench", file, "-n", "20", "--workers", "1", "--reference", "--json"])
