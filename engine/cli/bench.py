@@ -140,13 +140,14 @@ def bench(
     With --backend dask: the local pool against the cluster (fights/s, the cost of a task), and
     with --client-memory TASKS the client's memory over a batch of 10⁸ fights."""
     if log or startup:
-        from engine.cli.startupbench import startup_benchmark
-        from engine.session.logbench import log_benchmark, replay_benchmark
-
-        combat = scenarios[0] if scenarios else SHIPPED / "knife-vs-22.toml"
         if startup:
+            from engine.cli.startupbench import startup_benchmark
+
             figures: dict[str, Any] = startup_benchmark(startup, SHIPPED / "knife-vs-22.toml")
         else:
+            from engine.session.logbench import log_benchmark, replay_benchmark
+
+            combat = scenarios[0] if scenarios else SHIPPED / "knife-vs-22.toml"
             figures = log_benchmark(log) | replay_benchmark(log, combat)
         if json:
             emit_json(figures)
