@@ -17,6 +17,7 @@ from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of
 from engine.dice.splitmix import COMPILED, MASK, LimbStream, face_at, mix64
 from engine.errors import DiceError
+from engine.hashing import blake2b
 
 DICE: Final = "dice"
 AI: Final = "ai"
@@ -25,8 +26,6 @@ AI: Final = "ai"
 @cache
 def _stream_key(stream: str) -> int:
     """A stream's own key (the same for every seed)."""
-    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL, which most commands never need
-
     return mix64(int.from_bytes(blake2b(stream.encode(), digest_size=8).digest(), "little"))
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from engine.events.commands import MARKERS
+from engine.hashing import blake2b
 from engine.reducers.fold import apply
 from engine.rules.registry import RULESETS, find_ruleset
 from engine.session.history import cursors
@@ -31,8 +32,6 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 @cache
 def layout(ruleset: str = "ua2") -> str:
     """A fingerprint of a ruleset's state shape: a snapshot from another shape is not used."""
-    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL (a short session has no snapshot)
-
     schema = msgspec.json.schema(find_ruleset(ruleset).state_type)
     return blake2b(msgspec.json.encode(schema), digest_size=8).hexdigest()
 

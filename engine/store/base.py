@@ -11,6 +11,7 @@ from typing import Protocol, Self
 import msgspec
 
 from engine.errors import InvalidInput
+from engine.hashing import blake2b
 
 #: A command id: what its caller chose to name one command (one append), so that a retry with the
 #: same id is recognised. Letters, digits and `._:-`, 1–128 of them (a uuid4 hex by default).
@@ -85,8 +86,6 @@ def event_id_for(stream: str, command_id: str, index: int) -> str:
     """The id of event `index` (0-based) of command `command_id` in `stream`: derived from where it
     comes from, never from its content, so two commands that happen to write the same events are
     two commands, and a retry of one command names the same events."""
-    from hashlib import blake2b  # here, not at the top: hashlib loads OpenSSL, which reading a log never needs
-
     h = blake2b(digest_size=16)
     for part in (stream.encode(), command_id.encode(), str(index).encode()):
         h.update(len(part).to_bytes(8, "little"))

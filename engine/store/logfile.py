@@ -29,7 +29,6 @@ the first event of their append.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import stat as stat_mode
@@ -40,6 +39,7 @@ from typing import Annotated
 import msgspec
 
 from engine.errors import CorruptLog, InvalidInput, NotFound, TornTail
+from engine.hashing import blake2b
 from engine.store.base import COMMAND_ID_PATTERN, StoredEvent
 
 #: The longest line read (an event with a large sheet is a few kB; a stored scenario a few 100 kB).
@@ -128,7 +128,7 @@ def check_data(event_id: str, data: bytes) -> None:
 
 
 def _digest(body: bytes) -> bytes:
-    return hashlib.blake2b(body, digest_size=_DIGEST_SIZE).hexdigest().encode()
+    return blake2b(body, digest_size=_DIGEST_SIZE).hexdigest().encode()
 
 
 # --- reading ---------------------------------------------------------------------------------
