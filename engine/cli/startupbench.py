@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.errors import EngineError
 
 #: The console script's entry point, run as `ua` would run it.
-_UA = "import sys; from engine.cli.app import main; sys.argv[0] = 'ua'; main()"
+_UA = "import sys; from engine.cli.entry import main; sys.argv[0] = 'ua'; main()"
 
 #: What is timed: (name, arguments with DB for the database, whether it writes).
 COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (

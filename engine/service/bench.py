@@ -98,7 +98,7 @@ def _ua() -> list[str]:
     script = Path(sys.executable).with_name("ua")
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script)]
-    return [sys.executable, "-c", "from engine.cli.app import main; main()"]
+    return [sys.executable, "-c", "from engine.cli.entry import main; main()"]
 
 
 def cli_latency(db: Path, commands: int) -> dict[str, Any]:

@@ -6,10 +6,12 @@ tactics, the other edition's rules, the service or the optional extras."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -19,14 +21,14 @@ SCENARIO = ROOT / "scenarios" / "knife-vs-22.toml"
 
 #: Run `ua ARGS` as the console script does, in a fresh interpreter, and print what it imported.
 PROBE = """
-import json, sys
-from engine.cli.app import main
+import gc, json, sys
+from engine.cli.entry import main
 sys.argv = ["ua", *json.loads(sys.argv[1])]
 try:
     main()
 except SystemExit as exc:
     code = exc.code
-print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}))
+print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules), "collecting": gc.isenabled()}))
 """
 
 #: Never needed to show help or read a session.
@@ -60,7 +62,9 @@ NOT_FOR_HELP = (
 )
 
 
-def imported(cwd: Path, *args: str) -> list[str]:
+def run_ua(cwd: Path, *args: str) -> dict[str, Any]:
+    """What `ua ARGS` left behind: its exit code, the modules it imported, whether the cyclic
+    collector was on."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, msgspec.json.encode(list(args)).decode()],
         capture_output=True,
@@ -69,9 +73,13 @@ def imported(cwd: Path, *args: str) -> list[str]:
         timeout=300,
         check=True,
     )
-    report = msgspec.json.decode(done.stdout.strip().splitlines()[-1])
+    report: dict[str, Any] = msgspec.json.decode(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None), done.stderr
-    modules: list[str] = report["modules"]
+    return report
+
+
+def imported(cwd: Path, *args: str) -> list[str]:
+    modules: list[str] = run_ua(cwd, *args)["modules"]
     return modules
 
 
@@ -107,6 +115,25 @@ def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
     other_commands = ("engine.cli.session.ua3", "engine.cli.session.setup", "engine.cli.session.history")
     assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
     assert not among(modules, ("engine.scenario",))  # no NPC may respond: the stored scenario is not read
+    assert "hashlib" not in modules  # the dice streams' keys are written out (engine.dice.source)
+
+
+def test_the_collector_is_on_again_when_the_command_runs(session_db: Path) -> None:
+    """`ua` loads its modules with the cyclic collector off (engine.cli.entry), and turns it on
+    before the command runs: a long batch collects its garbage as usual."""
+    report = run_ua(session_db.parent, "session", "state", "duel", "--db", str(session_db))
+    assert report["collecting"] is True
+
+
+def test_an_editable_install_compiles_the_sources_to_bytecode() -> None:
+    """setup.py's EditableBuildPy: `pip install -e .` writes each module's bytecode beside it, so
+    that a start where writing bytecode is off (PYTHONDONTWRITEBYTECODE) compiles nothing."""
+    import engine
+
+    if Path(engine.__file__).resolve().parent != ROOT / "engine":
+        pytest.skip("the engine is not installed from this checkout in editable mode")
+    for module in ("engine/cli/entry.py", "engine/cli/app.py", "engine/events/__init__.py"):
+        assert Path(importlib.util.cache_from_source(str(ROOT / module))).exists(), module
 
 
 def test_listing_sessions_reads_them_without_the_command_flow(session_db: Path) -> None:
