@@ -37,6 +37,7 @@ class Arm:
         "name",
         "nonlethal",
         "penetrating",
+        "skill",
         "throwable",
         "weapon",
     )
@@ -48,6 +49,7 @@ class Arm:
         self.firearm: bool = weapon.kind == "firearm"
         self.bonus: int = weapon.bonus
         self.cap: int | None = weapon.cap
+        self.skill: str = weapon.skill
         self.penetrating: bool = weapon.penetrating
         self.harmful_thrown: bool = weapon.harmful_thrown
         self.throwable: bool = weapon.throwable
