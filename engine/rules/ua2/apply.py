@@ -273,8 +273,9 @@ def turn_started(t: Table, fighter: str, round_: int, turn: int) -> None:
     t.by_id[fighter].acted_round = round_
 
 
-def _skipped(t: Table, e: ev.TurnSkipped) -> None:
-    t.by_id[e.id].acted_round = t.round
+def turn_skipped(t: Table, fighter: str) -> None:
+    """The fighter loses its turn this round (it counts as had)."""
+    t.by_id[fighter].acted_round = t.round
 
 
 TRIGGER_OF_KIND: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
@@ -337,7 +338,12 @@ def status_changed(t: Table, row: Row, status: ev.StatusName) -> None:
 def _permanent(t: Table, e: ev.PermanentDamage) -> None:
     row = t.by_id.get(e.id)
     if row is not None:
-        row.injuries = tuple(replace(i, permanent=True) if i.id == e.injury_id else i for i in row.injuries)
+        made_permanent(row, e.injury_id)
+
+
+def made_permanent(row: Row, injury_id: int) -> None:
+    """C2-32: the injury is permanent damage."""
+    row.injuries = tuple(replace(i, permanent=True) if i.id == injury_id else i for i in row.injuries)
 
 
 def _drawn(t: Table, e: ev.WeaponDrawn) -> None:
@@ -483,7 +489,7 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.RoundStarted: lambda t, e: round_started(t, e.round, e.order),
     ev.Declared: _declared,
     ev.TurnStarted: lambda t, e: turn_started(t, e.id, e.round, e.turn),
-    ev.TurnSkipped: _skipped,
+    ev.TurnSkipped: lambda t, e: turn_skipped(t, e.id),
     ev.AttackResolved: _attack,
     ev.WoundsInflicted: _wounds,
     ev.StatusChanged: _status,

@@ -8,6 +8,7 @@ from typing import Final
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
+from engine.rules.ua2.apply import made_permanent, status_changed
 from engine.rules.ua2.combat.situation import wound_shift_of
 from engine.rules.ua2.madness import check_madness, end_reactions, require_check
 from engine.rules.ua2.passion import RollPassionUse
@@ -47,36 +48,33 @@ def inflict(sink: Sink, target: str, amount: int, source: str, rule: str) -> Non
 
 
 def settle_wounds(sink: Sink, target: str, amount: int, injury_id: int, *, cause: str) -> None:
-    """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow."""
+    """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow. `cause`: what
+    dealt the wounds (only the events hold it: "" when counting will do)."""
     t = sink.table
     c = t.by_id.get(target)
     if c is None:
         return
+    recording = sink.recording
     if amount > PERMANENT_OVER:
-        sink.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
+        made_permanent(c, injury_id)
+        sink.applied(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount) if recording else None)
     if c.status in ("dead",):
         return
     limits = t.limits
+    status: ev.StatusName
     if c.wounds <= limits.dead_at:
-        sink.emit(
-            ev.StatusChanged(
-                id=target,
-                status="dead",
-                cause=f"{c.wounds} wound points after {cause}",
-                rule="C2-31",
-            )
-        )
-        left_fight(sink, target)
+        status = "dead"
     elif c.wounds <= limits.incapacitated_at and c.status == "active":
-        sink.emit(
-            ev.StatusChanged(
-                id=target,
-                status="incapacitated",
-                cause=f"{c.wounds} wound points after {cause}",
-                rule="C2-31",
-            )
-        )
-        left_fight(sink, target)
+        status = "incapacitated"
+    else:
+        return
+    status_changed(t, c, status)
+    sink.applied(
+        ev.StatusChanged(id=target, status=status, cause=f"{c.wounds} wound points after {cause}", rule="C2-31")
+        if recording
+        else None
+    )
+    left_fight(sink, target)
 
 
 def left_fight(sink: Sink, who: str) -> None:

@@ -504,7 +504,7 @@ def strike(
         else None
     )
     if amount:
-        settle_wounds(sink, target, amount, injury, cause=f"{attacker_id}'s attack")
+        settle_wounds(sink, target, amount, injury, cause=f"{attacker_id}'s attack" if recording else "")
     if not avoided:
         _special_effects(sink, plan, command, target, outcome, result, dice)
         if cherry is not None:

@@ -11,7 +11,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.common import require_started
-from engine.rules.ua2.apply import round_started, turn_started
+from engine.rules.ua2.apply import round_started, turn_skipped, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
 from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
@@ -48,7 +48,8 @@ def start_turn_from(sink: Sink, index: int) -> bool:
             sink.applied(ev.TurnStarted(id=fid, round=round_, turn=i) if sink.recording else None)
             return True
         if reason:
-            sink.emit(ev.TurnSkipped(id=fid, reason=reason))
+            turn_skipped(t, fid)
+            sink.applied(ev.TurnSkipped(id=fid, reason=reason) if sink.recording else None)
     return False
 
 
