@@ -245,9 +245,23 @@ def _release(t: Table, holder: str, target: str) -> None:
 def _declared(t: Table, e: ev.Declared) -> None:
     # every field in one call (a compiled build reads a struct's fields one by one, slowly)
     _, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces = astuple(e)
+    declared(t, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces is True)
+
+
+def declared(
+    t: Table,
+    fid: str,
+    focus_target: str,
+    focus: int,
+    continue_dodge: bool,
+    release_hold: bool,
+    continue_suppression: int,
+    replaces: bool,
+) -> None:
+    """C2-4: one combatant's declaration for the round (`ev.Declared`'s fields)."""
     row = t.by_id[fid]
     holding = row.holding
-    if replaces is True:  # the earlier declaration this round ends (C2-4)
+    if replaces:  # the earlier declaration this round ends (C2-4)
         row.focus = None
         if row.continued_dodge:
             row.dodging = row.continued_dodge = False
