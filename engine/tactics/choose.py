@@ -25,9 +25,8 @@ from engine.commands.combat import (
 )
 from engine.dice.source import DiceSource
 from engine.rules.ua2.combat.attack import frenzy_attack
-from engine.rules.ua2.combat.situation import helpless
+from engine.rules.ua2.combat.situation import hand_to_hand_rating, helpless
 from engine.rules.ua2.table import Row, Table
-from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
 from engine.tactics.conditions import Condition, compile_when
 from engine.tactics.rules import TacticRule
@@ -84,17 +83,16 @@ def _enemies(t: Table, me: Row) -> list[Row]:
     return [c for c in t.rows if c.side != me.side and c.status == "active"]
 
 
-def _threat(c: Row) -> int:
-    return threat(c.sheet, c.weapon())
-
-
-def threat(sheet: Sheet, weapon: Weapon | None) -> int:
-    """How dangerous an enemy looks: its attack rating times what its weapon in hand can do."""
-    if weapon is None:
+def threat(c: Row) -> int:
+    """How dangerous an enemy looks: its attack rating times what its weapon in hand can do
+    (read from the row: its skills and its weapon as compiled code reads them)."""
+    held = c.held
+    if held is None:
         return 0
-    if weapon.kind == "firearm":
-        return sheet.rating(weapon.skill) * (weapon.cap or 100)
-    return sheet.rating(sheet.hand_to_hand) * (11 + weapon.bonus)
+    arm = c.arm(held)
+    if arm.firearm:
+        return c.rating(arm.skill) * (arm.cap or 100)
+    return hand_to_hand_rating(c) * (11 + arm.bonus)
 
 
 def select_target(
@@ -130,9 +128,9 @@ def pick_target(enemies: Sequence[Row], selector: str, me: Row, profiles: Mappin
     if selector == "random":
         return enemies[ai.choose(len(enemies))]
     if selector == "most_dangerous":
-        best, most = enemies[0], _threat(enemies[0])
+        best, most = enemies[0], threat(enemies[0])
         for c in enemies:
-            danger = _threat(c)
+            danger = threat(c)
             if danger > most:
                 best, most = c, danger
         return best

@@ -15,7 +15,7 @@ from engine.rules.script import CombatantEnd
 from engine.rules.ua2.combat.attack import frenzy_attack
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
-from engine.state.sheet import METERS, Meters
+from engine.state.sheet import METER_FIELDS, METERS, Meter, Meters
 from engine.tactics.choose import Profile, choose_command, declarations
 from engine.tactics.rules import PRESETS
 
@@ -24,13 +24,16 @@ Baseline = tuple[Meters, int]
 
 
 def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int], ...]:
-    """Per meter, the notches `after` has beyond `before`, for the meters that changed."""
+    """Per meter, the notches `after` has beyond `before`, for the meters that changed (a meter
+    no fact replaced is the same value in both)."""
     if after is before:
         return ()
     out = []
     for m in METERS:
-        b, a = before.of(m), after.of(m)
-        if a.hardened != b.hardened or a.failed != b.failed:
+        field = METER_FIELDS[m]  # Meters.of, compiled (it is an interpreted method)
+        b: Meter = getattr(before, field)
+        a: Meter = getattr(after, field)
+        if a is not b and (a.hardened != b.hardened or a.failed != b.failed):
             out.append((m, a.hardened - b.hardened, a.failed - b.failed))
     return tuple(out)
 

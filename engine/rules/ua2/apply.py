@@ -9,6 +9,7 @@ from typing import Any, Final
 
 import msgspec
 
+from engine.dice.checks import CheckResult
 from engine.events import EventBase
 from engine.events import combat as ev
 from engine.events.checks import CheckRolled
@@ -28,9 +29,9 @@ from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
 from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
-from engine.state.encounter import Combatant, Injury, ReactionState
+from engine.state.encounter import Combatant, Injury, Reaction, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_FIELDS, Meter
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_FIELDS, Meter, MeterName
 from engine.state.weapons import FISTS
 
 replace: Final = msgspec.structs.replace
@@ -71,21 +72,29 @@ def _nothing(t: Table, e: EventBase) -> None:
 
 
 def _check(t: Table, e: CheckRolled) -> None:
-    # C-10: remember the actor's most recent check, for a passion to reroll or flip.
     row = t.by_id.get(e.actor) if e.actor else None
     if row is not None:
-        row.last_check = e.result
+        check_rolled(row, e.result)
+
+
+def check_rolled(row: Row, result: CheckResult) -> None:
+    """C-10: the row's most recent check, for a passion to reroll or flip."""
+    row.last_check = result
 
 
 # -- madness and passions (M2-*, C-10) -----------------------------------------------------------
 
 
 def _resolved(t: Table, e: MadnessCheckResolved) -> None:
-    # A rolled Mind check's notches are marked at once, so no passion can reroll it (C-10).
-    if e.outcome in ROLLED:  # MadnessCheckResolved.rolled (a compiled build calls no property)
-        row = t.by_id.get(e.actor)
-        if row is not None:
-            row.last_check = None
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        madness_resolved(row, e.outcome)
+
+
+def madness_resolved(row: Row, outcome: str) -> None:
+    """A rolled Mind check's notches are marked at once, so no passion can reroll it (C-10)."""
+    if outcome in ROLLED:  # MadnessCheckResolved.rolled (a compiled build calls no property)
+        row.last_check = None
 
 
 def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:
@@ -96,14 +105,32 @@ def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -
 
 
 def _notch(t: Table, e: NotchMarked) -> None:
-    if e.kind == "hardened":
-        _meter(t, e.actor, e.meter, lambda m: replace(m, hardened=min(MAX_HARDENED, m.hardened + 1)))
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        notch_marked(row, e.meter, e.kind)
+
+
+def notch_marked(row: Row, meter: str, kind: str) -> None:
+    """M2-4: one more hardened (at most 10) or failed (at most 5) notch on the row's meter."""
+    field, meters = METER_FIELDS[meter], row.meters  # Meters.of and with_meter, compiled
+    held: Meter = getattr(meters, field)
+    if kind == "hardened":
+        held = replace(held, hardened=min(MAX_HARDENED, held.hardened + 1))
     else:
-        _meter(t, e.actor, e.meter, lambda m: replace(m, failed=min(MAX_FAILED, m.failed + 1)))
+        held = replace(held, failed=min(MAX_FAILED, held.failed + 1))
+    row.meters = replace(meters, **{field: held})
 
 
 def _neurosis(t: Table, e: NeurosisMarked) -> None:
-    _meter(t, e.actor, e.meter, lambda m: replace(m, neurosis=True))
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        neurosis_marked(row, e.meter)
+
+
+def neurosis_marked(row: Row, meter: str) -> None:
+    """M2-5: a neurosis on the row's meter."""
+    field, meters = METER_FIELDS[meter], row.meters
+    row.meters = replace(meters, **{field: replace(getattr(meters, field), neurosis=True)})
 
 
 def _therapy(t: Table, e: TherapyGiven) -> None:
@@ -116,20 +143,35 @@ def _therapy(t: Table, e: TherapyGiven) -> None:
 def _reaction(t: Table, e: ReactionTaken) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.reaction = ReactionState(kind=e.reaction, source=e.source, meter=e.meter)
+        reaction_taken(row, e.reaction, e.source, e.meter)
+
+
+def reaction_taken(row: Row, kind: Reaction, source: str, meter: MeterName) -> None:
+    """M2-4: the row reacts (flee, freeze, frenzy) until `source` is gone."""
+    row.reaction = ReactionState(kind=kind, source=source, meter=meter)
 
 
 def _reaction_ended(t: Table, e: ReactionEnded) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.reaction = None
+        reaction_ended(row)
+
+
+def reaction_ended(row: Row) -> None:
+    """M2-4: the row's reaction is over (its source is gone)."""
+    row.reaction = None
 
 
 def _passion(t: Table, e: PassionSpent) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.passions_spent = (*row.passions_spent, e.passion)
-        row.last_check = e.after
+        passion_spent(row, e.passion, e.after)
+
+
+def passion_spent(row: Row, passion: str, after: CheckResult) -> None:
+    """C-10: the passion is spent; the changed roll is the row's most recent check."""
+    row.passions_spent = (*row.passions_spent, passion)
+    row.last_check = after
 
 
 # -- combat (I2, C2) -----------------------------------------------------------------------------
@@ -203,9 +245,23 @@ def _release(t: Table, holder: str, target: str) -> None:
 def _declared(t: Table, e: ev.Declared) -> None:
     # every field in one call (a compiled build reads a struct's fields one by one, slowly)
     _, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces = astuple(e)
+    declared(t, fid, focus_target, focus, continue_dodge, release_hold, continue_suppression, replaces is True)
+
+
+def declared(
+    t: Table,
+    fid: str,
+    focus_target: str,
+    focus: int,
+    continue_dodge: bool,
+    release_hold: bool,
+    continue_suppression: int,
+    replaces: bool,
+) -> None:
+    """C2-4: one combatant's declaration for the round (`ev.Declared`'s fields)."""
     row = t.by_id[fid]
     holding = row.holding
-    if replaces is True:  # the earlier declaration this round ends (C2-4)
+    if replaces:  # the earlier declaration this round ends (C2-4)
         row.focus = None
         if row.continued_dodge:
             row.dodging = row.continued_dodge = False
@@ -231,8 +287,9 @@ def turn_started(t: Table, fighter: str, round_: int, turn: int) -> None:
     t.by_id[fighter].acted_round = round_
 
 
-def _skipped(t: Table, e: ev.TurnSkipped) -> None:
-    t.by_id[e.id].acted_round = t.round
+def turn_skipped(t: Table, fighter: str) -> None:
+    """The fighter loses its turn this round (it counts as had)."""
+    t.by_id[fighter].acted_round = t.round
 
 
 TRIGGER_OF_KIND: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
@@ -276,22 +333,31 @@ def _wounds(t: Table, e: ev.WoundsInflicted) -> None:
 
 def _status(t: Table, e: ev.StatusChanged) -> None:
     row = t.by_id.get(e.id)
-    if row is None:
-        return
-    row.status = e.status
-    if e.status == "active":
+    if row is not None:
+        status_changed(t, row, e.status)
+
+
+def status_changed(t: Table, row: Row, status: ev.StatusName) -> None:
+    """The row's status; one out of the fight lets go of a grip, is let go, dodges no more."""
+    row.status = status
+    if status == "active":
         return
     if row.holding:
-        _release(t, e.id, row.holding)
+        _release(t, row.id, row.holding)
     if row.held_by:
-        _release(t, row.held_by, e.id)
+        _release(t, row.held_by, row.id)
     row.dodging = row.continued_dodge = False
 
 
 def _permanent(t: Table, e: ev.PermanentDamage) -> None:
     row = t.by_id.get(e.id)
     if row is not None:
-        row.injuries = tuple(replace(i, permanent=True) if i.id == e.injury_id else i for i in row.injuries)
+        made_permanent(row, e.injury_id)
+
+
+def made_permanent(row: Row, injury_id: int) -> None:
+    """C2-32: the injury is permanent damage."""
+    row.injuries = tuple(replace(i, permanent=True) if i.id == injury_id else i for i in row.injuries)
 
 
 def _drawn(t: Table, e: ev.WeaponDrawn) -> None:
@@ -437,7 +503,7 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.RoundStarted: lambda t, e: round_started(t, e.round, e.order),
     ev.Declared: _declared,
     ev.TurnStarted: lambda t, e: turn_started(t, e.id, e.round, e.turn),
-    ev.TurnSkipped: _skipped,
+    ev.TurnSkipped: lambda t, e: turn_skipped(t, e.id),
     ev.AttackResolved: _attack,
     ev.WoundsInflicted: _wounds,
     ev.StatusChanged: _status,

@@ -1,7 +1,7 @@
 """Madness (M2-1…M2-7): checks on a meter, notches, neuroses, reactions and therapy.
 
-`madness_check_events` and `source_gone_events` are pure functions the combat rules call to
-raise checks (M2-8) and end reactions; the command handlers below wrap them.
+`require_check` and `check_madness` are what the combat rules call to raise checks (M2-8),
+`end_reactions` to end them; the command handlers below wrap them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engine.events.madness import (
     MadnessCheckResolved,
     MadnessOutcome,
     NeurosisMarked,
+    NotchKind,
     NotchMarked,
     ReactionChooser,
     ReactionEnded,
@@ -27,8 +28,18 @@ from engine.events.madness import (
     TherapyGiven,
 )
 from engine.rules.common import require_started
+from engine.rules.ua2.apply import (
+    check_rolled,
+    madness_resolved,
+    neurosis_marked,
+    notch_marked,
+    passion_spent,
+    reaction_ended,
+    reaction_taken,
+    status_changed,
+)
 from engine.rules.ua2.passion import passion_on_failure, require_passion
-from engine.rules.ua2.sink import Sink
+from engine.rules.ua2.sink import Sink, recording_sink
 from engine.rules.ua2.table import Row, Table
 from engine.state.encounter import Reaction
 from engine.state.sheet import (
@@ -76,6 +87,88 @@ def _reaction_for(t: Table, actor_id: str, stated: Reaction | None) -> tuple[Rea
     return t.settings.default_reaction, "setting"
 
 
+def require_check(
+    t: Table, actor_id: str, meter: str, rank: int, reaction: Reaction | None = None
+) -> tuple[Row, MeterName]:
+    """The combatant and meter of a madness check it can take, or `Refused` with the reason."""
+    combatant = _combatant(t, actor_id)
+    if combatant.status in ("dead", "fled"):
+        raise Refused(f"{actor_id} is {combatant.status} and takes no madness check")
+    name = _check_meter(meter)
+    if not MIN_RANK <= rank <= MAX_RANK:
+        raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
+    _check_reaction(reaction)
+    return combatant, name
+
+
+def check_madness(
+    sink: Sink,
+    combatant: Row,
+    name: MeterName,
+    rank: int,
+    cause: str,
+    dice: DiceSource,
+    reaction: Reaction | None = None,
+    *,
+    source: str | None = None,
+    shifts: tuple[Shift, ...] = (),
+    passion: PassionKind | None = None,
+    passion_mode: PassionMode = "reroll",
+) -> bool:
+    """One madness check (M2-2…M2-5, M2-7) that `require_check` allowed: each fact applied as it
+    is decided, its event built only when the sink records. Whether a passion was spent (C-10).
+
+    `cause` names what raised the check (trigger text, or the event/command; only the events
+    hold it); `source` is what a reaction lasts until (default: the cause). Draws dice only for
+    an M2-4 roll."""
+    t = sink.table
+    recording = sink.recording
+    actor_id = combatant.id
+    held: Meter = getattr(combatant.meters, METER_FIELDS[name])  # Meters.of, compiled
+    hardened, failed = held.hardened, held.failed
+    if hardened >= rank:  # M2-2
+        _resolved(sink, combatant, name, rank, "hardened", hardened, failed, cause)
+        return False
+    kind, chooser = _reaction_for(t, actor_id, reaction)
+    spent = False
+    if failed >= MAX_FAILED:  # M2-3
+        _resolved(sink, combatant, name, rank, "automatic_failure", hardened, failed, cause)
+    else:  # M2-4
+        spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
+        result = roll_check(spec, dice)
+        check_rolled(combatant, result)
+        purpose = f"resist a {name} {rank} madness check" if recording else ""
+        sink.applied(CheckRolled(actor=actor_id, result=result, purpose=purpose) if recording else None)
+        used = passion_on_failure(combatant, passion, passion_mode, result, dice) if passion else None
+        if used is not None:  # C-10: a triggered passion changes the failed Mind roll
+            passion_spent(combatant, used.passion, used.after)
+            sink.applied(used)
+            result, spent = used.after, True
+        success = succeeded(result)
+        outcome: MadnessOutcome = "success" if success else "failure"
+        _resolved(sink, combatant, name, rank, outcome, hardened, failed, cause)
+        if success:
+            _notch(sink, combatant, name, "hardened", cause)
+            return spent
+        _notch(sink, combatant, name, "failed", cause)
+        if failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
+            neurosis_marked(combatant, name)
+            sink.applied(NeurosisMarked(actor=actor_id, meter=name, cause=cause) if recording else None)
+    lasts_until = cause if source is None else source
+    reaction_taken(combatant, kind, lasts_until, name)
+    sink.applied(
+        ReactionTaken(actor=actor_id, reaction=kind, source=lasts_until, meter=name, chosen_by=chooser)
+        if recording
+        else None
+    )
+    if kind == "flee":  # M2-7: a character who flees leaves the fight (fled, not defeated)
+        status_changed(t, combatant, "fled")
+        sink.applied(
+            StatusChanged(id=actor_id, status="fled", cause="flees in terror", rule="M2-7") if recording else None
+        )
+    return spent
+
+
 def madness_check_events(
     t: Table,
     actor_id: str,
@@ -87,82 +180,61 @@ def madness_check_events(
     *,
     source: str | None = None,
     shifts: tuple[Shift, ...] = (),
-    passion: PassionKind | None = None,
-    passion_mode: PassionMode = "reroll",
 ) -> list[EventBase]:
-    """The events of one madness check (M2-2…M2-5), or `Refused` with the reason.
-
-    `cause` names what raised the check (trigger text, or the event/command); `source` is what a
-    reaction lasts until (default: the cause). Draws dice only for an M2-4 roll.
-    """
-    combatant = _combatant(t, actor_id)
-    if combatant.status in ("dead", "fled"):
-        raise Refused(f"{actor_id} is {combatant.status} and takes no madness check")
-    name = _check_meter(meter)
-    if not MIN_RANK <= rank <= MAX_RANK:
-        raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
-    _check_reaction(reaction)
-    held: Meter = getattr(combatant.meters, METER_FIELDS[name])  # Meters.of, compiled
-    hardened, failed = held.hardened, held.failed
-    if hardened >= rank:  # M2-2
-        return [_resolved(actor_id, name, rank, "hardened", hardened, failed, cause)]
-    chosen = _reaction_for(t, actor_id, reaction)
-    events: list[EventBase] = []
-    if failed >= MAX_FAILED:  # M2-3
-        events.append(_resolved(actor_id, name, rank, "automatic_failure", hardened, failed, cause))
-    else:  # M2-4
-        spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
-        result = roll_check(spec, dice)
-        events.append(CheckRolled(actor=actor_id, result=result, purpose=f"resist a {name} {rank} madness check"))
-        spent = passion_on_failure(combatant, passion, passion_mode, result, dice) if passion else None
-        if spent is not None:  # C-10: a triggered passion changes the failed Mind roll
-            events.append(spent)
-            result = spent.after
-        success = succeeded(result)
-        outcome: MadnessOutcome = "success" if success else "failure"
-        events.append(_resolved(actor_id, name, rank, outcome, hardened, failed, cause))
-        if success:
-            return [*events, NotchMarked(actor=actor_id, meter=name, kind="hardened", cause=cause)]
-        events.append(NotchMarked(actor=actor_id, meter=name, kind="failed", cause=cause))
-        if failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
-            events.append(NeurosisMarked(actor=actor_id, meter=name, cause=cause))
-    kind, chooser = chosen
-    events.append(
-        ReactionTaken(
-            actor=actor_id,
-            reaction=kind,
-            source=cause if source is None else source,
-            meter=name,
-            chosen_by=chooser,
-        )
-    )
-    if kind == "flee":  # M2-7: a character who flees leaves the fight (fled, not defeated)
-        events.append(StatusChanged(id=actor_id, status="fled", cause="flees in terror", rule="M2-7"))
-    return events
+    """The events of one madness check, decided on a copy of `t` (which stays as it is), or
+    `Refused` with the reason."""
+    _, name = require_check(t, actor_id, meter, rank, reaction)
+    sink = recording_sink(t.clone())
+    check_madness(sink, sink.table.by_id[actor_id], name, rank, cause, dice, reaction, source=source, shifts=shifts)
+    return sink.recorded
 
 
 def _resolved(
-    actor_id: str, meter: MeterName, rank: int, outcome: MadnessOutcome, hardened: int, failed: int, cause: str
-) -> MadnessCheckResolved:
+    sink: Sink,
+    row: Row,
+    meter: MeterName,
+    rank: int,
+    outcome: MadnessOutcome,
+    hardened: int,
+    failed: int,
+    cause: str,
+) -> None:
     """How the check came out; `hardened` and `failed`: the meter's notches before it."""
-    return MadnessCheckResolved(
-        actor=actor_id, meter=meter, rank=rank, outcome=outcome, hardened=hardened, failed=failed, cause=cause
+    madness_resolved(row, outcome)
+    sink.applied(
+        MadnessCheckResolved(
+            actor=row.id, meter=meter, rank=rank, outcome=outcome, hardened=hardened, failed=failed, cause=cause
+        )
+        if sink.recording
+        else None
     )
+
+
+def _notch(sink: Sink, row: Row, meter: MeterName, kind: NotchKind, cause: str) -> None:
+    notch_marked(row, meter, kind)
+    sink.applied(NotchMarked(actor=row.id, meter=meter, kind=kind, cause=cause) if sink.recording else None)
 
 
 def _same_source(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-def source_gone_events(t: Table, source: str, actor: str = "") -> list[EventBase]:
-    """M2-4: end every reaction kept for `source` (only `actor`'s when named)."""
-    events: list[EventBase] = []
-    for c in t.rows:
-        kept = c.reaction
-        if kept is None or not _same_source(kept.source, source) or (actor and c.id != actor):
+def end_reactions(sink: Sink, source: str, actor: str = "") -> int:
+    """M2-4: every reaction kept for `source` ends (only `actor`'s when named); how many did."""
+    recording = sink.recording
+    ended = 0
+    for row in sink.table.rows:
+        kept = row.reaction
+        if kept is None or not _same_source(kept.source, source) or (actor and row.id != actor):
             continue
-        events.append(ReactionEnded(actor=c.id, reaction=kept.kind, source=kept.source, meter=_check_meter(kept.meter)))
-    return events
+        reaction_ended(row)
+        sink.applied(
+            ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, meter=_check_meter(kept.meter))
+            if recording
+            else None
+        )
+        ended += 1
+    return ended
 
 
 def madness_check(sink: Sink, command: MadnessCheck, dice: DiceSource) -> None:
@@ -172,10 +244,11 @@ def madness_check(sink: Sink, command: MadnessCheck, dice: DiceSource) -> None:
     cause = command.source.strip() or f"{command.meter} {command.rank}"
     if command.passion is not None:
         require_passion(t, _combatant(t, command.actor), command.passion)
-    events = madness_check_events(
-        t,
-        command.actor,
-        command.meter,
+    combatant, name = require_check(t, command.actor, command.meter, command.rank, command.reaction)
+    check_madness(
+        sink,
+        combatant,
+        name,
         command.rank,
         cause,
         dice,
@@ -184,7 +257,6 @@ def madness_check(sink: Sink, command: MadnessCheck, dice: DiceSource) -> None:
         passion=command.passion,
         passion_mode=command.passion_mode,
     )
-    sink.emit_all(events)
 
 
 def therapy(sink: Sink, command: Therapy, dice: DiceSource) -> None:
@@ -214,11 +286,9 @@ def source_gone(sink: Sink, command: SourceGone, dice: DiceSource) -> None:
     require_started(t)
     if command.actor:
         _combatant(t, command.actor)
-    events = source_gone_events(t, command.source, command.actor)
-    if not events:
+    if not end_reactions(sink, command.source, command.actor):  # none ended: nothing changed
         whose = f"{command.actor} has" if command.actor else "no one has"
         raise Refused(
             f"{whose} a reaction kept for {command.source!r}",
             hint="name the source as the reaction recorded it (M2-4)",
         )
-    sink.emit_all(events)

@@ -37,6 +37,7 @@ class Arm:
         "name",
         "nonlethal",
         "penetrating",
+        "skill",
         "throwable",
         "weapon",
     )
@@ -48,6 +49,7 @@ class Arm:
         self.firearm: bool = weapon.kind == "firearm"
         self.bonus: int = weapon.bonus
         self.cap: int | None = weapon.cap
+        self.skill: str = weapon.skill
         self.penetrating: bool = weapon.penetrating
         self.harmful_thrown: bool = weapon.harmful_thrown
         self.throwable: bool = weapon.throwable
@@ -62,7 +64,7 @@ class Row:
     `Fighter`, which share only `id`). Values inside (sheets, injuries, meters) stay frozen: a
     fact replaces them, never mutates them."""
 
-    __slots__ = (*ROW_FIELDS, "armed", "cuts", "cuts_of", "dealt", "held", "memo", "skills")
+    __slots__ = (*ROW_FIELDS, "armed", "cuts", "cuts_of", "dealt", "held", "memo", "ratings", "skills")
 
     id: str
     side: str
@@ -105,6 +107,8 @@ class Row:
     held: Weapon | None
     #: derived, not stored: the sheet's skills by name, case-folded (shared by copies)
     skills: dict[str, Skill]
+    #: derived, not stored: skill ratings by the name asked for, as `rating` found them (shared by copies)
+    ratings: dict[str, int]
     #: derived, not stored: checks worked out from the sheet, by what they are for (shared by copies)
     memo: dict[object, object]
     #: derived, not stored: wounds dealt to others since the table was thawed (a batch's tally)
@@ -128,6 +132,7 @@ class Row:
         row.skills = {}
         for skill in combatant.sheet.skills:  # the first of a name, as `Sheet.skill` finds it
             row.skills.setdefault(skill.name.casefold(), skill)
+        row.ratings = {}
         row.memo = {}
         row.dealt = 0
         row.cuts, row.cuts_of = (), None
@@ -174,6 +179,7 @@ class Row:
         row.suppressed_last_round = self.suppressed_last_round
         row.held = self.held
         row.skills = self.skills
+        row.ratings = self.ratings
         row.memo = self.memo
         row.dealt = self.dealt
         row.cuts, row.cuts_of = self.cuts, self.cuts_of
@@ -209,9 +215,13 @@ class Row:
         return self.skills.get(name.casefold())
 
     def rating(self, name: str) -> int:
-        """A skill's rating, or 0 when the sheet lacks it."""
-        skill = self.skills.get(name.casefold())
-        return 0 if skill is None else skill.rating
+        """A skill's rating, or 0 when the sheet lacks it (found once per name: the sheet does
+        not change)."""
+        found = self.ratings.get(name)
+        if found is None:
+            skill = self.skills.get(name.casefold())
+            found = self.ratings[name] = 0 if skill is None else skill.rating
+        return found
 
     def weapon(self, name: str | None = None) -> Weapon | None:
         """The weapon of that name carried (the one in hand by default); fists always."""

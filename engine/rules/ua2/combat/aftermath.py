@@ -8,9 +8,9 @@ from typing import Final
 
 from engine.dice.source import DiceSource
 from engine.events import combat as ev
-from engine.events.madness import PassionSpent
+from engine.rules.ua2.apply import made_permanent, status_changed
 from engine.rules.ua2.combat.situation import wound_shift_of
-from engine.rules.ua2.madness import madness_check_events, source_gone_events
+from engine.rules.ua2.madness import check_madness, end_reactions, require_check
 from engine.rules.ua2.passion import RollPassionUse
 from engine.rules.ua2.sink import Sink
 from engine.rules.ua2.table import Table
@@ -48,43 +48,38 @@ def inflict(sink: Sink, target: str, amount: int, source: str, rule: str) -> Non
 
 
 def settle_wounds(sink: Sink, target: str, amount: int, injury_id: int, *, cause: str) -> None:
-    """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow."""
+    """C2-31 status from wound points; C2-32 permanent damage over 50 in one blow. `cause`: what
+    dealt the wounds (only the events hold it: "" when counting will do)."""
     t = sink.table
     c = t.by_id.get(target)
     if c is None:
         return
+    recording = sink.recording
     if amount > PERMANENT_OVER:
-        sink.emit(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount))
+        made_permanent(c, injury_id)
+        sink.applied(ev.PermanentDamage(id=target, injury_id=injury_id, amount=amount) if recording else None)
     if c.status in ("dead",):
         return
     limits = t.limits
+    status: ev.StatusName
     if c.wounds <= limits.dead_at:
-        sink.emit(
-            ev.StatusChanged(
-                id=target,
-                status="dead",
-                cause=f"{c.wounds} wound points after {cause}",
-                rule="C2-31",
-            )
-        )
-        left_fight(sink, target)
+        status = "dead"
     elif c.wounds <= limits.incapacitated_at and c.status == "active":
-        sink.emit(
-            ev.StatusChanged(
-                id=target,
-                status="incapacitated",
-                cause=f"{c.wounds} wound points after {cause}",
-                rule="C2-31",
-            )
-        )
-        left_fight(sink, target)
+        status = "incapacitated"
+    else:
+        return
+    status_changed(t, c, status)
+    sink.applied(
+        ev.StatusChanged(id=target, status=status, cause=f"{c.wounds} wound points after {cause}", rule="C2-31")
+        if recording
+        else None
+    )
+    left_fight(sink, target)
 
 
 def left_fight(sink: Sink, who: str) -> None:
     """M2-4: reactions whose source was `who` end now that it is out of the fight."""
-    events = source_gone_events(sink.table, who)
-    if events:
-        sink.emit_all(events)
+    end_reactions(sink, who)
 
 
 def madness(
@@ -105,10 +100,11 @@ def madness(
         return
     stated = reactions.get(who) if reactions else None
     use = passions.due(who, "madness") if passions is not None else None
-    events = madness_check_events(
-        sink.table,
-        who,
-        "violence",
+    row, name = require_check(sink.table, who, "violence", rank, stated)
+    spent = check_madness(
+        sink,
+        row,
+        name,
         rank,
         cause,
         dice,
@@ -117,10 +113,9 @@ def madness(
         passion=use.passion if use is not None else None,
         passion_mode=use.mode if use is not None else "reroll",
     )
-    if passions is not None and use is not None and any(isinstance(e, PassionSpent) for e in events):
+    if spent and passions is not None:
         passions.spent = True
-    sink.emit_all(events)
-    if sink.table.by_id[who].status == "fled":  # the check's reaction sent it running
+    if row.status == "fled":  # the check's reaction sent it running
         left_fight(sink, who)
 
 
@@ -140,56 +135,26 @@ def violence_after_attack(
     """M2-8 default triggers, in order: the target's first weapon attack or first shot, then the
     killer's check, then each ally who saw the kill (`reactions`, `passions`: as `madness`)."""
     settings = sink.table.limits
+    recording = sink.recording  # a check's cause is read only by the events a recording sink keeps
     if first_trigger and weapon_kind == "firearm":
-        madness(
-            sink,
-            target,
-            settings.violence_first_shot_at,
-            f"shot at by {attacker} for the first time (M2-8)",
-            attacker,
-            dice,
-            reactions,
-            passions,
-        )
+        cause = f"shot at by {attacker} for the first time (M2-8)" if recording else ""
+        madness(sink, target, settings.violence_first_shot_at, cause, attacker, dice, reactions, passions)
     elif first_trigger and weapon_kind == "melee":
-        madness(
-            sink,
-            target,
-            settings.violence_first_weapon_attack,
-            f"attacked with a weapon by {attacker} for the first time (M2-8)",
-            attacker,
-            dice,
-            reactions,
-            passions,
-        )
+        cause = f"attacked with a weapon by {attacker} for the first time (M2-8)" if recording else ""
+        madness(sink, target, settings.violence_first_weapon_attack, cause, attacker, dice, reactions, passions)
     if not killed:
         return
     if helpless:
-        madness(
-            sink,
-            attacker,
-            settings.violence_kill_helpless,
-            f"killed the helpless {target} (M2-8)",
-            FIGHT_SOURCE,
-            dice,
-            reactions,
-            passions,
-        )
+        cause = f"killed the helpless {target} (M2-8)" if recording else ""
+        madness(sink, attacker, settings.violence_kill_helpless, cause, FIGHT_SOURCE, dice, reactions, passions)
     else:
-        cause = f"killed {target} (M2-8)"
+        cause = f"killed {target} (M2-8)" if recording else ""
         madness(sink, attacker, settings.violence_kill, cause, FIGHT_SOURCE, dice, reactions, passions)
     victim = sink.table.by_id[target]
     for ally in sink.table.rows:
         if ally.id not in (target, attacker) and ally.side == victim.side and ally.status == "active":
-            madness(
-                sink,
-                ally.id,
-                settings.violence_ally_killed,
-                f"saw {target} killed by {attacker} (M2-8)",
-                attacker,
-                dice,
-                passions=passions,
-            )
+            cause = f"saw {target} killed by {attacker} (M2-8)" if recording else ""
+            madness(sink, ally.id, settings.violence_ally_killed, cause, attacker, dice, passions=passions)
 
 
 def knock_down(sink: Sink, target: str) -> None:

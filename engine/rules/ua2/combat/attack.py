@@ -50,6 +50,7 @@ HITS: Final = frozenset({"crit", "matched_success", "success"})
 #: (Final: a compiled build keeps them in C variables rather than looking them up by name per call)
 replace: Final = msgspec.structs.replace
 astuple: Final = msgspec.structs.astuple
+UnsetType: Final = msgspec.UnsetType
 
 
 class Plan:
@@ -182,7 +183,7 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         require_passion(t, attacker, passion)
     chosen: tuple[ReactionChoice, ...] | msgspec.UnsetType = fields[_REACTIONS]
     reactions: dict[str, Reaction] | None = None
-    if not isinstance(chosen, msgspec.UnsetType):
+    if not isinstance(chosen, UnsetType):
         for choice in chosen:
             if choice.id not in t.by_id:
                 raise Refused(
@@ -244,7 +245,7 @@ def plan_attack(t: Table, command: Attack) -> Plan:
     plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
     plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
     roll_passion: RollPassion | msgspec.UnsetType = fields[_ROLL_PASSION]
-    if not isinstance(roll_passion, msgspec.UnsetType):
+    if not isinstance(roll_passion, UnsetType):
         plan.roll_passion = _checked_roll_passion(t, roll_passion, targets)
     return plan
 
@@ -504,7 +505,7 @@ def strike(
         else None
     )
     if amount:
-        settle_wounds(sink, target, amount, injury, cause=f"{attacker_id}'s attack")
+        settle_wounds(sink, target, amount, injury, cause=f"{attacker_id}'s attack" if recording else "")
     if not avoided:
         _special_effects(sink, plan, command, target, outcome, result, dice)
         if cherry is not None:

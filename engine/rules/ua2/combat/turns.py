@@ -11,7 +11,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.common import require_started
-from engine.rules.ua2.apply import round_started, turn_started
+from engine.rules.ua2.apply import declared, round_started, turn_skipped, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
 from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
@@ -48,7 +48,8 @@ def start_turn_from(sink: Sink, index: int) -> bool:
             sink.applied(ev.TurnStarted(id=fid, round=round_, turn=i) if sink.recording else None)
             return True
         if reason:
-            sink.emit(ev.TurnSkipped(id=fid, reason=reason))
+            turn_skipped(t, fid)
+            sink.applied(ev.TurnSkipped(id=fid, reason=reason) if sink.recording else None)
     return False
 
 
@@ -222,12 +223,31 @@ def declare(sink: Sink, command: Declare, dice: DiceSource) -> None:
         raise Refused(
             f"{', '.join(by_id)} not in the initiative order", hint=f"in the order: {', '.join(t.order) or 'no one'}"
         )
-    sink.emit_all(made)
+    recording = sink.recording
+    for fid, focus_target, focus, continue_dodge, release_hold, continued, replaces in made:
+        declared(t, fid, focus_target, focus, continue_dodge, release_hold, continued, replaces)
+        sink.applied(
+            ev.Declared(
+                id=fid,
+                focus_target=focus_target,
+                focus=focus,
+                continue_dodge=continue_dodge,
+                release_hold=release_hold,
+                continue_suppression=continued,
+                replaces=True if replaces else msgspec.UNSET,
+            )
+            if recording
+            else None
+        )
     if command.open is not True:
         start_first_turn(sink, dice)
 
 
-def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
+#: A checked declaration: `ev.Declared`'s fields (`declared`'s arguments after the table).
+Checked = tuple[str, str, int, bool, bool, int, bool]
+
+
+def _declared(t: Table, fid: str, d: Declaration) -> Checked:
     """One combatant's declaration, checked against the table as the round starts."""
     c = combatant(t, fid)
     if not able_to_act(c):
@@ -265,15 +285,7 @@ def _declared(t: Table, fid: str, d: Declaration) -> ev.Declared:
             )
         else:
             continued = c.suppressed_last_round
-    return ev.Declared(
-        id=fid,
-        focus_target=focus_target,
-        focus=focus,
-        continue_dodge=continue_dodge,
-        release_hold=release_hold,
-        continue_suppression=continued,
-        replaces=True if replaces else msgspec.UNSET,
-    )
+    return fid, focus_target, focus, continue_dodge, release_hold, continued, bool(replaces)
 
 
 def end_fight(sink: Sink, command: EndFight, dice: DiceSource) -> None:
