@@ -9,16 +9,28 @@ from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import gauge_in
+from engine.rules.ua3.apply import status_changed, wounds_taken
 from engine.rules.ua3.combat.situation import grapple_of, present, standing
-from engine.rules.ua3.harm import wound_events
+from engine.rules.ua3.harm import wound_events, wound_status
 from engine.rules.ua3.stress import MAX_RANK, hardened_against, stress_events
 from engine.rules.ua3.table import Row, Table
 
 
 def wound(sink: Sink[Table], row: Row, amount: int, cause: str, rule: str, faces: tuple[int, ...] = ()) -> None:
     """U-2: wounds count up; 90% of the threshold knocks out, 100% kills."""
-    if amount > 0 and row.status != "dead":
+    if amount <= 0 or row.status == "dead":
+        return
+    if sink.recording:
         sink.emit_all(wound_events(sink.table, row, amount, cause, faces=faces, rule=rule))
+        return
+    # counting: the same facts (`wound_events`'), applied with no event built
+    threshold = row.threshold(sink.table.settings)
+    status = wound_status(row.status, row.wounds + amount, threshold)
+    wounds_taken(row, amount)
+    sink.applied(None)
+    if status is not None:
+        status_changed(row, status)
+        sink.applied(None)
 
 
 def d10s(dice: DiceSource, n: int) -> tuple[int, ...]:
