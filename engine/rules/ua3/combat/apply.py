@@ -20,7 +20,12 @@ replace = msgspec.structs.replace
 
 
 def _round(t: Table, e: ev.RoundStarted) -> None:
-    t.round, t.phase, t.order, t.turn = e.round, "declare", (), 0
+    round_started(t, e.round)
+
+
+def round_started(t: Table, round_: int) -> None:
+    """`RoundStarted`'s fact (a counting sink's rules apply it with no event): declarations open."""
+    t.round, t.phase, t.order, t.turn = round_, "declare", (), 0
     for row in t.rows:
         row.declared = None
 
@@ -56,7 +61,12 @@ def action_declared(
 
 
 def _order(t: Table, e: ev.OrderSet) -> None:
-    t.phase, t.order, t.turn = "acting", e.order, 0
+    order_set(t, e.order)
+
+
+def order_set(t: Table, order: tuple[str, ...]) -> None:
+    """`OrderSet`'s fact (a counting sink's rules apply it with no event): the turns begin."""
+    t.phase, t.order, t.turn = "acting", order, 0
 
 
 def _turn(t: Table, e: ev.TurnEnded) -> None:
@@ -222,4 +232,4 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.FightEnded: _ended,
 }
 
-__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled"]
+__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "order_set", "round_started"]

@@ -30,7 +30,7 @@ from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
-from engine.rules.ua3.combat.apply import action_declared, turn_ended
+from engine.rules.ua3.combat.apply import action_declared, order_set, round_started, turn_ended
 from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
@@ -197,7 +197,12 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
     acting = [r.id for r in t.rows if r.declared is not None and r.declared.action != "nothing"]
     ranks = {actor: t.by_id[actor].declared.rating for actor in acting}  # type: ignore[union-attr]
     order, faces = ranked(acting, ranks, dice)
-    sink.emit(ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces))
+    order_set(t, order)
+    sink.applied(
+        ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces)
+        if recording
+        else None
+    )
     advance(sink, dice)
 
 
@@ -280,7 +285,9 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
         if kept is not None and threat_gone(t, row, kept.source):
             ended.append(ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, gauge=kept.gauge))
     sink.emit_all(ended)
-    sink.emit(ev.RoundStarted(round=t.round + 1))
+    next_round = t.round + 1
+    round_started(t, next_round)
+    sink.applied(ev.RoundStarted(round=next_round) if sink.recording else None)
     fight_over(sink)
 
 
@@ -454,8 +461,10 @@ def close_grapples(sink: Sink[Table]) -> None:
     """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
     t = sink.table
     running: list[Conflict] = []
-    if any(not standing(t.by_id[grappler]) for grappler in t.grappling):  # one of them to close
-        running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+    for grappler in t.grappling:
+        if not standing(t.by_id[grappler]):  # one of them to close
+            running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+            break
     for conflict in running:
         sa, sb = conflict.sides
         a, b = t.by_id[sa.actor], t.by_id[sb.actor]
