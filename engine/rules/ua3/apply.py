@@ -167,7 +167,7 @@ def gridiron_rolled(t: Table, conflict_id: str, side: str, after: str, actor: st
         a = replace(a, rolls=a.rolls + 1, next_roll=())
     else:
         b = replace(b, rolls=b.rolls + 1, next_roll=())
-    t.replace_conflict(replace(conflict, sides=(a, b), token=after))
+    t.moved(conflict, replace(conflict, sides=(a, b), token=after))
     _rolled(t, actor)
 
 

@@ -202,7 +202,7 @@ def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
         a = replace(a, rolls=a.rolls + 1)
     else:
         b = replace(b, rolls=b.rolls + 1)
-    t.replace_conflict(replace(conflict, sides=(a, b)))
+    t.moved(conflict, replace(conflict, sides=(a, b)))
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
