@@ -45,6 +45,7 @@ from engine.rules.ua3.combat.situation import (
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import AttackMode, Burst, Called, Ua3Weapon
+from engine.state.ua3.conflict import Conflict
 from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
 
@@ -309,10 +310,9 @@ def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = 
     return order
 
 
-def _feasible(t: Table, row: Row, rule: Rule) -> bool:
-    """Whether the rules would take this declaration now (so a rule that cannot apply is skipped)."""
-    weapon = _weapon(row)
-    grapple = grapple_of(t, row.id)
+def _feasible(t: Table, row: Row, rule: Rule, weapon: Ua3Weapon | None, grapple: Conflict | None) -> bool:
+    """Whether the rules would take this declaration now (so a rule that cannot apply is
+    skipped); `weapon`: the one in hand (`_weapon`), `grapple`: the one it is in."""
     if grapple is not None:
         return rule.do in ("grapple", "nothing")
     action = rule.do
@@ -342,20 +342,28 @@ def _best_weapon(row: Row) -> Ua3Weapon | None:
     """The weapon to ready: a gun when it may shoot one (U-5), else the best melee weapon."""
     if not row.weapons:
         return None
-    guns = [w for w in row.weapons if w.kind == "firearm"] if firearms(row) is not None else []
-    melee = sorted((w for w in row.weapons if w.kind == "melee"), key=lambda w: -w.bonus)
-    choices = guns or melee
-    if not choices or choices[0].name == row.in_hand:
+    choice = None  # the first gun, else the first melee weapon of the highest bonus
+    if firearms(row) is not None:
+        for w in row.weapons:
+            if w.kind == "firearm":
+                choice = w
+                break
+    if choice is None:
+        for w in row.weapons:
+            if w.kind == "melee" and (choice is None or w.bonus > choice.bonus):
+                choice = w
+    if choice is None or choice.name == row.in_hand:
         return None
-    return choices[0]
+    return choice
 
 
 def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Declaration:
     """U-22: the first rule that holds and can be declared (nothing when none)."""
     if not can_act(row):
         return Declaration(actor=row.id, action="nothing")
+    weapon, grapple = _weapon(row), grapple_of(t, row.id)  # the declaration changes neither
     for rule in rules_of(profile):
-        if not _feasible(t, row, rule) or not rule.when.holds(t, row, ai):
+        if not _feasible(t, row, rule, weapon, grapple) or not rule.when.holds(t, row, ai):
             continue
         action = rule.do
         if action in ("attack", "full_auto", "suppress", "aim", "finish", "coerce"):
@@ -368,7 +376,7 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
             gauge = rule.gauge if action == "coerce" else ""
             return Declaration(actor=row.id, action=action, targets=targets, weapon=rule.weapon, gauge=gauge)
         if action == "grapple":
-            if grapple_of(t, row.id) is not None:
+            if grapple is not None:
                 return Declaration(actor=row.id, action="grapple")
             targets = tuple(x for x in select(t, row, rule, ai, 16) if grapple_of(t, x) is None)[:1]
             if not targets:

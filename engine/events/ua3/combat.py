@@ -80,15 +80,6 @@ class AttackRolled(EventBase, frozen=True, kw_only=True, tag="ua3_attack_rolled"
     def checks(self) -> list[tuple[str, CheckResult]]:
         return [(self.attacker, self.result)]
 
-    def shot_at(self) -> bool:
-        """U-25: whether a gun's roll shot at its targets — not one that jammed (U-5's fumble,
-        the matched failure of full auto, U-7, and of suppressive fire, U-8) nor a fumble that
-        turned on the shooter's own side (U-7, U-8; Decision: a jam fires no shot at anyone)."""
-        if self.kind != "firearm":
-            return False
-        outcome = self.result.outcome
-        return outcome != "fumble" and not (outcome == "matched_failure" and self.mode in ("full_auto", "suppress"))
-
     def explain(self) -> str:
         at = " and ".join(self.targets)
         dealt = (

@@ -18,7 +18,7 @@ from engine.rules.settings import read_settings
 from engine.rules.ua3.combat.apply import APPLIERS as COMBAT_APPLIERS
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.conflict import Conflict, ConflictResult, PendingCoercion
-from engine.state.ua3.encounter import ReactionState, Ua3Combatant
+from engine.state.ua3.encounter import ReactionState, Status, Ua3Combatant
 from engine.state.ua3.settings import Ua3Settings
 
 replace = msgspec.structs.replace
@@ -152,16 +152,23 @@ def _side_change(t: Table, conflict_id: str, key: str, **change: Any) -> Conflic
 
 
 def _gridiron(t: Table, e: ev.GridironRolled) -> None:
-    conflict = t.conflict(e.conflict)
+    gridiron_rolled(t, e.conflict, e.side, e.after, e.actor)
+
+
+def gridiron_rolled(t: Table, conflict_id: str, side: str, after: str, actor: str) -> None:
+    """A roll on a conflict's gridiron (`GridironRolled`'s fact; a counting sink's grapple rules
+    apply it with no event): the roller's side one roll on, its next-roll shifts used up, the
+    token `after` the move, the actor's roll."""
+    conflict = t.conflict(conflict_id)
     if conflict is None:
         return
-    a, b = conflict.sides  # the roller's side: one more roll, its next-roll shifts used up
-    if e.side == "a":
+    a, b = conflict.sides
+    if side == "a":
         a = replace(a, rolls=a.rolls + 1, next_roll=())
     else:
         b = replace(b, rolls=b.rolls + 1, next_roll=())
-    t.replace_conflict(replace(conflict, sides=(a, b), token=e.after))
-    _rolled(t, e.actor)
+    t.moved(conflict, replace(conflict, sides=(a, b), token=after))
+    _rolled(t, actor)
 
 
 def _penalty(t: Table, e: ev.PenaltyTaken) -> None:
@@ -184,13 +191,23 @@ def _conflict_ended(t: Table, e: ev.ConflictEnded) -> None:
 def _wounds(t: Table, e: ev.WoundsTaken) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.wounds += e.amount
+        wounds_taken(row, e.amount)
+
+
+def wounds_taken(row: Row, amount: int) -> None:
+    """`WoundsTaken`'s fact (a counting sink's rules apply it with no event)."""
+    row.wounds += amount
 
 
 def _status(t: Table, e: ev.StatusChanged) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.status = e.status
+        status_changed(row, e.status)
+
+
+def status_changed(row: Row, status: Status) -> None:
+    """`StatusChanged`'s fact (a counting sink's rules apply it with no event)."""
+    row.status = status
 
 
 #: Every event type of the ua3 encounter and what it does, in plain sight. Session markers

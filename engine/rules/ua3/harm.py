@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, WoundsTaken
 from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.encounter import Status
 
 #: U-2: (percent of the threshold, what it means), lowest first.
 LEVELS = ((50, "sore and exhausted"), (75, "badly beaten"), (90, "unconscious"), (100, "dead"))
@@ -36,10 +37,21 @@ def wound_events(
         )
     ]
     after = row.wounds + amount
-    if after >= threshold and row.status != "dead":
+    status = wound_status(row.status, after, threshold)
+    if status == "dead":
         events.append(StatusChanged(actor=row.id, status="dead", cause=f"{after} wounds of {threshold}", rule="U-2"))
-    elif after >= at_percent(threshold, 90) and row.status == "active":
+    elif status == "unconscious":
         events.append(
             StatusChanged(actor=row.id, status="unconscious", cause=f"{after} wounds, 90% of {threshold}", rule="U-2")
         )
     return events
+
+
+def wound_status(status: Status, after: int, threshold: int) -> Status | None:
+    """U-2: the status wounds reaching `after` bring one of `status` (None: no change) — dead at
+    100% of the threshold, unconscious at 90% (an active one)."""
+    if after >= threshold and status != "dead":
+        return "dead"
+    if after >= at_percent(threshold, 90) and status == "active":
+        return "unconscious"
+    return None

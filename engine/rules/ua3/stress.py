@@ -42,13 +42,16 @@ from engine.rules.ua3.people import able, person, require_passion, roll, spec_fo
 from engine.rules.ua3.samples import find_sample
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.settings import Reaction
-from engine.state.ua3.sheet import GAUGES, MAX_FAILED, MAX_HARDENED, U18, GaugeName
+from engine.state.ua3.sheet import GAUGES, MAX_FAILED, MAX_HARDENED, U18, Gauge, GaugeName
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 MIN_RANK, MAX_RANK = 1, 10
 
 
 def gauge_of(name: str) -> GaugeName:
+    for gauge in GAUGES:  # a gauge's own name (the rules' checks name it so)
+        if gauge == name:
+            return gauge
     found = gauge_named(name)
     for gauge in GAUGES:
         if gauge == found:
@@ -97,7 +100,7 @@ def stress_events(
     held = gauge_in(row.gauges, gauge)
     cause = cause or source or sample_text(sample) or f"{gauge} {rank}"
     how = _Check(actor, gauge, rank, held.hardened, held.failed, source, sample, low, high, cause)
-    if held.hardened >= rank:  # 1. immune: no roll, nothing marked
+    if hardened_against(held, rank):  # 1. immune: no roll, nothing marked
         return [how.checked("hardened")]
     failing: list[EventBase] = [
         ReactionTaken(actor=actor, reaction=kind, source=source, gauge=gauge, chosen_by=chooser)
@@ -122,6 +125,12 @@ def stress_events(
     if held.failed + 1 == MAX_FAILED:
         events.append(TraumaMarked(actor=actor, gauge=gauge, cause=cause))
     return [*events, *failing]
+
+
+def hardened_against(held: Gauge, rank: int) -> bool:
+    """U-23, 1.: hardened notches in the gauge at or above the rank: immune (no roll, nothing
+    marked, its `StressChecked` changing nothing on the table)."""
+    return held.hardened >= rank
 
 
 class _Check:

@@ -296,6 +296,16 @@ class Table(TableBase):
         if grapples:
             self._index()
 
+    def moved(self, old: Conflict, new: Conflict) -> None:
+        """`old` (one of the conflicts) becomes `new`, the same conflict moved on — its sides'
+        rolls or token, not its kind, grapplers or result: the index keeps who is in it (a new
+        dict, so copies may share the old one), nothing to read again."""
+        conflicts = self.conflicts
+        for i in range(len(conflicts)):
+            if conflicts[i] is old:
+                conflicts[i] = new
+        self.grappling = {actor: new if c is old else c for actor, c in self.grappling.items()}
+
     def _index(self) -> None:
         """After the conflicts changed: the running grapple (U-17) each grappler is in, the
         first one listed (derived, not stored; a new dict each time, so copies may share it)."""

@@ -9,17 +9,23 @@ from typing import Any, Final
 import msgspec
 from msgspec.structs import astuple
 
+from engine.dice.checks import CheckResult
 from engine.events import EventBase
 from engine.events.ua3 import combat as ev
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import FISTS, Aim, Declared
+from engine.state.ua3.combat import FISTS, Action, Aim, Declared
 from engine.state.ua3.encounter import FightResult
 
 replace = msgspec.structs.replace
 
 
 def _round(t: Table, e: ev.RoundStarted) -> None:
-    t.round, t.phase, t.order, t.turn = e.round, "declare", (), 0
+    round_started(t, e.round)
+
+
+def round_started(t: Table, round_: int) -> None:
+    """`RoundStarted`'s fact (a counting sink's rules apply it with no event): declarations open."""
+    t.round, t.phase, t.order, t.turn = round_, "declare", (), 0
     for row in t.rows:
         row.declared = None
 
@@ -41,16 +47,26 @@ _KEEP_AIM = frozenset({"aim", "attack", "full_auto"})
 
 def _declared(t: Table, e: ev.ActionDeclared) -> None:
     f = astuple(e)
-    row = t.by_id[f[_ACTOR]]
-    action, targets = f[_ACTION], f[_TARGETS]
-    row.declared = Declared(action=action, targets=targets, weapon=f[_WEAPON], rating=f[_RATING], rated_by=f[_RATED_BY])
+    action_declared(t, t.by_id[f[_ACTOR]], f[_ACTION], f[_TARGETS], f[_WEAPON], f[_RATING], f[_RATED_BY])
+
+
+def action_declared(
+    t: Table, row: Row, action: Action, targets: tuple[str, ...], weapon: str, rating: int, rated_by: str
+) -> None:
+    """A declaration (`ActionDeclared`'s fact; a counting sink's rules apply it with no event)."""
+    row.declared = Declared(action=action, targets=targets, weapon=weapon, rating=rating, rated_by=rated_by)
     aim = row.aim
     if aim is not None and not (action in _KEEP_AIM and aim.target in targets):
         row.aim = None  # U-9 (Decision): the rounds spent aiming are consecutive, the attack the next action
 
 
 def _order(t: Table, e: ev.OrderSet) -> None:
-    t.phase, t.order, t.turn = "acting", e.order, 0
+    order_set(t, e.order)
+
+
+def order_set(t: Table, order: tuple[str, ...]) -> None:
+    """`OrderSet`'s fact (a counting sink's rules apply it with no event): the turns begin."""
+    t.phase, t.order, t.turn = "acting", order, 0
 
 
 def _turn(t: Table, e: ev.TurnEnded) -> None:
@@ -65,21 +81,43 @@ def turn_ended(t: Table, row: Row | None, lost: bool) -> None:
 
 
 def _attack(t: Table, e: ev.AttackRolled) -> None:
-    attacker = t.by_id[e.attacker]
+    attack_rolled(t, e.attacker, e.targets, e.result, sum(e.wounds), e.kind, e.mode)
+
+
+def attack_rolled(
+    t: Table, attacker_id: str, targets: tuple[str, ...], result: CheckResult, dealt: int, kind: str, mode: str
+) -> None:
+    """An attack roll (`AttackRolled`'s fact; a counting sink's rules apply it with no event):
+    the attacker's roll and the wounds it `dealt`, its aim spent, its targets marked (U-25)."""
+    attacker = t.by_id[attacker_id]
     attacker.next_roll = ()
-    attacker.last_check = e.result
-    attacker.dealt += sum(e.wounds)
+    attacker.last_check = result
+    attacker.dealt += dealt
     aim = attacker.aim
-    if aim is not None and aim.target in e.targets:
+    if aim is not None and aim.target in targets:
         attacker.aim = None  # U-9: the aim is spent on the next attack on its target
-    # U-25: a gun that jammed or turned on its own side shot at no one (`shot_at`)
-    trigger = ("shot_at" if e.shot_at() else "") if e.kind == "firearm" else "weapon" if e.kind == "melee" else ""
-    for target_id in e.targets:
+    trigger = _mark(kind, result, mode)
+    for target_id in targets:
         target = t.by_id[target_id]
-        if e.attacker in target.openings:
-            target.openings = tuple(o for o in target.openings if o != e.attacker)
+        if attacker_id in target.openings:
+            target.openings = tuple(o for o in target.openings if o != attacker_id)
         if trigger and trigger not in target.triggered:
             target.triggered = (*target.triggered, trigger)
+
+
+def _mark(kind: str, result: CheckResult, mode: str) -> str:
+    """U-25: what an attack marks its targets as — attacked with a weapon, or shot at: not by a
+    gun that jammed (U-5's fumble, the matched failure of full auto, U-7, and of suppressive
+    fire, U-8) nor by a fumble that turned on the shooter's own side (U-7, U-8; Decision: a jam
+    fires no shot at anyone)."""
+    if kind == "melee":
+        return "weapon"
+    if kind != "firearm":
+        return ""
+    outcome = result.outcome
+    if outcome == "fumble" or (outcome == "matched_failure" and mode in ("full_auto", "suppress")):
+        return ""
+    return "shot_at"
 
 
 def _attacked_with_weapon(t: Table, e: ev.AttackedWithWeapon) -> None:
@@ -164,7 +202,7 @@ def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
         a = replace(a, rolls=a.rolls + 1)
     else:
         b = replace(b, rolls=b.rolls + 1)
-    t.replace_conflict(replace(conflict, sides=(a, b)))
+    t.moved(conflict, replace(conflict, sides=(a, b)))
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
@@ -194,4 +232,4 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.FightEnded: _ended,
 }
 
-__all__ = ["APPLIERS", "FISTS"]
+__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "order_set", "round_started"]

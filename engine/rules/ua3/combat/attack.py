@@ -13,6 +13,7 @@ from engine.events.ua3 import PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option
+from engine.rules.ua3.combat.apply import attack_rolled
 from engine.rules.ua3.combat.harm import d10s, stress, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
@@ -225,36 +226,35 @@ def strike(
         rule = "U-4"
     elif kind == "firearm":
         rule = "U-5"
+    recording = sink.recording  # the breakdown, the note and the event: only for a log
     if outcome in HITS and mode != "disarm":
         if kind == "firearm":
             cap = weapon.cap
             amount = cap if outcome == "crit" and cap is not None else min(roll.value, cap or roll.value)
-            parts = (
-                f"crit: the cap, {cap}"
-                if outcome == "crit"
-                else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
-            )
             amount, armor = _gun_wounds(sink, target, amount, result, command.called)
-            parts = f"{parts}; {armor}" if armor else parts
+            if recording:
+                parts = (
+                    f"crit: the cap, {cap}"
+                    if outcome == "crit"
+                    else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
+                )
+                parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
             note = "crit: the opponent dies"  # the event names the rule once
         elif outcome == "crit":
-            note = f"crit: {target.id} is {command.fists_crit}"
+            note = f"crit: {target.id} is {command.fists_crit}" if recording else ""
         elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
             amount = roll.value + weapon.bonus
-            parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
+            if recording:
+                parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
         else:
             amount = roll.digit_sum + weapon.bonus
-            tags = f" +{weapon.bonus} ({', '.join(t for t in weapon.tags if t != 'edged')})" if weapon.bonus else ""
-            thick = (
-                "; a thick jacket stops the matched success (U-13)"
-                if outcome == "matched_success" and kind == "melee"
-                else ""
-            )
-            parts = f"{face_value(roll.tens)}+{face_value(roll.ones)}{tags}{thick}"
+            if recording:
+                parts = _digits_breakdown(weapon, outcome, kind, roll.tens, roll.ones)
     elif outcome in MISSES and kind == "melee" and weapon.cleaves and mode == "strike":
         amount, parts = CLEAVE_MISS, "a cleaving weapon's miss (U-4)"
-    sink.emit(
+    attack_rolled(t, row.id, (target.id,), result, amount, kind, mode)
+    sink.applied(
         ev.AttackRolled(
             round=t.round,
             attacker=row.id,
@@ -268,12 +268,23 @@ def strike(
             rule=rule,
             note=note,
         )
+        if recording
+        else None
     )
     wound(sink, target, amount, f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}", rule)
     turned = target.helmet_spent and not helmet
     _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
     first_weapon_checks(sink, row.id, target, seen, dice)
     killed_checks(sink, row, [target] if alive and target.status == "dead" else [], dice)
+
+
+def _digits_breakdown(weapon: Ua3Weapon, outcome: str, kind: str, tens: int, ones: int) -> str:
+    """A hit's wounds as the digit sum of its roll and the weapon's bonus (U-3, U-4), shown."""
+    tags = f" +{weapon.bonus} ({', '.join(t for t in weapon.tags if t != 'edged')})" if weapon.bonus else ""
+    thick = (
+        "; a thick jacket stops the matched success (U-13)" if outcome == "matched_success" and kind == "melee" else ""
+    )
+    return f"{face_value(tens)}+{face_value(ones)}{tags}{thick}"
 
 
 def _effects(
@@ -393,11 +404,13 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     armored = _armored(sink, live, wounds, result)
     seen = [x.triggered for x in live]
     alive = [x.status != "dead" for x in live]
-    sink.emit(
+    ids = tuple(x.id for x in live)
+    attack_rolled(t, row.id, ids, result, sum(wounds), "firearm", "full_auto")
+    sink.applied(
         ev.AttackRolled(
             round=t.round,
             attacker=row.id,
-            targets=tuple(x.id for x in live),
+            targets=ids,
             weapon=weapon.name,
             kind="firearm",
             mode="full_auto",
@@ -406,17 +419,29 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
             breakdown="; ".join([parts, *armored]) if parts else "",
             rule="U-7",
         )
+        if sink.recording
+        else None
     )
-    for x, amount in zip(live, wounds, strict=True):
-        wound(sink, x, amount, f"{row.id}'s full auto", "U-7")
+    cause = f"{row.id}'s full auto"
+    for i in range(len(live)):
+        wound(sink, live[i], wounds[i], cause, "U-7")
     if outcome == "fumble":
         _friendly_fire(sink, row, 3, "U-7", result, dice)
     elif outcome == "matched_failure":
         sink.emit(ev.WeaponJammed(actor=row.id, weapon=weapon.name, rule="U-7"))
-    for x, s in zip(live, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, s, dice)
-    killed_checks(sink, row, [x for x, a in zip(live, alive, strict=True) if a and x.status == "dead"], dice)
+    _volley_checks(sink, row, live, seen, alive, dice)
     end_turn(sink, row.id, dice)
+
+
+def _volley_checks(
+    sink: Sink[Table], row: Row, targets: list[Row], seen: list[tuple[str, ...]], alive: list[bool], dice: DiceSource
+) -> None:
+    """U-25 after full auto or suppressive fire: each target's first weapon check (`seen`: its
+    marks before), then the attacker's for those it killed (`alive` before)."""
+    n = len(targets)
+    for i in range(n):
+        first_weapon_checks(sink, row.id, targets[i], seen[i], dice)
+    killed_checks(sink, row, [targets[i] for i in range(n) if alive[i] and targets[i].status == "dead"], dice)
 
 
 def _armored(sink: Sink[Table], targets: list[Row], wounds: list[int], result: CheckResult) -> list[str]:
@@ -496,11 +521,13 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
     armored = _armored(sink, group, wounds, result)  # U-13: the suppression's hits are gun wounds
     seen = [x.triggered for x in group]
     alive = [x.status != "dead" for x in group]
-    sink.emit(
+    ids = tuple(x.id for x in group)
+    attack_rolled(t, row.id, ids, result, sum(wounds), "firearm", "suppress")
+    sink.applied(
         ev.AttackRolled(
             round=t.round,
             attacker=row.id,
-            targets=tuple(x.id for x in group),
+            targets=ids,
             weapon=weapon.name,
             kind="firearm",
             mode="suppress",
@@ -509,9 +536,12 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
             breakdown="; ".join([parts, *armored]) if parts else "",
             rule="U-8",
         )
+        if sink.recording
+        else None
     )
-    for x, amount in zip(group, wounds, strict=True):
-        wound(sink, x, amount, f"{row.id}'s suppressive fire", "U-8")
+    cause = f"{row.id}'s suppressive fire"
+    for i in range(len(group)):
+        wound(sink, group[i], wounds[i], cause, "U-8")
     if outcome == "fumble":
         _friendly_fire(sink, row, 2, "U-8", result, dice)
     elif outcome == "matched_failure":
@@ -520,7 +550,5 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         standing_group = tuple(x.id for x in group if standing(x))
         if standing_group:
             sink.emit(ev.SuppressionLaid(attacker=row.id, targets=standing_group, until=t.round + 1))
-    for x, s in zip(group, seen, strict=True):
-        first_weapon_checks(sink, row.id, x, s, dice)
-    killed_checks(sink, row, [x for x, a in zip(group, alive, strict=True) if a and x.status == "dead"], dice)
+    _volley_checks(sink, row, group, seen, alive, dice)
     end_turn(sink, row.id, dice)

@@ -13,6 +13,7 @@ from engine.errors import Refused
 from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
+from engine.rules.ua3.apply import gridiron_rolled
 from engine.rules.ua3.combat.apply import exchange_spent
 from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
 from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
@@ -90,8 +91,9 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
             return
         conflict = grab(sink, row, t.by_id[target_id])
     else:
-        if command.target and command.target != opponent_in(conflict, row.id):
-            raise Refused(f"{row.id} is grappling {opponent_in(conflict, row.id)}, not {command.target}")
+        opponent = opponent_in(conflict, row.id)
+        if command.target and command.target != opponent:
+            raise Refused(f"{row.id} is grappling {opponent}, not {command.target}")
         _check_move(t, row, conflict, command)
     key = _key(conflict, row.id)
     other = t.by_id[opponent_in(conflict, row.id)]
@@ -163,31 +165,37 @@ def _roll(
     option = struggle(row)
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, flipped=command.flipped)
     steps = steps_of(result)
-    after = step_toward(conflict.token, key, steps)
-    side = conflict.side(key)
-    sink.emit(
+    conflict_id, before, (side_a, side_b) = conflict.id, conflict.token, conflict.sides
+    after = step_toward(before, key, steps)
+    side = side_a if key == "a" else side_b  # `conflict.side(key)`
+    side_key = side.key
+    gridiron_rolled(sink.table, conflict_id, side_key, after, row.id)
+    sink.applied(
         GridironRolled(
-            conflict=conflict.id,
-            side=side.key,
+            conflict=conflict_id,
+            side=side_key,
             roller=side.name,
             actor=row.id,
             result=result,
-            before=conflict.token,
+            before=before,
             after=after,
             steps=steps,
             exchange=side.rolls + 1,
         )
+        if sink.recording
+        else None
     )
-    if result.outcome == "matched_failure" and command.matched_failure == "wounds":
+    outcome = result.outcome
+    if outcome == "matched_failure" and command.matched_failure == "wounds":
         face = dice.d10()
         wound(sink, row, face_value(face), "a matched failure in the grapple: 1d10", "U-16", faces=(face,))
-    elif result.outcome == "matched_failure":
+    elif outcome == "matched_failure":
         sink.emit(PenaltyTaken(actor=row.id, shift=MATCHED_FAILURE, rule="U-16"))
-    attacker = sink.table.by_id[conflict.sides[0].actor]
-    defender = sink.table.by_id[conflict.sides[1].actor]
+    attacker = sink.table.by_id[side_a.actor]
+    defender = sink.table.by_id[side_b.actor]
     if after == "end_zone_a":
         reason = f"{attacker.id} reaches its end zone"
-        sink.emit(ConflictEnded(conflict=conflict.id, winner="a", token=after, reason=reason, stake="restrain or kill"))
+        sink.emit(ConflictEnded(conflict=conflict_id, winner="a", token=after, reason=reason, stake="restrain or kill"))
         if command.end == "kill" and row.id == attacker.id:
             sink.emit(
                 StatusChanged(
@@ -200,7 +208,7 @@ def _roll(
         flee_if_free(sink, attacker)  # U-23: its hold over, one that would flee goes
     elif after == "end_zone_b":
         reason = f"{defender.id} breaks free"
-        sink.emit(ConflictEnded(conflict=conflict.id, winner="b", token=after, reason=reason, stake="break free"))
+        sink.emit(ConflictEnded(conflict=conflict_id, winner="b", token=after, reason=reason, stake="break free"))
         roll = result.roll
         assert roll is not None
         if row.id == defender.id:

@@ -8,16 +8,29 @@ from engine.dice.source import DiceSource
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
+from engine.rules.ua3.abilities import gauge_in
+from engine.rules.ua3.apply import status_changed, wounds_taken
 from engine.rules.ua3.combat.situation import grapple_of, present, standing
-from engine.rules.ua3.harm import wound_events
-from engine.rules.ua3.stress import stress_events
+from engine.rules.ua3.harm import wound_events, wound_status
+from engine.rules.ua3.stress import MAX_RANK, hardened_against, stress_events
 from engine.rules.ua3.table import Row, Table
 
 
 def wound(sink: Sink[Table], row: Row, amount: int, cause: str, rule: str, faces: tuple[int, ...] = ()) -> None:
     """U-2: wounds count up; 90% of the threshold knocks out, 100% kills."""
-    if amount > 0 and row.status != "dead":
+    if amount <= 0 or row.status == "dead":
+        return
+    if sink.recording:
         sink.emit_all(wound_events(sink.table, row, amount, cause, faces=faces, rule=rule))
+        return
+    # counting: the same facts (`wound_events`'), applied with no event built
+    threshold = row.threshold(sink.table.settings)
+    status = wound_status(row.status, row.wounds + amount, threshold)
+    wounds_taken(row, amount)
+    sink.applied(None)
+    if status is not None:
+        status_changed(row, status)
+        sink.applied(None)
 
 
 def d10s(dice: DiceSource, n: int) -> tuple[int, ...]:
@@ -36,9 +49,13 @@ def stress(sink: Sink[Table], row: Row, rank: int, source: str, cause: str, dice
     none was taken)."""
     if rank <= 0 or not present(row):
         return ""
-    events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
-    sink.emit_all(events)
-    outcome = next(e.outcome for e in events if isinstance(e, StressChecked))
+    if not sink.recording and rank <= MAX_RANK and hardened_against(gauge_in(row.gauges, "violence"), rank):
+        sink.applied(None)  # immune (U-23): its fact changes nothing on the table, its event is for a log
+        outcome = "hardened"
+    else:
+        events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
+        sink.emit_all(events)
+        outcome = next(e.outcome for e in events if isinstance(e, StressChecked))
     reaction = row.reaction
     if reaction is not None and reaction.source == source:
         flee_if_free(sink, row)

@@ -5,12 +5,13 @@ U-5, flee, surrender, nothing)."""
 
 from __future__ import annotations
 
+from msgspec.structs import astuple
+
 from engine.commands.ua3 import AnswerCoercion, Coerce
 from engine.commands.ua3_combat import (
     Aim,
     BeginFight,
     ClearJam,
-    Declaration,
     Declare,
     Dodge,
     DoNothing,
@@ -29,7 +30,7 @@ from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import gauge_named
-from engine.rules.ua3.combat.apply import turn_ended
+from engine.rules.ua3.combat.apply import action_declared, order_set, round_started, turn_ended
 from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
@@ -48,6 +49,7 @@ from engine.rules.ua3.combat.situation import (
     weapon_of,
 )
 from engine.rules.ua3.table import Row, Table
+from engine.state.ua3.combat import Action
 from engine.state.ua3.conflict import Conflict, SideKey
 
 MAX_TIE_ROUNDS = 50
@@ -100,9 +102,9 @@ def begin_fight(sink: Sink[Table], command: BeginFight, dice: DiceSource) -> Non
     fight_over(sink)
 
 
-def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
-    """A declaration's weapon and rating, or `Refused` (U-22: what it can do now)."""
-    action = d.action
+def _check(t: Table, row: Row, action: str, targets: tuple[str, ...], named: str, gauge: str) -> tuple[str, int]:
+    """A declaration's weapon and rating, or `Refused` (U-22: what it can do now): its
+    `action`, `targets`, the weapon `named` and the `gauge` (a `Declaration`'s fields)."""
     if not can_act(row):
         why = "frozen (U-23)" if frozen(row) else f"restrained by {row.restrained_by} (U-17)"
         why = row.status if not standing(row) else why
@@ -116,9 +118,9 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
     if reaction is not None and reaction.kind == "flee" and grapple is None and action not in ("flee", "nothing"):
         raise Refused(f"{row.id} flees until {reaction.source} is gone (U-23)", hint="declare flee")
     low, high = TARGETS.get(action, (0, 1 if action == "grapple" else 0))
-    if not low <= len(d.targets) <= high:
-        raise Refused(f"{action.replace('_', ' ')} names {low}–{high} targets, not {len(d.targets)}")
-    for target in d.targets:
+    if not low <= len(targets) <= high:
+        raise Refused(f"{action.replace('_', ' ')} names {low}–{high} targets, not {len(targets)}")
+    for target in targets:
         other = combatant(t, target)
         if other.id == row.id:
             raise Refused(f"{row.id} cannot aim its {action.replace('_', ' ')} at itself")
@@ -126,18 +128,18 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
             raise Refused(f"{target} is {other.status}")
     threat = threat_of(reaction.source) if reaction is not None else ""
     if reaction is not None and reaction.kind == "frenzy" and threat in t.by_id:
-        if action not in FRENZY or any(target != threat for target in d.targets):
+        if action not in FRENZY or any(target != threat for target in targets):
             raise Refused(
                 f"{row.id} is in a frenzy: it attacks {threat} every action and cannot dodge (U-23, as M2-7)",
                 hint=f"declare an attack (or a grab) on {threat}, or nothing",
             )
     if action == "ready":  # rolls nothing: last, unless an initiative identity rates it (U-19)
-        readied = weapon_of(row, d.weapon or "fists")
+        readied = weapon_of(row, named or "fists")
         option = action_rating(t, row, action, readied)
         return readied.name, option.rating if option is not None else 0
-    if action == "coerce" and d.gauge and gauge_named(d.gauge) is None:
-        raise Refused(f"unknown shock gauge {d.gauge!r} (U-18)")
-    weapon = held(row, d.weapon) if action not in ("grapple", "finish") else weapon_of(row, d.weapon)
+    if action == "coerce" and gauge and gauge_named(gauge) is None:
+        raise Refused(f"unknown shock gauge {gauge!r} (U-18)")
+    weapon = held(row, named) if action not in ("grapple", "finish") else weapon_of(row, named)
     if action in ("attack", "full_auto", "suppress") and row.jammed and weapon.kind == "firearm":
         raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam first (U-5)")
     if action == "clear_jam" and not row.jammed:
@@ -146,14 +148,14 @@ def _check(t: Table, row: Row, d: Declaration) -> tuple[str, int]:
         raise Refused(f"the {weapon.name} cannot fire full auto (U-7)")
     if action == "suppress" and weapon.kind != "firearm":
         raise Refused("suppressive fire needs a gun (U-8)")
-    if action == "finish" and not helpless(t.by_id[d.targets[0]]):
-        raise Refused(f"{d.targets[0]} is not helpless (U-10: unconscious, restrained or frozen)")
+    if action == "finish" and not helpless(t.by_id[targets[0]]):
+        raise Refused(f"{targets[0]} is not helpless (U-10: unconscious, restrained or frozen)")
     if action == "grapple" and grapple is None:
-        if not d.targets:
+        if not targets:
             raise Refused("a grab names whom it grabs (U-17)")
-        if grapple_of(t, d.targets[0]) is not None:
-            raise Refused(f"{d.targets[0]} is already in a grapple")
-    option = action_rating(t, row, action, weapon, gauge=d.gauge)
+        if grapple_of(t, targets[0]) is not None:
+            raise Refused(f"{targets[0]} is already in a grapple")
+    option = action_rating(t, row, action, weapon, gauge=gauge)
     uses = action in ("attack", "full_auto", "suppress", "aim", "finish")
     return weapon.name if uses else "", option.rating if option is not None else 0
 
@@ -166,36 +168,41 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
     if t.phase != "declare":
         raise Refused("it is not the time to declare", hint="declarations open each round (U-22)")
     seen: set[str] = set()
-    events: list[EventBase] = []
+    decided: list[tuple[Row, Action, tuple[str, ...], str, int, str]] = []  # every one checked before any counts
     for d in command.declarations:
-        row = combatant(t, d.actor)
+        actor, action, targets, named, gauge = astuple(d)
+        row = combatant(t, actor)
         if row.id in seen or row.declared is not None:
             raise Refused(f"{row.id} has already declared this round", hint="U-22: one action a round")
         seen.add(row.id)
-        if d.action == "nothing":
-            events.append(ev.ActionDeclared(actor=row.id, action="nothing"))
+        if action == "nothing":
+            decided.append((row, action, (), "", 0, ""))
             continue
-        weapon, rating = _check(t, row, d)
-        option = action_rating(t, row, d.action, weapon_of(row, weapon or row.in_hand), gauge=d.gauge)
-        events.append(
-            ev.ActionDeclared(
-                actor=row.id,
-                action=d.action,
-                targets=d.targets,
-                weapon=weapon,
-                rating=rating,
-                rated_by=option.label if option is not None else "",
-            )
-        )
+        weapon, rating = _check(t, row, action, targets, named, gauge)
+        option = action_rating(t, row, action, weapon_of(row, weapon or row.in_hand), gauge=gauge)
+        decided.append((row, action, targets, weapon, rating, option.label if option is not None else ""))
     waiting = [r.id for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
+    recording = sink.recording
+    for row, action, targets, weapon, rating, rated_by in decided:
+        action_declared(t, row, action, targets, weapon, rating, rated_by)
+        sink.applied(
+            ev.ActionDeclared(
+                actor=row.id, action=action, targets=targets, weapon=weapon, rating=rating, rated_by=rated_by
+            )
+            if recording
+            else None
+        )
     if command.close is False or (command.close is None and waiting):
-        sink.emit_all(events)
         return
-    sink.emit_all(events)
     acting = [r.id for r in t.rows if r.declared is not None and r.declared.action != "nothing"]
     ranks = {actor: t.by_id[actor].declared.rating for actor in acting}  # type: ignore[union-attr]
     order, faces = ranked(acting, ranks, dice)
-    sink.emit(ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces))
+    order_set(t, order)
+    sink.applied(
+        ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces)
+        if recording
+        else None
+    )
     advance(sink, dice)
 
 
@@ -278,7 +285,9 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
         if kept is not None and threat_gone(t, row, kept.source):
             ended.append(ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, gauge=kept.gauge))
     sink.emit_all(ended)
-    sink.emit(ev.RoundStarted(round=t.round + 1))
+    next_round = t.round + 1
+    round_started(t, next_round)
+    sink.applied(ev.RoundStarted(round=next_round) if sink.recording else None)
     fight_over(sink)
 
 
@@ -452,8 +461,10 @@ def close_grapples(sink: Sink[Table]) -> None:
     """A grapple ends when a grappler is out of the fight; a restraint when the restrainer is."""
     t = sink.table
     running: list[Conflict] = []
-    if any(not standing(t.by_id[grappler]) for grappler in t.grappling):  # one of them to close
-        running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+    for grappler in t.grappling:
+        if not standing(t.by_id[grappler]):  # one of them to close
+            running = [c for c in t.conflicts if c.kind == "grapple" and c.result is None]
+            break
     for conflict in running:
         sa, sb = conflict.sides
         a, b = t.by_id[sa.actor], t.by_id[sb.actor]
