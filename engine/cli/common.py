@@ -8,8 +8,8 @@ from typing import Annotated, Any, NoReturn
 
 import msgspec
 import typer
-from rich.console import Console
 
+from engine.cli.output import Output
 from engine.errors import EngineError
 from engine.text import one_line
 
@@ -28,9 +28,8 @@ UncheckedOpt = Annotated[
     bool, typer.Option("--unchecked", help="Read lines without checksums (logs from an older engine).")
 ]
 
-# Text is printed as written: a name like `:fire:` stays text (and rich's emoji table never loads).
-console = Console(highlight=False, soft_wrap=True, emoji=False)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+console = Output()
+err_console = Output(stderr=True)
 
 
 def fail(message: str, *, code: int = 2, hint: str = "", where: str = "") -> NoReturn:

@@ -8,7 +8,9 @@ commands inside a group. "Did you mean", `--help` and shell completion still see
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from importlib import import_module
 from typing import Any, ClassVar
 
@@ -26,6 +28,10 @@ class LazyGroup(TyperGroup):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.commands = LazyCommands(self.COMMANDS, self.commands)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with collector_paused():  # it builds every command it lists, and loads rich to draw them
+            super().format_help(ctx, formatter)
 
 
 class LazyCommands(MutableMapping[str, Any]):
@@ -57,13 +63,36 @@ class LazyCommands(MutableMapping[str, Any]):
         del self._built[name]
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while modules load and commands are built: what they make
+    lives as long as the process, and no garbage worth a collection (the collector would walk it
+    dozens of times meanwhile, about 5 % of a session command). Afterwards it is on again and
+    what exists is frozen (`gc.freeze`): never walked again, though still freed when unused."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        resume_collector()
+
+
+def resume_collector() -> None:
+    """The collector on again, what exists now frozen (see `collector_paused`)."""
+    gc.freeze()
+    gc.enable()
+
+
 def build_command(name: str, module: str, attr: str) -> Any:
     """The click command `name` made from `module.attr` (a function, or a typer app: a group)."""
-    found = getattr(import_module(module), attr)
-    if isinstance(found, typer.Typer):
-        group = typer.main.get_group(found)
-        group.name = name
-        return group
-    one = typer.Typer(add_completion=False)
-    one.command(name)(found)
-    return typer.main.get_command(one)
+    with collector_paused():
+        found = getattr(import_module(module), attr)
+        if isinstance(found, typer.Typer):
+            group = typer.main.get_group(found)
+            group.name = name
+            return group
+        one = typer.Typer(add_completion=False)
+        one.command(name)(found)
+        return typer.main.get_command(one)

@@ -35,7 +35,7 @@ def progress_bar(total: int, show: bool, what: str = "fights") -> Iterator[Calla
         MofNCompleteColumn(),
         FightsPerSecond(),
         TimeRemainingColumn(),
-        console=err_console,
+        console=err_console.rich,
         transient=False,
     )
     with bar:

@@ -4,10 +4,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from engine.cli.common import JsonOption, RecoverOpt, UncheckedOpt, console, emit_json, emit_json_streaming, warn
+from engine.cli.output import escape
 from engine.errors import CorruptLog, InvalidInput
 from engine.text import shown
 

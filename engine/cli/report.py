@@ -22,11 +22,12 @@ BAR = 40
 
 def show(table: Table) -> None:
     """Print a table; off a terminal (piped, redirected) at its full width, so no cell is cut."""
-    if console.is_terminal:
-        console.print(table)
+    shown_on = console.rich
+    if shown_on.is_terminal:
+        shown_on.print(table)
     else:
-        natural = console.measure(table, options=console.options.update_width(10_000)).maximum
-        Console(highlight=False, soft_wrap=True, emoji=False, width=max(console.width, natural)).print(table)
+        natural = shown_on.measure(table, options=shown_on.options.update_width(10_000)).maximum
+        Console(highlight=False, soft_wrap=True, emoji=False, width=max(shown_on.width, natural)).print(table)
 
 
 def _pct(rate: dict[str, float]) -> str:

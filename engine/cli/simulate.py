@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import INTERRUPTED, JsonOption, console, emit_json, emit_json_streaming, err_console, fail
+from engine.cli.output import safe
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target
 from engine.simulate.picks import Keep
@@ -184,11 +184,6 @@ def _save_kept(
     return kept
 
 
-def _safe(text: str) -> str:
-    """Text from a scenario, fit for rich markup: control characters escaped, brackets too."""
-    return escape(shown(text))
-
-
 def fight(
     scenario: ScenarioArg,
     seed: SeedOpt = None,
@@ -244,10 +239,10 @@ def fight(
         return
     from engine.events.commands import CommandRecorded
 
-    title = _safe(loaded.scenario.title)
+    title = safe(loaded.scenario.title)
     console.print(f"[bold]{title}[/bold] — fight {index} of seed {batch_seed} (dice seed {run.seed})")
     for e in run.events:
         if not isinstance(e, CommandRecorded):
             console.print(shown(e.explain()), markup=False)
     if save is not None:
-        console.print(f"log written to {_safe(str(save))}")
+        console.print(f"log written to {safe(str(save))}")

@@ -6,23 +6,17 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from rich.markup import escape
 
 from engine.cli.common import console
+from engine.cli.lazy import collector_paused
+from engine.cli.output import safe
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
 from engine.rules.view import View
-from engine.text import shown
 
 if TYPE_CHECKING:
     from engine.session.audit import Line
-
-
-def _safe(text: str) -> str:
-    """Text from a log or a file, fit for rich markup: control characters and bidirectional
-    controls escaped (engine.text.shown), brackets too."""
-    return escape(shown(text))
 
 
 def state_json(state: Any) -> dict[str, Any]:
@@ -39,28 +33,29 @@ def render_state(state: Any, *, title: str = "") -> None:
 def render_view(view: View) -> None:
     """A ruleset's view as the terminal shows it: the headline, lines, tables, notes (all text
     from a log or a file made safe first)."""
-    from rich.table import Table  # here: a session action prints no table (a faster start)
+    with collector_paused():
+        from rich.table import Table  # here: a session action prints no table (a faster start)
 
-    console.print(f"[bold]{_safe(view.title)}[/bold]{_safe(view.headline)}")
+    console.print(f"[bold]{safe(view.title)}[/bold]{safe(view.headline)}")
     for line in view.lines:
-        console.print(_safe(line))
+        console.print(safe(line))
     for section in view.sections:
-        table = Table(title=_safe(section.title) if section.title else None)
+        table = Table(title=safe(section.title) if section.title else None)
         for column in section.columns:
-            table.add_column(_safe(column))
+            table.add_column(safe(column))
         for row in section.rows:
-            table.add_row(*(_safe(cell) for cell in row))
+            table.add_row(*(safe(cell) for cell in row))
         console.print(table)
     for note in view.notes:
-        console.print(_safe(note))
+        console.print(safe(note))
 
 
 def render_lines(lines: Iterable[Line]) -> None:
     for line in lines:
-        text = _safe(line.text)
+        text = safe(line.text)
         if line.struck:
-            text = f"[strike]{text}[/strike] [dim]({_safe(line.note)})[/dim]"
-        odds = f" [dim]({_safe(line.odds)})[/dim]" if line.odds else ""
+            text = f"[strike]{text}[/strike] [dim]({safe(line.note)})[/dim]"
+        odds = f" [dim]({safe(line.odds)})[/dim]" if line.odds else ""
         if line.type == "command_recorded":  # a command's header: its number, as --amend and undo take it
             console.print(f"[bold]{text}[/bold]{odds}")
         else:
@@ -87,9 +82,9 @@ def line_json(x: Line) -> dict[str, Any]:
 def render_events(events: Sequence[EventBase], first_position: int) -> None:
     for offset, event in enumerate(events):
         if not isinstance(event, CommandRecorded):
-            console.print(f"  [dim]e{first_position + offset}[/dim] {_safe(event.explain())}")
+            console.print(f"  [dim]e{first_position + offset}[/dim] {safe(event.explain())}")
         else:
-            console.print(f"[bold]{_safe(event.explain())}[/bold]")
+            console.print(f"[bold]{safe(event.explain())}[/bold]")
 
 
 def events_json(events: Sequence[EventBase], first_position: int) -> list[dict[str, Any]]:

@@ -107,6 +107,7 @@ def test_reading_a_session_imports_its_own_rules_and_nothing_of_the_command_flow
     assert "engine.rules.ua2.ruleset" in modules and "engine.events" in modules  # the log is read and folded
     assert not among(modules, NOT_FOR_READING)
     assert ("engine.session.audit" in modules) == (command == "log")  # narrating is log's alone
+    assert ("rich.table" in modules) == (command == "state")  # a log is lines, printed plain to a pipe
 
 
 def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
@@ -116,6 +117,7 @@ def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
     assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
     assert not among(modules, ("engine.scenario",))  # no NPC may respond: the stored scenario is not read
     assert "hashlib" not in modules  # the dice streams' keys are written out (engine.dice.source)
+    assert not among(modules, ("rich",))  # its lines go to a pipe: printed plain (engine.cli.output)
 
 
 def test_the_collector_is_on_again_when_the_command_runs(session_db: Path) -> None:

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli.common import console, emit_json
+from engine.cli.output import safe
 from engine.cli.session.options import ask_dice, ask_reaction, service
-from engine.cli.views import _safe, events_json, render_events
+from engine.cli.views import events_json, render_events
 from engine.commands.base import CommandBase
 from engine.events.commands import CommandRecorded
 from engine.session.service import Amended, Executed, Marked, Precheck
@@ -59,7 +60,7 @@ def result_json(result: Executed) -> dict[str, Any]:
 def render_result(result: Executed) -> None:
     render_events(result.events, result.first)
     if result.faces:
-        console.print(f"  [dim]dice[/dim] {_safe(describe_dice(result))}")
+        console.print(f"  [dim]dice[/dim] {safe(describe_dice(result))}")
     for then in result.then:
         render_result(then)
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.output import safe
 from engine.cli.session.options import (
     DEFAULT_DB,
     CommandIdOpt,
@@ -21,7 +22,6 @@ from engine.cli.session.options import (
     service,
 )
 from engine.cli.session.run import act, render_result, result_json, show
-from engine.cli.views import _safe
 from engine.errors import InvalidInput
 
 
@@ -69,7 +69,7 @@ def npc(
     if not turns:
         up = sessions.up_next(state)
         if up:
-            console.print(_safe(f"no NPC acts: it is {up}'s turn, a player's"), markup=False)
+            console.print(safe(f"no NPC acts: it is {up}'s turn, a player's"), markup=False)
         elif phase == "declare":
             console.print("no NPC acts: the players declare their actions for the round", markup=False)
         else:
@@ -78,12 +78,12 @@ def npc(
     for t in turns:
         if t.refused:
             console.print(
-                f"[yellow]{_safe(t.who)}'s tactics are refused ({_safe(t.refused)}): it does nothing[/yellow]"
+                f"[yellow]{safe(t.who)}'s tactics are refused ({safe(t.refused)}): it does nothing[/yellow]"
             )
         render_result(t.done)
     up = turns[-1].done.turn if turns else None
     if up:
-        console.print(f"[bold]{_safe(up)}[/bold] to act")
+        console.print(f"[bold]{safe(up)}[/bold] to act")
 
 
 def calm(
@@ -158,4 +158,4 @@ def use(
     if json:
         emit_json({"current": name})
     else:
-        console.print(_safe(f"current session: {name}" if name else "no current session"), markup=False)
+        console.print(safe(f"current session: {name}" if name else "no current session"), markup=False)
