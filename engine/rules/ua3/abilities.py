@@ -56,12 +56,16 @@ def label(ability: str) -> str:
 
 def ability_named(name: str) -> str | None:
     """The ability a name means (any case), or None."""
+    if name in SET_BY:  # as the rules name it: nothing to normalize
+        return name
     key = name.strip().casefold()
     return key if key in SET_BY else None
 
 
 def gauge_named(name: str) -> str | None:
     """The gauge a name means (any case), or None."""
+    if name in U18:  # as the rules name it: nothing to normalize
+        return name
     key = name.strip().casefold()
     return key if key in U18 else None
 

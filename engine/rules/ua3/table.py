@@ -19,6 +19,8 @@ from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import Gauges, Ua3Sheet
 
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
+#: Distinct gauges a sheet keeps the ratings memo of (`SheetFacts.ratings_for`): memory stays bounded.
+MAX_RATINGS: Final = 256
 #: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
 NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
 
@@ -28,7 +30,7 @@ class SheetFacts:
     (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
     firearms identity (U-5) — None when the sheet has none."""
 
-    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
+    __slots__ = ("_default", "_ratings", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
 
     def __init__(self, sheet: Ua3Sheet) -> None:
         self.initiative: int | None = initiative(sheet)
@@ -44,11 +46,23 @@ class SheetFacts:
         self._sheet = sheet
         self._default = -1
         self._threshold = 0
+        self._ratings: dict[Gauges, dict[str, Any]] = {}
 
     def threshold(self, default: int) -> int:
         if default != self._default:
             self._threshold, self._default = wound_threshold(self._sheet, default), default
         return self._threshold
+
+    def ratings_for(self, gauges: Gauges) -> dict[str, Any]:
+        """The memo of the ratings the sheet gives with `gauges` (pure functions of the two):
+        one per distinct gauges, shared by every row of this sheet (a batch's fights), up to
+        `MAX_RATINGS` of them (past it, a fresh one each time)."""
+        found = self._ratings.get(gauges)
+        if found is None:
+            found = {}
+            if len(self._ratings) < MAX_RATINGS:
+                self._ratings[gauges] = found
+        return found
 
 
 class Row:
@@ -135,8 +149,7 @@ class Row:
         row.believed_dead_by = self.believed_dead_by
         # the memos are made on this row first, so that every copy of it shares them (a batch
         # copies the prepared table's rows for each fight)
-        if self.memo is None:
-            self.memo = (self.gauges, {})
+        self.ratings()
         row.memo = self.memo
         row.facts = self.sheet_facts()
         if self.armory is None:
@@ -162,6 +175,14 @@ class Row:
                         break
             known[name] = found
         return found
+
+    def ratings(self) -> dict[str, Any]:
+        """The memo of the ratings read with the gauges now (`memo`; made again when they change)."""
+        memo = self.memo
+        gauges = self.gauges
+        if memo is None or memo[0] is not gauges:
+            memo = self.memo = (gauges, self.sheet_facts().ratings_for(gauges))
+        return memo[1]
 
     def sheet_facts(self) -> SheetFacts:
         facts = self.facts

@@ -105,14 +105,23 @@ def held(row: Row, name: str = "") -> Ua3Weapon:
 def ability(row: Row, name: str) -> Option:
     """U-1, U-18, U-19: the ability now, or the best identity standing in for it (remembered on
     the row for the gauges it was read from)."""
-    memo = row.memo
-    if memo is None or memo[0] is not row.gauges:
-        memo = (row.gauges, {})
-        row.memo = memo
-    found = memo[1].get(name)
+    ratings = row.ratings()
+    found = ratings.get(name)
     if found is None:
-        found = best(for_ability(row.sheet, row.gauges, name))
-        memo[1][name] = found
+        found = ratings[name] = best(for_ability(row.sheet, row.gauges, name))
+    return found
+
+
+def coercing(row: Row, gauge: str) -> Option:
+    """U-15, U-18, U-19: the rating coercing on `gauge` uses in a fight — the gauge's coercing
+    ability, or the best identity standing in for it or that `coerces` it (remembered like
+    `ability`, under the gauge's name)."""
+    ratings = row.ratings()
+    key = "coerces " + gauge
+    found = ratings.get(key)
+    if found is None:
+        options = for_ability(row.sheet, row.gauges, U18[gauge].coerced_with)
+        found = ratings[key] = best(options + identity_options(row.sheet, "coerces", gauge))
     return found
 
 
@@ -171,8 +180,5 @@ def action_rating(
     if action == "flee":
         return ability(row, "pursuit")
     if action == "coerce":  # U-15: the gauge's coercing rating, or a `coerces` identity
-        key = gauge_named(gauge) or "violence"
-        return best(
-            for_ability(row.sheet, row.gauges, U18[key].coerced_with) + identity_options(row.sheet, "coerces", key)
-        )
+        return coercing(row, gauge_named(gauge) or "violence")
     return None
