@@ -4,6 +4,8 @@ shift named (C-12), the next-roll shifts they carry (U-16), flip-flop only with 
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from engine.dice.checks import CheckResult, CheckSpec, Kind, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
@@ -72,10 +74,19 @@ def _plain(option: Option) -> CheckSpec:
 
 def check_orientation(spec: CheckSpec, flipped: bool | None) -> None:
     if flipped is not None and not spec.flip:
-        raise Refused(
-            f"a roll with {spec.label} may not be flip-flopped",
-            hint="only rolls with the obsession identity flip (U-19, C-9)",
-        )
+        _not_flipped(spec.label)
+
+
+def check_flip(option: Option, flipped: bool | None) -> None:
+    """`check_orientation` of rolling `option` (its checks flip as it does), no check made."""
+    if flipped is not None and not option.flip:
+        _not_flipped(option.label)
+
+
+def _not_flipped(label: str) -> NoReturn:
+    raise Refused(
+        f"a roll with {label} may not be flip-flopped", hint="only rolls with the obsession identity flip (U-19, C-9)"
+    )
 
 
 def roll(spec: CheckSpec, dice: DiceSource, flipped: bool | None) -> CheckResult:
