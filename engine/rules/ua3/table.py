@@ -13,7 +13,7 @@ from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
 from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
 from engine.state.ua3.combat import FISTS, Aim, Armor, Declared, Ua3Weapon
-from engine.state.ua3.conflict import Conflict, PendingCoercion
+from engine.state.ua3.conflict import Conflict, PendingCoercion, SideKey
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import Gauges, Ua3Sheet
@@ -221,6 +221,7 @@ class Table(TableBase):
         "by_id",
         "coercions",
         "conflicts",
+        "grapplers",
         "grappling",
         "order",
         "phase",
@@ -237,6 +238,8 @@ class Table(TableBase):
 
     #: derived, not stored: the running grapple each grappler is in (`_index`)
     grappling: dict[str, Conflict]
+    #: derived, not stored: each grappler's side in that grapple and its opponent (`_index`)
+    grapplers: dict[str, tuple[SideKey, str]]
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:
@@ -270,6 +273,7 @@ class Table(TableBase):
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)
         self.grappling = other.grappling
+        self.grapplers = other.grapplers
         self.coercions = list(other.coercions)
 
     def clone(self) -> Table:
@@ -320,7 +324,7 @@ class Table(TableBase):
     def moved(self, old: Conflict, new: Conflict) -> None:
         """`old` (one of the conflicts) becomes `new`, the same conflict moved on — its sides'
         rolls or token, not its kind, grapplers or result: the index keeps who is in it (a new
-        dict, so copies may share the old one), nothing to read again."""
+        dict, so copies may share the old one), nothing to read again (nor who faces whom)."""
         conflicts = self.conflicts
         for i in range(len(conflicts)):
             if conflicts[i] is old:
@@ -329,13 +333,21 @@ class Table(TableBase):
 
     def _index(self) -> None:
         """After the conflicts changed: the running grapple (U-17) each grappler is in, the
-        first one listed (derived, not stored; a new dict each time, so copies may share it)."""
+        first one listed, its side there and its opponent (derived, not stored; new dicts each
+        time, so copies may share them)."""
         grappling: dict[str, Conflict] = {}
+        grapplers: dict[str, tuple[SideKey, str]] = {}
         for conflict in self.conflicts:
             if conflict.kind == "grapple" and conflict.result is None:
-                for side in conflict.sides:
-                    grappling.setdefault(side.actor, conflict)
+                a, b = conflict.sides
+                if a.actor not in grappling:
+                    grappling[a.actor] = conflict
+                    grapplers[a.actor] = ("a", b.actor)
+                if b.actor not in grappling:
+                    grappling[b.actor] = conflict
+                    grapplers[b.actor] = ("b", a.actor)
         self.grappling = grappling
+        self.grapplers = grapplers
 
     def coercion_of(self, target: str) -> PendingCoercion | None:
         return next((c for c in self.coercions if c.target == target), None)

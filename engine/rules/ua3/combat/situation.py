@@ -7,7 +7,7 @@ from engine.errors import Refused
 from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import Ua3Weapon
-from engine.state.ua3.conflict import Conflict
+from engine.state.ua3.conflict import Conflict, SideKey
 from engine.state.ua3.sheet import U18
 
 #: U-22: statuses that are out of the fight (not standing).
@@ -150,9 +150,10 @@ def grapple_of(t: Table, actor: str) -> Conflict | None:
     return t.grappling.get(actor)
 
 
-def opponent_in(conflict: Conflict, actor: str) -> str:
-    a, b = conflict.sides
-    return b.actor if a.actor == actor else a.actor
+def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
+    """The side (`a`, the grabber, or `b`) a grappler holds in its running grapple (U-17), and
+    its opponent there (the table keeps them by grappler, with the grapple)."""
+    return t.grapplers[actor]
 
 
 def action_rating(
