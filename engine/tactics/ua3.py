@@ -125,14 +125,15 @@ class When:
     def holds(self, t: Table, row: Row, ai: DiceSource) -> bool:
         """Every condition given holds, tried in a fixed order (`chance`, drawing from the AI
         stream, last)."""
-        threshold = row.threshold(t.settings)
-        share = row.wounds / threshold
-        if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
-            return False
-        if self.wounds_at_least is not None and share < self.wounds_at_least:
-            return False
-        if self.wounds_below is not None and share >= self.wounds_below:
-            return False
+        if self.wound_percent is not None or self.wounds_at_least is not None or self.wounds_below is not None:
+            threshold = row.threshold(t.settings)
+            share = row.wounds / threshold
+            if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
+                return False
+            if self.wounds_at_least is not None and share < self.wounds_at_least:
+                return False
+            if self.wounds_below is not None and share >= self.wounds_below:
+                return False
         if self.enemies_at_least is not None or self.enemies_at_most is not None:
             enemies = len(_enemies(t, row))
             if self.enemies_at_least is not None and enemies < self.enemies_at_least:

@@ -27,10 +27,10 @@ NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
 
 class SheetFacts:
     """What the rules read of a sheet again and again, worked out once: the wound threshold
-    (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
+    (U-2, U-19, for the settings it was asked with), the initiative identity (U-22) and the best
     firearms identity (U-5) — None when the sheet has none."""
 
-    __slots__ = ("_default", "_ratings", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
+    __slots__ = ("_ratings", "_settings", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
 
     def __init__(self, sheet: Ua3Sheet) -> None:
         self.initiative: int | None = initiative(sheet)
@@ -44,13 +44,14 @@ class SheetFacts:
         options = [Option("identity", i.name, i.rating, i.obsession) for i in sheet.identities if i.firearms]
         self.firearms: Option | None = best(options) if options else None
         self._sheet = sheet
-        self._default = -1
+        self._settings: Ua3Settings | None = None
         self._threshold = 0
         self._ratings: dict[Gauges, dict[str, Any]] = {}
 
-    def threshold(self, default: int) -> int:
-        if default != self._default:
-            self._threshold, self._default = wound_threshold(self._sheet, default), default
+    def threshold(self, settings: Ua3Settings) -> int:
+        """The wound threshold with `settings`' default (worked out again for other settings)."""
+        if settings is not self._settings:
+            self._threshold, self._settings = wound_threshold(self._sheet, settings.wound_threshold), settings
         return self._threshold
 
     def ratings_for(self, gauges: Gauges) -> dict[str, Any]:
@@ -203,7 +204,7 @@ class Row:
 
     def threshold(self, settings: Ua3Settings) -> int:
         """U-2, U-19: the wound threshold."""
-        return self.sheet_facts().threshold(settings.wound_threshold)
+        return self.sheet_facts().threshold(settings)
 
     def burned_out(self, settings: Ua3Settings) -> bool:
         """U-24: hardened notches in all gauges at or above the setting."""
