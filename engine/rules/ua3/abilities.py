@@ -135,7 +135,13 @@ def relationship_with(sheet: Ua3Sheet, *people: str) -> list[Option]:
 
 def best(options: list[Option]) -> Option:
     """U-19, U-23: the best rating that applies; on a tie, one that may flip (C-9), else the first."""
-    return max(options, key=lambda o: (o.rating, o.flip, -options.index(o)))
+    if not options:
+        raise ValueError("best() of no options")
+    found = options[0]
+    for option in options:
+        if option.rating > found.rating or (option.rating == found.rating and option.flip and not found.flip):
+            found = option
+    return found
 
 
 def pick(options: list[Option], wanted: str, what: str) -> Option:

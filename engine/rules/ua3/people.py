@@ -113,6 +113,8 @@ def require_passion(t: Table, row: Row, kind: str) -> Passion:
 
 def in_play(t: Table, row: Row, kinds: tuple[str, ...]) -> None:
     """U-15, U-21: passions said to be in play are on the sheet, once each, not burned out."""
+    if not kinds:
+        return
     if len(set(kinds)) != len(kinds):
         raise Refused(f"a passion of {row.id} is named twice", hint="each passion counts once (U-15)")
     for kind in kinds:
