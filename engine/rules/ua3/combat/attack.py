@@ -173,7 +173,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     if len(targets) == 2:
         whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
-    prefer: Prefer = "high" if weapon.kind == "firearm" else "as_rolled"
+    prefer: Prefer = "high" if gun else "as_rolled"  # a gun still (the hands' modes refused it)
     for i, target_id in enumerate(targets):
         if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
             break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand

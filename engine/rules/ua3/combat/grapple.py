@@ -160,7 +160,8 @@ def _roll(
     option = struggle(row)
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, flipped=command.flipped)
     steps = steps_of(result)
-    conflict_id, before, (side_a, side_b) = conflict.id, conflict.token, conflict.sides
+    conflict_id, before, sides = conflict.id, conflict.token, conflict.sides
+    side_a, side_b = sides[0], sides[1]  # indexed, not unpacked (a compiled unpacking iterates)
     after = step_toward(before, key, steps)
     side = side_a if key == "a" else side_b  # `conflict.side(key)`
     side_key = side.key
