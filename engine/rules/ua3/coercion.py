@@ -9,10 +9,10 @@ from engine.events.base import EventBase
 from engine.events.ua3 import CoercionAnswered, CoercionRolled
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
-from engine.rules.ua3.abilities import Option, best, for_ability, identity_options, pick, relationship_with
-from engine.rules.ua3.people import able, in_play, person, roll, spec_for
+from engine.rules.ua3.abilities import pick
+from engine.rules.ua3.people import able, in_play, person, rated_options, roll, spec_for
 from engine.rules.ua3.stress import MAX_RANK, gauge_of, stress_events
-from engine.rules.ua3.table import Row, Table
+from engine.rules.ua3.table import Table
 from engine.state.ua3.conflict import PendingCoercion
 from engine.state.ua3.sheet import U18
 
@@ -24,22 +24,6 @@ def rank_of(outcome: str, coercer_passions: int, target_passions: int) -> int:
         return 0
     base = 2 if outcome in ("crit", "matched_success") else 1
     return min(MAX_RANK, base + coercer_passions + target_passions)
-
-
-def _options(coercer: Row, target: Row, gauge: str) -> tuple[list[Option], Option]:
-    """U-15: what coercing `target` on `gauge` may roll — the gauge's coercing rating (or an
-    identity standing in for it, U-18, U-19), a `coerces` identity, a relationship with the
-    target (U-20) — and the best of them, remembered with the coercer's ratings (`Row.ratings`:
-    pure functions of the two sheets and the coercer's gauges)."""
-    ratings = coercer.ratings()
-    key = f"coerce {gauge}\n{target.id}\n{target.name}"
-    found = ratings.get(key)
-    if found is None:
-        options = for_ability(coercer.sheet, coercer.gauges, U18[gauge].coerced_with)
-        options += identity_options(coercer.sheet, "coerces", gauge)
-        options += relationship_with(coercer.sheet, target.id, target.name)
-        found = ratings[key] = (options, best(options))
-    return found
 
 
 def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
@@ -60,7 +44,8 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
         )
     in_play(t, coercer, command.coercer_passions)
     in_play(t, target, command.target_passions)
-    options, best_option = _options(coercer, target, gauge)
+    people = (target.id, target.name)  # a relationship with the target (U-20)
+    options, best_option = rated_options(coercer, U18[gauge].coerced_with, "coerces", gauge, people)
     roll_with = command.roll_with
     option = pick(options, roll_with, f"coerce on {gauge}") if roll_with.strip() else best_option  # `pick`'s best
     result = roll(spec_for(coercer, option, shifts=command.shifts), dice, command.flipped)

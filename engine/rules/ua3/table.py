@@ -21,6 +21,8 @@ from engine.state.ua3.sheet import Gauges, Ua3Sheet
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
 #: Distinct gauges a sheet keeps the ratings memo of (`SheetFacts.ratings_for`): memory stays bounded.
 MAX_RATINGS: Final = 256
+#: The ratings memo's entry for `Row.hardened_total` (no ability, identity or rating has this name).
+HARDENED_TOTAL: Final = "\nhardened total"
 #: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
 NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
 
@@ -208,7 +210,16 @@ class Row:
 
     def burned_out(self, settings: Ua3Settings) -> bool:
         """U-24: hardened notches in all gauges at or above the setting."""
-        return self.gauges.hardened_total >= settings.burnout_hardened
+        return self.hardened_total() >= settings.burnout_hardened
+
+    def hardened_total(self) -> int:
+        """U-24: the hardened notches in all gauges (`Gauges.hardened_total`, an interpreted
+        property: read once for these gauges, remembered with the ratings)."""
+        ratings = self.ratings()
+        found: int | None = ratings.get(HARDENED_TOTAL)
+        if found is None:
+            found = ratings[HARDENED_TOTAL] = self.gauges.hardened_total
+        return found
 
 
 EMPTY = Ua3Encounter()
