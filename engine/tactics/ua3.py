@@ -36,8 +36,8 @@ from engine.rules.ua3.combat.situation import (
     firearms,
     frozen,
     grapple_of,
+    grapple_side,
     helpless,
-    opponent_in,
     standing,
     struggle,
     threat_of,
@@ -125,14 +125,15 @@ class When:
     def holds(self, t: Table, row: Row, ai: DiceSource) -> bool:
         """Every condition given holds, tried in a fixed order (`chance`, drawing from the AI
         stream, last)."""
-        threshold = row.threshold(t.settings)
-        share = row.wounds / threshold
-        if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
-            return False
-        if self.wounds_at_least is not None and share < self.wounds_at_least:
-            return False
-        if self.wounds_below is not None and share >= self.wounds_below:
-            return False
+        if self.wound_percent is not None or self.wounds_at_least is not None or self.wounds_below is not None:
+            threshold = row.threshold(t.settings)
+            share = row.wounds / threshold
+            if self.wound_percent is not None and row.wounds < at_percent(threshold, self.wound_percent):
+                return False
+            if self.wounds_at_least is not None and share < self.wounds_at_least:
+                return False
+            if self.wounds_below is not None and share >= self.wounds_below:
+                return False
         if self.enemies_at_least is not None or self.enemies_at_most is not None:
             enemies = len(_enemies(t, row))
             if self.enemies_at_least is not None and enemies < self.enemies_at_least:
@@ -164,8 +165,9 @@ class When:
             if self.grappled is not None and (grapple is not None) != self.grappled:
                 return False
             if self.grapple_advantage is not None:
-                key = "a" if grapple is not None and grapple.sides[0].actor == row.id else "b"
-                has = grapple is not None and grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B)
+                has = grapple is not None and grapple.token == (
+                    ADVANTAGE_A if grapple_side(t, row.id)[0] == "a" else ADVANTAGE_B
+                )
                 if has != self.grapple_advantage:
                     return False
         if self.suppressed is not None and (t.round <= row.suppressed_until) != self.suppressed:
@@ -431,14 +433,14 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
     action = declared.action if declared is not None else "nothing"
     if grapple is not None:
         rule = _rule_for(profile, "grapple")
-        key = "a" if grapple.sides[0].actor == actor else "b"
+        key, opponent = grapple_side(t, actor)
         move: GrappleMove = "roll"
         if grapple.token == (ADVANTAGE_A if key == "a" else ADVANTAGE_B):
             if rule.grapple_move is not None:
                 move = rule.grapple_move
             elif key == "a":
                 move = "wounds"  # U-17 Decision: automated, the attacker with advantage deals the wounds
-        other = t.by_id[opponent_in(grapple, actor)]
+        other = t.by_id[opponent]
         if move == "disarm" and other.in_hand == "fists":
             move = "wounds" if key == "a" else "roll"
         if move == "shoot" and not (_weapon(row) is not None and _weapon(row).kind == "firearm" and not row.jammed):  # type: ignore[union-attr]

@@ -56,12 +56,16 @@ def label(ability: str) -> str:
 
 def ability_named(name: str) -> str | None:
     """The ability a name means (any case), or None."""
+    if name in SET_BY:  # as the rules name it: nothing to normalize
+        return name
     key = name.strip().casefold()
     return key if key in SET_BY else None
 
 
 def gauge_named(name: str) -> str | None:
     """The gauge a name means (any case), or None."""
+    if name in U18:  # as the rules name it: nothing to normalize
+        return name
     key = name.strip().casefold()
     return key if key in U18 else None
 
@@ -131,7 +135,13 @@ def relationship_with(sheet: Ua3Sheet, *people: str) -> list[Option]:
 
 def best(options: list[Option]) -> Option:
     """U-19, U-23: the best rating that applies; on a tie, one that may flip (C-9), else the first."""
-    return max(options, key=lambda o: (o.rating, o.flip, -options.index(o)))
+    if not options:
+        raise ValueError("best() of no options")
+    found = options[0]
+    for option in options:
+        if option.rating > found.rating or (option.rating == found.rating and option.flip and not found.flip):
+            found = option
+    return found
 
 
 def pick(options: list[Option], wanted: str, what: str) -> Option:

@@ -162,7 +162,8 @@ def gridiron_rolled(t: Table, conflict_id: str, side: str, after: str, actor: st
     conflict = t.conflict(conflict_id)
     if conflict is None:
         return
-    a, b = conflict.sides
+    sides = conflict.sides
+    a, b = sides[0], sides[1]  # indexed, not unpacked (a compiled unpacking iterates)
     if side == "a":
         a = replace(a, rolls=a.rolls + 1, next_roll=())
     else:

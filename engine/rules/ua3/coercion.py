@@ -9,8 +9,8 @@ from engine.events.base import EventBase
 from engine.events.ua3 import CoercionAnswered, CoercionRolled
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
-from engine.rules.ua3.abilities import for_ability, identity_options, pick, relationship_with
-from engine.rules.ua3.people import able, in_play, person, roll, spec_for
+from engine.rules.ua3.abilities import pick
+from engine.rules.ua3.people import able, in_play, person, rated_options, roll, spec_for
 from engine.rules.ua3.stress import MAX_RANK, gauge_of, stress_events
 from engine.rules.ua3.table import Table
 from engine.state.ua3.conflict import PendingCoercion
@@ -44,10 +44,10 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
         )
     in_play(t, coercer, command.coercer_passions)
     in_play(t, target, command.target_passions)
-    options = for_ability(coercer.sheet, coercer.gauges, U18[gauge].coerced_with)
-    options += identity_options(coercer.sheet, "coerces", gauge)
-    options += relationship_with(coercer.sheet, target.id, target.name)
-    option = pick(options, command.roll_with, f"coerce on {gauge}")
+    people = (target.id, target.name)  # a relationship with the target (U-20)
+    options, best_option = rated_options(coercer, U18[gauge].coerced_with, "coerces", gauge, people)
+    roll_with = command.roll_with
+    option = pick(options, roll_with, f"coerce on {gauge}") if roll_with.strip() else best_option  # `pick`'s best
     result = roll(spec_for(coercer, option, shifts=command.shifts), dice, command.flipped)
     rank = rank_of(result.outcome, len(command.coercer_passions), len(command.target_passions))
     rolled = CoercionRolled(

@@ -4,12 +4,14 @@ shift named (C-12), the next-roll shifts they carry (U-16), flip-flop only with 
 
 from __future__ import annotations
 
+from typing import Literal, NoReturn
+
 from engine.dice.checks import CheckResult, CheckSpec, Kind, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.ua3 import PassionSpent
 from engine.rules.passions import Mode, on_failure
-from engine.rules.ua3.abilities import Option
+from engine.rules.ua3.abilities import Option, best, for_ability, identity_options, relationship_with
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.sheet import Passion
 
@@ -31,6 +33,23 @@ def able(t: Table, actor_id: str, what: str) -> Row:
     if row.status in OUT:
         raise Refused(f"{actor_id} is {row.status} and cannot {what} (U-2)")
     return row
+
+
+def rated_options(
+    row: Row, ability: str, feature: Literal["resists", "coerces"], gauge: str, people: tuple[str, ...]
+) -> tuple[list[Option], Option]:
+    """What `row` may roll for `ability` on `gauge` — the ability or an identity standing in for
+    it (U-18, U-19), an identity whose `feature` lists the gauge, a relationship with any of
+    `people` (U-20) — and the best of them (`pick`'s), remembered with its ratings (`Row.ratings`:
+    pure functions of the sheet, the gauges and the names)."""
+    ratings = row.ratings()
+    key = "\n".join((ability, feature, gauge, *people))
+    found = ratings.get(key)
+    if found is None:
+        options = for_ability(row.sheet, row.gauges, ability) + identity_options(row.sheet, feature, gauge)
+        options += relationship_with(row.sheet, *people)
+        found = ratings[key] = (options, best(options))
+    return found
 
 
 def spec_for(
@@ -72,10 +91,19 @@ def _plain(option: Option) -> CheckSpec:
 
 def check_orientation(spec: CheckSpec, flipped: bool | None) -> None:
     if flipped is not None and not spec.flip:
-        raise Refused(
-            f"a roll with {spec.label} may not be flip-flopped",
-            hint="only rolls with the obsession identity flip (U-19, C-9)",
-        )
+        _not_flipped(spec.label)
+
+
+def check_flip(option: Option, flipped: bool | None) -> None:
+    """`check_orientation` of rolling `option` (its checks flip as it does), no check made."""
+    if flipped is not None and not option.flip:
+        _not_flipped(option.label)
+
+
+def _not_flipped(label: str) -> NoReturn:
+    raise Refused(
+        f"a roll with {label} may not be flip-flopped", hint="only rolls with the obsession identity flip (U-19, C-9)"
+    )
 
 
 def roll(spec: CheckSpec, dice: DiceSource, flipped: bool | None) -> CheckResult:
@@ -102,6 +130,8 @@ def require_passion(t: Table, row: Row, kind: str) -> Passion:
 
 def in_play(t: Table, row: Row, kinds: tuple[str, ...]) -> None:
     """U-15, U-21: passions said to be in play are on the sheet, once each, not burned out."""
+    if not kinds:
+        return
     if len(set(kinds)) != len(kinds):
         raise Refused(f"a passion of {row.id} is named twice", hint="each passion counts once (U-15)")
     for kind in kinds:

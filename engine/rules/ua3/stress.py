@@ -29,16 +29,13 @@ from engine.rules.passions import Mode
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import (
     downbeat,
-    for_ability,
     gauge_in,
     gauge_named,
-    identity_options,
     label,
     pick,
-    relationship_with,
     upbeat,
 )
-from engine.rules.ua3.people import able, person, require_passion, roll, spec_for, with_passion
+from engine.rules.ua3.people import able, person, rated_options, require_passion, roll, spec_for, with_passion
 from engine.rules.ua3.samples import find_sample
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.settings import Reaction
@@ -108,10 +105,8 @@ def stress_events(
     if held.failed >= MAX_FAILED:  # 2. five failed and rank above hardened: automatic failure
         return [how.checked("automatic_failure", reaction=kind), *failing]
     # 3. the resisting ability (U-18), a `resists` identity, a relationship where it fits: the best
-    options = for_ability(row.sheet, row.gauges, U18[gauge].resisted_with)
-    options += identity_options(row.sheet, "resists", gauge)
-    options += relationship_with(row.sheet, *involves)
-    option = pick(options, roll_with, f"resist a {gauge} stress check")
+    options, best_option = rated_options(row, U18[gauge].resisted_with, "resists", gauge, involves)
+    option = pick(options, roll_with, f"resist a {gauge} stress check") if roll_with.strip() else best_option
     spec = spec_for(row, option, shifts=shifts)
     result = roll(spec, dice, flipped)
     passions, result = with_passion(row, spent, passion_mode, result, dice)
@@ -202,7 +197,7 @@ def hardened_events(t: Table, row: Row, gauge: GaugeName, cause: str) -> list[Ev
             cause=cause,
         )
     ]
-    total, threshold = row.gauges.hardened_total, t.settings.burnout_hardened
+    total, threshold = row.hardened_total(), t.settings.burnout_hardened
     if total < threshold <= total + 1:
         kinds = tuple(p.kind for p in row.sheet.passions)
         events.append(BurnedOut(actor=row.id, hardened=total + 1, threshold=threshold, passions=kinds))

@@ -13,22 +13,26 @@ from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
 from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
 from engine.state.ua3.combat import FISTS, Aim, Armor, Declared, Ua3Weapon
-from engine.state.ua3.conflict import Conflict, PendingCoercion
+from engine.state.ua3.conflict import Conflict, PendingCoercion, SideKey
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
 from engine.state.ua3.sheet import Gauges, Ua3Sheet
 
 ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
+#: Distinct gauges a sheet keeps the ratings memo of (`SheetFacts.ratings_for`): memory stays bounded.
+MAX_RATINGS: Final = 256
+#: The ratings memo's entry for `Row.hardened_total` (no ability, identity or rating has this name).
+HARDENED_TOTAL: Final = "\nhardened total"
 #: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
 NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
 
 
 class SheetFacts:
     """What the rules read of a sheet again and again, worked out once: the wound threshold
-    (U-2, U-19, for the default it was asked with), the initiative identity (U-22) and the best
+    (U-2, U-19, for the settings it was asked with), the initiative identity (U-22) and the best
     firearms identity (U-5) — None when the sheet has none."""
 
-    __slots__ = ("_default", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
+    __slots__ = ("_ratings", "_settings", "_sheet", "_threshold", "firearms", "initiative", "initiative_option")
 
     def __init__(self, sheet: Ua3Sheet) -> None:
         self.initiative: int | None = initiative(sheet)
@@ -42,13 +46,26 @@ class SheetFacts:
         options = [Option("identity", i.name, i.rating, i.obsession) for i in sheet.identities if i.firearms]
         self.firearms: Option | None = best(options) if options else None
         self._sheet = sheet
-        self._default = -1
+        self._settings: Ua3Settings | None = None
         self._threshold = 0
+        self._ratings: dict[Gauges, dict[str, Any]] = {}
 
-    def threshold(self, default: int) -> int:
-        if default != self._default:
-            self._threshold, self._default = wound_threshold(self._sheet, default), default
+    def threshold(self, settings: Ua3Settings) -> int:
+        """The wound threshold with `settings`' default (worked out again for other settings)."""
+        if settings is not self._settings:
+            self._threshold, self._settings = wound_threshold(self._sheet, settings.wound_threshold), settings
         return self._threshold
+
+    def ratings_for(self, gauges: Gauges) -> dict[str, Any]:
+        """The memo of the ratings the sheet gives with `gauges` (pure functions of the two):
+        one per distinct gauges, shared by every row of this sheet (a batch's fights), up to
+        `MAX_RATINGS` of them (past it, a fresh one each time)."""
+        found = self._ratings.get(gauges)
+        if found is None:
+            found = {}
+            if len(self._ratings) < MAX_RATINGS:
+                self._ratings[gauges] = found
+        return found
 
 
 class Row:
@@ -135,8 +152,7 @@ class Row:
         row.believed_dead_by = self.believed_dead_by
         # the memos are made on this row first, so that every copy of it shares them (a batch
         # copies the prepared table's rows for each fight)
-        if self.memo is None:
-            self.memo = (self.gauges, {})
+        self.ratings()
         row.memo = self.memo
         row.facts = self.sheet_facts()
         if self.armory is None:
@@ -163,6 +179,14 @@ class Row:
             known[name] = found
         return found
 
+    def ratings(self) -> dict[str, Any]:
+        """The memo of the ratings read with the gauges now (`memo`; made again when they change)."""
+        memo = self.memo
+        gauges = self.gauges
+        if memo is None or memo[0] is not gauges:
+            memo = self.memo = (gauges, self.sheet_facts().ratings_for(gauges))
+        return memo[1]
+
     def sheet_facts(self) -> SheetFacts:
         facts = self.facts
         if facts is None:
@@ -182,11 +206,20 @@ class Row:
 
     def threshold(self, settings: Ua3Settings) -> int:
         """U-2, U-19: the wound threshold."""
-        return self.sheet_facts().threshold(settings.wound_threshold)
+        return self.sheet_facts().threshold(settings)
 
     def burned_out(self, settings: Ua3Settings) -> bool:
         """U-24: hardened notches in all gauges at or above the setting."""
-        return self.gauges.hardened_total >= settings.burnout_hardened
+        return self.hardened_total() >= settings.burnout_hardened
+
+    def hardened_total(self) -> int:
+        """U-24: the hardened notches in all gauges (`Gauges.hardened_total`, an interpreted
+        property: read once for these gauges, remembered with the ratings)."""
+        ratings = self.ratings()
+        found: int | None = ratings.get(HARDENED_TOTAL)
+        if found is None:
+            found = ratings[HARDENED_TOTAL] = self.gauges.hardened_total
+        return found
 
 
 EMPTY = Ua3Encounter()
@@ -200,6 +233,7 @@ class Table(TableBase):
         "by_id",
         "coercions",
         "conflicts",
+        "grapplers",
         "grappling",
         "order",
         "phase",
@@ -216,6 +250,8 @@ class Table(TableBase):
 
     #: derived, not stored: the running grapple each grappler is in (`_index`)
     grappling: dict[str, Conflict]
+    #: derived, not stored: each grappler's side in that grapple and its opponent (`_index`)
+    grapplers: dict[str, tuple[SideKey, str]]
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:
@@ -249,6 +285,7 @@ class Table(TableBase):
         self.by_id = {r.id: r for r in self.rows}
         self.conflicts = list(other.conflicts)
         self.grappling = other.grappling
+        self.grapplers = other.grapplers
         self.coercions = list(other.coercions)
 
     def clone(self) -> Table:
@@ -299,7 +336,7 @@ class Table(TableBase):
     def moved(self, old: Conflict, new: Conflict) -> None:
         """`old` (one of the conflicts) becomes `new`, the same conflict moved on — its sides'
         rolls or token, not its kind, grapplers or result: the index keeps who is in it (a new
-        dict, so copies may share the old one), nothing to read again."""
+        dict, so copies may share the old one), nothing to read again (nor who faces whom)."""
         conflicts = self.conflicts
         for i in range(len(conflicts)):
             if conflicts[i] is old:
@@ -308,13 +345,21 @@ class Table(TableBase):
 
     def _index(self) -> None:
         """After the conflicts changed: the running grapple (U-17) each grappler is in, the
-        first one listed (derived, not stored; a new dict each time, so copies may share it)."""
+        first one listed, its side there and its opponent (derived, not stored; new dicts each
+        time, so copies may share them)."""
         grappling: dict[str, Conflict] = {}
+        grapplers: dict[str, tuple[SideKey, str]] = {}
         for conflict in self.conflicts:
             if conflict.kind == "grapple" and conflict.result is None:
-                for side in conflict.sides:
-                    grappling.setdefault(side.actor, conflict)
+                a, b = conflict.sides
+                if a.actor not in grappling:
+                    grappling[a.actor] = conflict
+                    grapplers[a.actor] = ("a", b.actor)
+                if b.actor not in grappling:
+                    grappling[b.actor] = conflict
+                    grapplers[b.actor] = ("b", a.actor)
         self.grappling = grappling
+        self.grapplers = grapplers
 
     def coercion_of(self, target: str) -> PendingCoercion | None:
         return next((c for c in self.coercions if c.target == target), None)

@@ -12,8 +12,15 @@ SPACES: tuple[Space, ...] = ("end_zone_a", "advantage_a", "balance", "advantage_
 SideKey = Literal["a", "b"]
 
 
+#: Each space's place in `SPACES` (a lookup, not a search: a grapple roll reads it).
+INDEX: dict[str, int] = {space: i for i, space in enumerate(SPACES)}
+
+
 def space_index(space: str) -> int:
-    return SPACES.index(space)
+    index = INDEX.get(space)
+    if index is None:
+        raise ValueError(f"{space!r} is not a space of the gridiron")
+    return index
 
 
 def step_toward(space: str, side: str, steps: int) -> Space:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from engine.commands.ua3_combat import Attack, FullAuto, Suppress
 from engine.dice.checks import CheckResult, Shift, roll_check
+from engine.dice.faces import digit_sum
 from engine.dice.percentile import face_value
 from engine.dice.source import DiceSource
+from engine.dice.spec import Prefer
 from engine.errors import Refused
 from engine.events.ua3 import PenaltyTaken, StatusChanged
 from engine.events.ua3 import combat as ev
@@ -24,7 +26,7 @@ from engine.rules.ua3.combat.situation import (
     standing,
     struggle,
 )
-from engine.rules.ua3.people import check_orientation, require_passion, spec_for, with_passion
+from engine.rules.ua3.people import check_flip, require_passion, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import FISTS, Ua3Weapon
 from engine.state.ua3.encounter import Status
@@ -133,28 +135,31 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     declared = row.declared
     assert declared is not None
     weapon = held(row, command.weapon or declared.weapon)
-    mode = command.mode
-    targets = command.targets
-    if not 1 <= len(targets) <= 2 or len(set(targets)) != len(targets):
+    mode, targets, called, flipped = command.mode, command.targets, command.called, command.flipped
+    if not 1 <= len(targets) <= 2 or (len(targets) == 2 and targets[0] == targets[1]):
         raise Refused("an attack names one target, or two (U-6)")
+    aimed_at = declared.targets
     for target_id in targets:
-        if target_id not in declared.targets:
-            raise Refused(f"{row.id} declared an attack on {', '.join(declared.targets)}, not {target_id}")
-        if t.by_id[target_id].status in ("dead", "fled"):
-            raise Refused(f"{target_id} is {t.by_id[target_id].status}")
+        if target_id not in aimed_at:
+            raise Refused(f"{row.id} declared an attack on {', '.join(aimed_at)}, not {target_id}")
+        status = t.by_id[target_id].status
+        if status in ("dead", "fled"):
+            raise Refused(f"{target_id} is {status}")
     if mode != "strike" and len(targets) > 1:
         raise Refused(f"a {mode.replace('_', ' ')} goes at one target (U-9, U-11)")
-    if mode in ("throw_person", "disarm", "throw") and weapon.kind == "firearm":
+    gun = weapon.kind == "firearm"
+    if mode in ("throw_person", "disarm", "throw") and gun:
         raise Refused(f"a {mode.replace('_', ' ')} is done with the hands, not a gun")
-    if command.called and weapon.kind != "firearm":
+    if called and not gun:
         raise Refused("limb and head shots are gun attacks (U-9)")
     if mode == "disarm" and t.by_id[targets[0]].in_hand == "fists":
         raise Refused(f"{targets[0]} holds no weapon to take (U-11)")
-    if weapon.kind == "firearm" and row.jammed:
+    if gun and row.jammed:
         raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
     option = _rating(row, weapon, mode)
-    spent = require_passion(t, row, command.passion) if command.passion is not None else None
-    check_orientation(spec_for(row, option), command.flipped)
+    passion = command.passion
+    spent = require_passion(t, row, passion) if passion is not None else None
+    check_flip(option, flipped)
     if not suppressed_may_act(sink, row, dice):
         return
     if mode in ("throw", "throw_person", "disarm"):
@@ -162,12 +167,13 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     shifts = list(command.shifts)
     if mode == "throw_person":
         shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
-    if command.called:
-        shifts.append(Shift(f"{command.called} shot (U-9)", CALLED[command.called]))
+    if called:
+        shifts.append(Shift(f"{called} shot (U-9)", CALLED[called]))
     carried = row.next_roll  # read once: with two targets both rolls take it, halved alike (U-6)
     if len(targets) == 2:
         whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
+    prefer: Prefer = "high" if gun else "as_rolled"  # a gun still (the hands' modes refused it)
     for i, target_id in enumerate(targets):
         if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
             break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
@@ -179,9 +185,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         pending = carried if i == 0 else (*carried, *row.next_roll)
         extra = target_shifts(row, target, option.rating, t.round)
         spec = spec_for(None, option, shifts=(*shifts, *extra), carried=pending)
-        result = roll_check(
-            spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=command.flipped
-        )
+        result = roll_check(spec, dice, prefer=prefer, flipped=flipped)
         if spent is not None and not result.success:
             passions, result = with_passion(row, spent, command.passion_mode, result, dice)
             sink.emit_all(passions)
@@ -248,7 +252,7 @@ def strike(
             if recording:
                 parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
         else:
-            amount = roll.digit_sum + weapon.bonus
+            amount = digit_sum(roll.tens, roll.ones) + weapon.bonus
             if recording:
                 parts = _digits_breakdown(weapon, outcome, kind, roll.tens, roll.ones)
     elif outcome in MISSES and kind == "melee" and weapon.cleaves and mode == "strike":
@@ -271,7 +275,8 @@ def strike(
         if recording
         else None
     )
-    wound(sink, target, amount, f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}", rule)
+    cause = f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}" if recording else ""  # the event's text
+    wound(sink, target, amount, cause, rule)
     turned = target.helmet_spent and not helmet
     _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
     first_weapon_checks(sink, row.id, target, seen, dice)
@@ -370,7 +375,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if not live:
         raise Refused("no one left to shoot at among the targets")
     option = gun_rating(row, "fire full auto")
-    check_orientation(spec_for(row, option), command.flipped)
+    check_flip(option, command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
     to_hit, extra = BURSTS[command.burst]
@@ -500,7 +505,7 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
     if not group or len(group) != len(command.targets):
         raise Refused(f"suppressive fire goes at the group declared: {', '.join(declared.targets)} (U-8)")
     option = firearms(row) or struggle(row)
-    check_orientation(spec_for(row, option), command.flipped)
+    check_flip(option, command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)

@@ -15,7 +15,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3.combat.harm import stress, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import dead, helpless, struggle, weapon_of
-from engine.rules.ua3.people import check_orientation, spec_for
+from engine.rules.ua3.people import check_flip, spec_for
 from engine.rules.ua3.table import Table
 
 
@@ -33,7 +33,7 @@ def finish(sink: Sink[Table], command: Finish, dice: DiceSource) -> None:
     armed = weapon.name != "fists" and not (weapon.kind == "firearm" and row.jammed)
     option = struggle(row)
     if not armed:
-        check_orientation(spec_for(row, option), command.flipped)
+        check_flip(option, command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
     believes = True

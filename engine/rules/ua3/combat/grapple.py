@@ -21,24 +21,20 @@ from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
     grapple_of,
+    grapple_side,
     gun_rating,
-    opponent_in,
     standing,
     struggle,
     weapon_of,
 )
 from engine.rules.ua3.gridiron import steps_of
-from engine.rules.ua3.people import check_orientation, spec_for
+from engine.rules.ua3.people import check_flip, spec_for
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.conflict import Conflict, ConflictSide, step_toward
+from engine.state.ua3.conflict import Conflict, ConflictSide, SideKey, step_toward
 
 MATCHED_FAILURE = Shift(source="matched failure in a grapple (U-16, U-17)", amount=-10)
 #: U-17: where each side has advantage.
 ADVANTAGE = {"a": "advantage_a", "b": "advantage_b"}
-
-
-def _key(conflict: Conflict, actor: str) -> str:
-    return "a" if conflict.sides[0].actor == actor else "b"
 
 
 def grab(sink: Sink[Table], row: Row, target: Row) -> Conflict:
@@ -86,17 +82,18 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
             raise Refused(f"{row.id} declared grabbing {', '.join(declared.targets) or 'no one'}")
         if command.move != "roll":
             raise Refused("a grab is a roll (U-17)", hint="wounds, disarm, swap and shooting come with advantage")
-        check_orientation(spec_for(row, option), command.flipped)
+        check_flip(option, command.flipped)
         if not suppressed_may_act(sink, row, dice):
             return
-        conflict = grab(sink, row, t.by_id[target_id])
+        other = t.by_id[target_id]
+        conflict = grab(sink, row, other)
+        key: SideKey = "a"
     else:
-        opponent = opponent_in(conflict, row.id)
+        key, opponent = grapple_side(t, row.id)
         if command.target and command.target != opponent:
             raise Refused(f"{row.id} is grappling {opponent}, not {command.target}")
-        _check_move(t, row, conflict, command)
-    key = _key(conflict, row.id)
-    other = t.by_id[opponent_in(conflict, row.id)]
+        other = t.by_id[opponent]
+        _check_move(row, other, conflict, key, command)
     if command.move != "roll":  # U-17 (Decision): the move is its roll for the exchange
         exchange = conflict.side(key).rolls + 1
         exchange_spent(t, conflict.id, key)
@@ -138,12 +135,10 @@ def _hurt(
         killed_checks(sink, row, [other], dice)
 
 
-def _check_move(t: Table, row: Row, conflict: Conflict, command: Grapple) -> None:
-    key = _key(conflict, row.id)
-    token = conflict.token
-    has_advantage = token == ADVANTAGE[key]
+def _check_move(row: Row, other: Row, conflict: Conflict, key: SideKey, command: Grapple) -> None:
+    """Whether `row` (side `key`, against `other`) may make its move (U-17), or `Refused`."""
+    has_advantage = conflict.token == ADVANTAGE[key]
     move = command.move
-    other = t.by_id[opponent_in(conflict, row.id)]
     if move in ("wounds", "disarm") and not (key == "a" and has_advantage):
         raise Refused(f"only the attacker with advantage may {move.replace('wounds', 'deal 1d10 wounds')} (U-17)")
     if move == "disarm" and other.in_hand == "fists":
@@ -155,17 +150,18 @@ def _check_move(t: Table, row: Row, conflict: Conflict, command: Grapple) -> Non
         if gun.kind != "firearm" or row.jammed or not has_advantage:
             raise Refused("a grappler shoots with a working gun in hand, with advantage (U-17, U-5)")
         gun_rating(row, "shoot")
-    check_orientation(spec_for(row, struggle(row)), command.flipped)
+    check_flip(struggle(row), command.flipped)
 
 
 def _roll(
-    sink: Sink[Table], row: Row, other: Row, conflict: Conflict, key: str, command: Grapple, dice: DiceSource
+    sink: Sink[Table], row: Row, other: Row, conflict: Conflict, key: SideKey, command: Grapple, dice: DiceSource
 ) -> None:
     """U-16 moves on the grapple's gridiron; the end zones end it (U-17)."""
     option = struggle(row)
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, flipped=command.flipped)
     steps = steps_of(result)
-    conflict_id, before, (side_a, side_b) = conflict.id, conflict.token, conflict.sides
+    conflict_id, before, sides = conflict.id, conflict.token, conflict.sides
+    side_a, side_b = sides[0], sides[1]  # indexed, not unpacked (a compiled unpacking iterates)
     after = step_toward(before, key, steps)
     side = side_a if key == "a" else side_b  # `conflict.side(key)`
     side_key = side.key

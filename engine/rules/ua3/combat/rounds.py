@@ -29,7 +29,7 @@ from engine.events.ua3 import combat as ev
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
-from engine.rules.ua3.abilities import gauge_named
+from engine.rules.ua3.abilities import Option, gauge_named
 from engine.rules.ua3.combat.apply import action_declared, order_set, round_started, turn_ended
 from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
@@ -102,15 +102,17 @@ def begin_fight(sink: Sink[Table], command: BeginFight, dice: DiceSource) -> Non
     fight_over(sink)
 
 
-def _check(t: Table, row: Row, action: str, targets: tuple[str, ...], named: str, gauge: str) -> tuple[str, int]:
-    """A declaration's weapon and rating, or `Refused` (U-22: what it can do now): its
+def _check(
+    t: Table, row: Row, action: str, targets: tuple[str, ...], named: str, gauge: str
+) -> tuple[str, Option | None]:
+    """A declaration's weapon and the rating it uses (`action_rating`), or `Refused` (U-22: what it can do now): its
     `action`, `targets`, the weapon `named` and the `gauge` (a `Declaration`'s fields)."""
     if not can_act(row):
         why = "frozen (U-23)" if frozen(row) else f"restrained by {row.restrained_by} (U-17)"
         why = row.status if not standing(row) else why
         if action != "nothing":
             raise Refused(f"{row.id} is {why} and can declare nothing")
-        return "", 0
+        return "", None
     reaction = row.reaction
     grapple = grapple_of(t, row.id)
     if grapple is not None and action not in IN_GRAPPLE:  # one that would flee struggles to get free
@@ -135,8 +137,7 @@ def _check(t: Table, row: Row, action: str, targets: tuple[str, ...], named: str
             )
     if action == "ready":  # rolls nothing: last, unless an initiative identity rates it (U-19)
         readied = weapon_of(row, named or "fists")
-        option = action_rating(t, row, action, readied)
-        return readied.name, option.rating if option is not None else 0
+        return readied.name, action_rating(t, row, action, readied)
     if action == "coerce" and gauge and gauge_named(gauge) is None:
         raise Refused(f"unknown shock gauge {gauge!r} (U-18)")
     weapon = held(row, named) if action not in ("grapple", "finish") else weapon_of(row, named)
@@ -155,9 +156,8 @@ def _check(t: Table, row: Row, action: str, targets: tuple[str, ...], named: str
             raise Refused("a grab names whom it grabs (U-17)")
         if grapple_of(t, targets[0]) is not None:
             raise Refused(f"{targets[0]} is already in a grapple")
-    option = action_rating(t, row, action, weapon, gauge=gauge)
     uses = action in ("attack", "full_auto", "suppress", "aim", "finish")
-    return weapon.name if uses else "", option.rating if option is not None else 0
+    return weapon.name if uses else "", action_rating(t, row, action, weapon, gauge=gauge)
 
 
 def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
@@ -178,9 +178,11 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
         if action == "nothing":
             decided.append((row, action, (), "", 0, ""))
             continue
-        weapon, rating = _check(t, row, action, targets, named, gauge)
-        option = action_rating(t, row, action, weapon_of(row, weapon or row.in_hand), gauge=gauge)
-        decided.append((row, action, targets, weapon, rating, option.label if option is not None else ""))
+        weapon, option = _check(t, row, action, targets, named, gauge)
+        if option is None:
+            decided.append((row, action, targets, weapon, 0, ""))
+        else:
+            decided.append((row, action, targets, weapon, option.rating, option.label))
     waiting = [r.id for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
     recording = sink.recording
     for row, action, targets, weapon, rating, rated_by in decided:
@@ -194,25 +196,28 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
         )
     if command.close is False or (command.close is None and waiting):
         return
-    acting = [r.id for r in t.rows if r.declared is not None and r.declared.action != "nothing"]
-    ranks = {actor: t.by_id[actor].declared.rating for actor in acting}  # type: ignore[union-attr]
-    order, faces = ranked(acting, ranks, dice)
+    acting: list[str] = []
+    ratings: list[int] = []
+    for r in t.rows:
+        declared = r.declared
+        if declared is not None and declared.action != "nothing":
+            acting.append(r.id)
+            ratings.append(declared.rating)
+    order, ranks, faces = ranked(acting, ratings, dice)
     order_set(t, order)
-    sink.applied(
-        ev.OrderSet(round=t.round, order=order, ratings=tuple(ranks[a] for a in order), faces=faces)
-        if recording
-        else None
-    )
+    sink.applied(ev.OrderSet(round=t.round, order=order, ratings=ranks, faces=faces) if recording else None)
     advance(sink, dice)
 
 
-def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """Highest first; I2-4 ties: a die each, those below the best drop one point just below the
-    winner, those sharing the best roll again. Changes `ranks` to the final ones."""
+def ranked(
+    ids: list[str], rated: list[int], dice: DiceSource
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """Highest first, with the final ranks in that order and the tie dice; I2-4 ties: a die each,
+    those below the best drop one point just below the winner, those sharing the best roll
+    again. `rated` (each one's rating, as `ids`) is worked on in place."""
     faces: list[int] = []
     n = len(ids)
     for _ in range(MAX_TIE_ROUNDS):
-        rated = [ranks[actor] for actor in ids]
         key, tied = 0, False  # the highest rank two or more share
         for i in range(n):
             if not tied or rated[i] > key:
@@ -222,7 +227,7 @@ def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tup
                         break
         if not tied:
             break
-        group = [ids[i] for i in range(n) if rated[i] == key]
+        group = [i for i in range(n) if rated[i] == key]
         values: list[int] = []
         top = 0
         for _ in group:
@@ -234,16 +239,15 @@ def ranked(ids: list[str], ranks: dict[str, int], dice: DiceSource) -> tuple[tup
                 top = value
         for i in range(len(group)):
             if values[i] < top:
-                ranks[group[i]] = key - 1
+                rated[group[i]] = key - 1
     order = list(ids)  # highest first; ties keep the order listed (a stable insertion sort)
-    rated = [ranks[actor] for actor in order]
     for i in range(1, n):
         actor, rank, j = order[i], rated[i], i - 1
         while j >= 0 and rated[j] < rank:
             order[j + 1], rated[j + 1] = order[j], rated[j]
             j -= 1
         order[j + 1], rated[j + 1] = actor, rank
-    return tuple(order), tuple(faces)
+    return tuple(order), tuple(rated), tuple(faces)
 
 
 def advance(sink: Sink[Table], dice: DiceSource) -> None:

@@ -7,7 +7,7 @@ from engine.errors import Refused
 from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import Ua3Weapon
-from engine.state.ua3.conflict import Conflict
+from engine.state.ua3.conflict import Conflict, SideKey
 from engine.state.ua3.sheet import U18
 
 #: U-22: statuses that are out of the fight (not standing).
@@ -105,14 +105,23 @@ def held(row: Row, name: str = "") -> Ua3Weapon:
 def ability(row: Row, name: str) -> Option:
     """U-1, U-18, U-19: the ability now, or the best identity standing in for it (remembered on
     the row for the gauges it was read from)."""
-    memo = row.memo
-    if memo is None or memo[0] is not row.gauges:
-        memo = (row.gauges, {})
-        row.memo = memo
-    found = memo[1].get(name)
+    ratings = row.ratings()
+    found = ratings.get(name)
     if found is None:
-        found = best(for_ability(row.sheet, row.gauges, name))
-        memo[1][name] = found
+        found = ratings[name] = best(for_ability(row.sheet, row.gauges, name))
+    return found
+
+
+def coercing(row: Row, gauge: str) -> Option:
+    """U-15, U-18, U-19: the rating coercing on `gauge` uses in a fight — the gauge's coercing
+    ability, or the best identity standing in for it or that `coerces` it (remembered like
+    `ability`, under the gauge's name)."""
+    ratings = row.ratings()
+    key = "coerces " + gauge
+    found = ratings.get(key)
+    if found is None:
+        options = for_ability(row.sheet, row.gauges, U18[gauge].coerced_with)
+        found = ratings[key] = best(options + identity_options(row.sheet, "coerces", gauge))
     return found
 
 
@@ -141,9 +150,10 @@ def grapple_of(t: Table, actor: str) -> Conflict | None:
     return t.grappling.get(actor)
 
 
-def opponent_in(conflict: Conflict, actor: str) -> str:
-    a, b = conflict.sides
-    return b.actor if a.actor == actor else a.actor
+def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
+    """The side (`a`, the grabber, or `b`) a grappler holds in its running grapple (U-17), and
+    its opponent there (the table keeps them by grappler, with the grapple)."""
+    return t.grapplers[actor]
 
 
 def action_rating(
@@ -171,8 +181,5 @@ def action_rating(
     if action == "flee":
         return ability(row, "pursuit")
     if action == "coerce":  # U-15: the gauge's coercing rating, or a `coerces` identity
-        key = gauge_named(gauge) or "violence"
-        return best(
-            for_ability(row.sheet, row.gauges, U18[key].coerced_with) + identity_options(row.sheet, "coerces", key)
-        )
+        return coercing(row, gauge_named(gauge) or "violence")
     return None
