@@ -456,8 +456,13 @@ def _did_nothing(t: Table, e: ev.DidNothing) -> None:
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
+    fight_ended(t, e.winner, e.reason, e.round)
+
+
+def fight_ended(t: Table, winner: str | None, reason: str, round_: int) -> None:
+    """C2-33: the fight is over, with its result."""
     t.phase = "ended"
-    t.result = FightResult(winner=e.winner, reason=e.reason, round=e.round)
+    t.result = FightResult(winner=winner, reason=reason, round=round_)
 
 
 # -- healing (H2-*) ------------------------------------------------------------------------------
