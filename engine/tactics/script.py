@@ -17,7 +17,7 @@ from engine.rules.script import CombatantEnd
 from engine.rules.ua2.combat.attack import frenzy_attack
 from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
-from engine.state.sheet import METER_FIELDS, METERS, Meter, Meters
+from engine.state.sheet import METERS, Meter, Meters
 from engine.tactics.choose import Profile, choose_command, declarations
 from engine.tactics.rules import PRESETS
 
@@ -27,14 +27,12 @@ Baseline = tuple[Meters, int]
 
 #: (Final: a compiled build keeps it in a C variable rather than looking it up by name per call)
 astuple: Final = msgspec.structs.astuple
-if tuple(METER_FIELDS[m] for m in METERS) != Meters.__struct_fields__:
-    raise ImportError("Meters' fields are not in METERS order: update notches_gained")
 
 
 def notches_gained(before: Meters, after: Meters) -> tuple[tuple[str, int, int], ...]:
     """Per meter, the notches `after` has beyond `before`, for the meters that changed (a meter
     no fact replaced is the same value in both). Each set of meters is read with one `astuple`
-    (their fields are in METERS order; a compiled build reads a struct's fields one by one, slowly)."""
+    (their fields are in METERS order, `METER_AT`; a compiled build reads a struct's fields one by one, slowly)."""
     if after is before:
         return ()
     out = []
