@@ -41,10 +41,16 @@ def wound_cuts(maximum: int, thresholds: tuple[tuple[float, int], ...]) -> tuple
 
 
 def wound_shift_of(c: Row, current: int, t: Table) -> int:
-    """`wound_shift` for a combatant, its cuts worked out once (its maximum does not change)."""
-    thresholds = t.limits.wound_shift_thresholds
+    """`wound_shift` for a combatant, its cuts worked out once per maximum (kept on the limits every
+    copy of its table shares; its maximum does not change)."""
+    limits = t.limits
+    thresholds = limits.wound_shift_thresholds
     if c.cuts_of is not thresholds:
-        c.cuts, c.cuts_of = wound_cuts(c.max_wounds, thresholds), thresholds
+        known = limits.wound_cuts
+        cuts = known.get(c.max_wounds)
+        if cuts is None:
+            cuts = known[c.max_wounds] = wound_cuts(c.max_wounds, thresholds)
+        c.cuts, c.cuts_of = cuts, thresholds
     return shift_at(current, c.cuts)
 
 
