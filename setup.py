@@ -106,6 +106,26 @@ def remove_stale_builds(keep: Sequence[str] = ()) -> None:
             os.remove(path)
 
 
+#: C flags for gcc and clang (a "unix" compiler), for fewer instructions and far fewer mispredicted
+#: jumps a call: the compiled modules call one another directly, not through the dynamic linker's
+#: table, and small functions are inlined into their callers (hidden: nothing outside the library
+#: calls them but Python, through the module inits, which stay exported); calls into Python's own
+#: library jump through its address table at once, without a stub.
+LOCAL_CALLS = ["-fvisibility=hidden", "-fno-plt"]
+
+
+def unix_compiler() -> bool:
+    """Whether extensions are built with a gcc-like compiler (what mypyc's own flags assume)."""
+    try:
+        from setuptools._distutils import ccompiler, sysconfig
+
+        compiler = ccompiler.new_compiler()
+        sysconfig.customize_compiler(compiler)
+        return bool(compiler.compiler_type == "unix")
+    except Exception:  # cannot tell: build with mypyc's flags only
+        return False
+
+
 def compiled_modules() -> list[object]:
     if os.environ.get("UA_PURE_PYTHON"):
         remove_stale_builds()
@@ -114,7 +134,11 @@ def compiled_modules() -> list[object]:
         from mypyc.build import mypycify
 
         remove_stale_builds(keep=HOT)
-        return list(mypycify(HOT, opt_level="3", debug_level="0"))
+        extensions = list(mypycify(HOT, opt_level="3", debug_level="0"))
+        if unix_compiler():
+            for extension in extensions:  # a new list each (they share mypyc's one)
+                extension.extra_compile_args = [*extension.extra_compile_args, *LOCAL_CALLS]
+        return extensions
     except (Exception, SystemExit) as exc:  # mypyc missing or failing: pure Python
         print(f"warning: not compiling ({exc}); the engine runs as pure Python", file=sys.stderr)
         remove_stale_builds()

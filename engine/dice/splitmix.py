@@ -27,8 +27,9 @@ COMPILED: Final = not __file__.endswith(".py")
 
 def mix64(z: int) -> int:
     """SplitMix64's finaliser: a bijective avalanche on 64-bit integers."""
-    if COMPILED:
-        return join(mix_limbs(*split(z)))
+    if COMPILED:  # the limbs passed one by one: a compiled build keeps them machine integers
+        a0, a1, a2 = split(z)
+        return join(mix_limbs(a0, a1, a2))
     return plain_mix64(z)
 
 

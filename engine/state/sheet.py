@@ -84,6 +84,13 @@ class Meters(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown
         return msgspec.structs.replace(self, **{METER_FIELDS[name]: meter})
 
 
+#: Each meter's position among Meters' fields (`msgspec.structs.astuple(meters)[METER_AT[name]]`:
+#: how compiled rules read and replace one, with no field looked up by name).
+METER_AT: Final[dict[str, int]] = {name: i for i, name in enumerate(METERS)}
+if Meters.__struct_fields__ != tuple(METER_FIELDS[name] for name in METERS):
+    raise ImportError("Meters' fields are not in METERS order (METER_AT relies on it)")
+
+
 class WoundPoints(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
     """Current and maximum wound points (S2-6: maximum = Body)."""
 

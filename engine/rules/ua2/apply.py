@@ -31,7 +31,7 @@ from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, Reaction, ReactionState
 from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
-from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_FIELDS, Meter, MeterName
+from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_AT, Meter, MeterName, Meters
 from engine.state.weapons import FISTS
 
 replace: Final = msgspec.structs.replace
@@ -99,9 +99,19 @@ def madness_resolved(row: Row, outcome: str) -> None:
 
 def _meter(t: Table, actor: str, meter: str, change: Callable[[Meter], Meter]) -> None:
     row = t.by_id.get(actor)
-    if row is not None:  # Meters.of and Meters.with_meter, compiled (they are interpreted methods)
-        field, meters = METER_FIELDS[meter], row.meters
-        row.meters = replace(meters, **{field: change(getattr(meters, field))})
+    if row is not None:
+        fields, at = astuple(row.meters), METER_AT[meter]
+        row.meters = meters_with(fields, at, change(fields[at]))
+
+
+def meters_with(fields: tuple[Any, ...], at: int, meter: Meter) -> Meters:
+    """Meters from `fields` (`astuple(meters)`) with the one at `at` (`METER_AT`) replaced:
+    Meters.of and with_meter, compiled (they are interpreted methods), with one constructor call
+    (not `replace(**{field: …})`: a dict and a call by keywords each time)."""
+    new = list(fields)
+    new[at] = meter
+    violence, unnatural, helplessness, isolation, self_ = new
+    return Meters(violence=violence, unnatural=unnatural, helplessness=helplessness, isolation=isolation, self_=self_)
 
 
 def _notch(t: Table, e: NotchMarked) -> None:
@@ -112,13 +122,13 @@ def _notch(t: Table, e: NotchMarked) -> None:
 
 def notch_marked(row: Row, meter: str, kind: str) -> None:
     """M2-4: one more hardened (at most 10) or failed (at most 5) notch on the row's meter."""
-    field, meters = METER_FIELDS[meter], row.meters  # Meters.of and with_meter, compiled
-    held: Meter = getattr(meters, field)
+    fields, at = astuple(row.meters), METER_AT[meter]
+    held: Meter = fields[at]
     if kind == "hardened":
         held = replace(held, hardened=min(MAX_HARDENED, held.hardened + 1))
     else:
         held = replace(held, failed=min(MAX_FAILED, held.failed + 1))
-    row.meters = replace(meters, **{field: held})
+    row.meters = meters_with(fields, at, held)
 
 
 def _neurosis(t: Table, e: NeurosisMarked) -> None:
@@ -129,8 +139,8 @@ def _neurosis(t: Table, e: NeurosisMarked) -> None:
 
 def neurosis_marked(row: Row, meter: str) -> None:
     """M2-5: a neurosis on the row's meter."""
-    field, meters = METER_FIELDS[meter], row.meters
-    row.meters = replace(meters, **{field: replace(getattr(meters, field), neurosis=True)})
+    fields, at = astuple(row.meters), METER_AT[meter]
+    row.meters = meters_with(fields, at, replace(fields[at], neurosis=True))
 
 
 def _therapy(t: Table, e: TherapyGiven) -> None:
@@ -456,8 +466,13 @@ def _did_nothing(t: Table, e: ev.DidNothing) -> None:
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
+    fight_ended(t, e.winner, e.reason, e.round)
+
+
+def fight_ended(t: Table, winner: str | None, reason: str, round_: int) -> None:
+    """C2-33: the fight is over, with its result."""
     t.phase = "ended"
-    t.result = FightResult(winner=e.winner, reason=e.reason, round=e.round)
+    t.result = FightResult(winner=winner, reason=reason, round=round_)
 
 
 # -- healing (H2-*) ------------------------------------------------------------------------------

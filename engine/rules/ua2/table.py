@@ -253,6 +253,7 @@ class Limits:
         "violence_first_weapon_attack",
         "violence_kill",
         "violence_kill_helpless",
+        "wound_cuts",
         "wound_shift_thresholds",
     )
 
@@ -266,6 +267,9 @@ class Limits:
         self.violence_kill: int = settings.violence_kill
         self.violence_ally_killed: int = settings.violence_ally_killed
         self.violence_kill_helpless: int = settings.violence_kill_helpless
+        #: the wound shift's cuts by maximum wound points, as the rules work them out from these
+        #: thresholds (C2-31; kept here, where every copy of a table shares them, for its next fight)
+        self.wound_cuts: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 class Table(TableBase):

@@ -8,7 +8,6 @@ import msgspec
 
 from engine.commands.combat import Attack, ReactionChoice, RollPassion, Strike
 from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
-from engine.dice.judge import target_of
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
@@ -70,9 +69,11 @@ class Plan:
         "kind",
         "mode",
         "passion",
+        "planned_at",
         "pool",
         "reactions",
         "roll_passion",
+        "side",
         "single_target",
         "spec",
         "strikes",
@@ -108,6 +109,10 @@ class Plan:
         self.flipped: bool | None = None
         #: M2-4: the reactions the command chose, by combatant (None: none chosen)
         self.reactions: dict[str, Reaction] | None = None
+        #: the single target's own shifts as planned, and the table's version then (None: several
+        #: targets); a strike made before anything changed uses them rather than working them out again
+        self.side: list[Shift] | None = None
+        self.planned_at = -1
 
 
 #: M2-8: what being attacked with a weapon of each kind is, the first time.
@@ -232,17 +237,18 @@ def plan_attack(t: Table, command: Attack) -> Plan:
         minimum = max(minimum or 0, DISARM_MINIMUM)
     elif mode == "throw_person":
         minimum = max(minimum or 0, THROW_PERSON_MINIMUM)
-    spec = attack_spec(attacker, weapon, mode, fields[_SKILL])
-    pool = target_of(spec)
+    spec, pool = attack_spec(attacker, weapon, mode, fields[_SKILL])
     if shifts or minimum is not None:
         for shift in shifts:
             pool += shift.amount
         spec = replace(spec, shifts=tuple(shifts), minimum=minimum)
-    if single:
-        for shift in target_shifts(t, actor, first):
+    side = target_shifts(t, actor, first) if single else None
+    if side is not None:
+        for shift in side:
             pool += shift.amount
     _check_shares(pool, strikes)
     plan = Plan(attacker, weapon, mode, spec, strikes, single, pool)
+    plan.side, plan.planned_at = side, t.version
     plan.passion, plan.flipped, plan.reactions = passion, fields[_FLIPPED], reactions
     roll_passion: RollPassion | msgspec.UnsetType = fields[_ROLL_PASSION]
     if not isinstance(roll_passion, UnsetType):
@@ -290,6 +296,15 @@ def target_shifts(t: Table, attacker: str, target: str) -> list[Shift]:
     return out
 
 
+def _target_shifts(t: Table, plan: Plan, target: str) -> list[Shift]:
+    """`target_shifts` for a strike: as planned when it goes at the planned single target and
+    nothing has changed since (the table's version)."""
+    planned = plan.side
+    if planned is not None and t.version == plan.planned_at and target == plan.strikes[0][0]:
+        return planned
+    return target_shifts(t, plan.attacker.id, target)
+
+
 def _check_shares(total: int, strikes: tuple[tuple[str, int | None], ...]) -> None:
     """C2-8: each part ≥ 1, and together no more than the target after shifts."""
     if len(strikes) == 1 and strikes[0][1] is None:
@@ -319,7 +334,7 @@ def _strike_spec(
 ) -> CheckSpec:
     """One part's check. A part's target is its share (C2-8), plus — with several targets — its
     own target's shifts, once per target (never once per part: the seed adds shifts before dividing)."""
-    side = target_shifts(t, plan.attacker.id, target) if side_shifts or plan.single_target else []
+    side = _target_shifts(t, plan, target) if side_shifts or plan.single_target else []
     spec = replace(plan.spec, shifts=(*plan.spec.shifts, *side)) if side else plan.spec
     if share is None:
         return spec

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Final
 
 from engine.dice.checks import CheckSpec, Shift
+from engine.dice.judge import target_of
 from engine.errors import Refused
 from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
@@ -41,10 +42,16 @@ def wound_cuts(maximum: int, thresholds: tuple[tuple[float, int], ...]) -> tuple
 
 
 def wound_shift_of(c: Row, current: int, t: Table) -> int:
-    """`wound_shift` for a combatant, its cuts worked out once (its maximum does not change)."""
-    thresholds = t.limits.wound_shift_thresholds
+    """`wound_shift` for a combatant, its cuts worked out once per maximum (kept on the limits every
+    copy of its table shares; its maximum does not change)."""
+    limits = t.limits
+    thresholds = limits.wound_shift_thresholds
     if c.cuts_of is not thresholds:
-        c.cuts, c.cuts_of = wound_cuts(c.max_wounds, thresholds), thresholds
+        known = limits.wound_cuts
+        cuts = known.get(c.max_wounds)
+        if cuts is None:
+            cuts = known[c.max_wounds] = wound_cuts(c.max_wounds, thresholds)
+        c.cuts, c.cuts_of = cuts, thresholds
     return shift_at(current, c.cuts)
 
 
@@ -95,10 +102,10 @@ def verdict(t: Table) -> tuple[str | None, str] | None:
     combatant is standing, helpless, so the fight goes on while one side can act against it."""
     first = None
     for c in t.rows:  # the usual case, quickly: combatants of two sides can still act
-        if c.status == "active" and not frozen(c):
+        if c.status == "active" and (first is None or c.side != first) and not frozen(c):
             if first is None:
                 first = c.side
-            elif c.side != first:
+            else:
                 return None
     standing: dict[str, bool] = {}  # side → whether one of its standing combatants can act
     for c in t.rows:
@@ -179,16 +186,18 @@ def skill_spec(
     )
 
 
-def attack_spec(c: Row, weapon: Weapon, mode: str, override: str = "") -> CheckSpec:
-    """The attack check with `weapon` in `mode` (C2-1, C2-20), before shifts and minimum; worked
-    out once per combatant and weapon (the sheet does not change)."""
+def attack_spec(c: Row, weapon: Weapon, mode: str, override: str = "") -> tuple[CheckSpec, int]:
+    """The attack check with `weapon` in `mode` (C2-1, C2-20), before shifts and minimum, and its
+    target (C-1); worked out once per combatant and weapon (the sheet does not change)."""
     key = (id(weapon), mode, override)
     found = c.memo.get(key)
     if found is None:
         skill, stat = attack_skill(c, weapon, mode, override)
-        found = c.memo[key] = (skill_spec(c, skill, stat, ()), weapon)  # the weapon keeps its id unique
-    spec: CheckSpec = found[0]  # type: ignore[index]
-    return spec
+        spec = skill_spec(c, skill, stat, ())
+        found = c.memo[key] = (spec, target_of(spec), weapon)  # the weapon keeps its id unique
+    check: CheckSpec = found[0]  # type: ignore[index]
+    target: int = found[1]  # type: ignore[index]
+    return check, target
 
 
 def attack_skill(c: Row, weapon: Weapon, mode: str, override: str = "") -> tuple[str, str]:

@@ -11,7 +11,7 @@ from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.rules.common import require_started
-from engine.rules.ua2.apply import declared, round_started, turn_skipped, turn_started
+from engine.rules.ua2.apply import declared, fight_ended, round_started, turn_skipped, turn_started
 from engine.rules.ua2.combat.aftermath import FIGHT_SOURCE, left_fight
 from engine.rules.ua2.combat.ranking import reinitiative
 from engine.rules.ua2.combat.situation import able_to_act, can_dodge, combatant, frozen, verdict
@@ -60,7 +60,10 @@ def start_first_turn(sink: Sink, dice: DiceSource | None = None) -> None:
 
 def end_fight_with(sink: Sink, winner: str | None, reason: str) -> None:
     """C2-33: the fight ends; reactions kept until "the fight" is gone end with it (M2-4)."""
-    sink.emit(ev.FightEnded(winner=winner, reason=reason, round=sink.table.round))
+    t = sink.table
+    round_ = t.round
+    fight_ended(t, winner, reason, round_)
+    sink.applied(ev.FightEnded(winner=winner, reason=reason, round=round_) if sink.recording else None)
     left_fight(sink, FIGHT_SOURCE)
 
 
