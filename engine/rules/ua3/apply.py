@@ -19,7 +19,8 @@ from engine.rules.ua3.combat.apply import APPLIERS as COMBAT_APPLIERS
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.conflict import Conflict, ConflictResult, PendingCoercion
 from engine.state.ua3.encounter import ReactionState, Status, Ua3Combatant
-from engine.state.ua3.settings import Ua3Settings
+from engine.state.ua3.settings import Reaction, Ua3Settings
+from engine.state.ua3.sheet import GaugeName
 
 replace = msgspec.structs.replace
 Applier = Callable[[Table, Any], None]
@@ -71,29 +72,55 @@ def _ability_check(t: Table, e: ev.AbilityChecked) -> None:
 
 
 def _stress(t: Table, e: ev.StressChecked) -> None:
-    # a rolled stress check's notches are marked at once: no passion rerolls it later (U-21)
-    if e.result is not None:
-        _rolled(t, e.actor)
-
-
-def _gauge(t: Table, actor: str, gauge: str, **change: int) -> None:
-    row = t.by_id.get(actor)
+    row = t.by_id.get(e.actor) if e.actor else None
     if row is not None:
-        row.gauges = row.gauges.with_gauge(gauge, replace(row.gauges.of(gauge), **change))
+        stress_checked(row, e.result is not None)
+
+
+def stress_checked(row: Row, rolled: bool) -> None:
+    """`StressChecked`'s fact (a counting sink's rules apply it with no event): a rolled stress
+    check's notches are marked at once, so no passion rerolls it later (U-21), and its roll used
+    up the next-roll shifts (U-16)."""
+    if rolled:
+        row.next_roll = ()
+        row.last_check = None
+
+
+def _gauge(row: Row, gauge: str, **change: int) -> None:
+    row.gauges = row.gauges.with_gauge(gauge, replace(row.gauges.of(gauge), **change))
 
 
 def _hardened(t: Table, e: ev.HardenedNotchMarked) -> None:
-    _gauge(t, e.actor, e.gauge, hardened=e.after)
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        hardened_notch_marked(row, e.gauge, e.after)
+
+
+def hardened_notch_marked(row: Row, gauge: str, after: int) -> None:
+    """`HardenedNotchMarked`'s fact (a counting sink's rules apply it with no event)."""
+    _gauge(row, gauge, hardened=after)
 
 
 def _failed(t: Table, e: ev.FailedNotchMarked) -> None:
-    _gauge(t, e.actor, e.gauge, failed=e.after)
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        failed_notch_marked(row, e.gauge, e.after)
+
+
+def failed_notch_marked(row: Row, gauge: str, after: int) -> None:
+    """`FailedNotchMarked`'s fact (a counting sink's rules apply it with no event)."""
+    _gauge(row, gauge, failed=after)
 
 
 def _reaction(t: Table, e: ev.ReactionTaken) -> None:
     row = t.by_id.get(e.actor)
     if row is not None:
-        row.reaction = ReactionState(kind=e.reaction, source=e.source, gauge=e.gauge)
+        reaction_taken(row, e.reaction, e.source, e.gauge)
+
+
+def reaction_taken(row: Row, kind: Reaction, source: str, gauge: GaugeName) -> None:
+    """`ReactionTaken`'s fact (a counting sink's rules apply it with no event)."""
+    row.reaction = ReactionState(kind=kind, source=source, gauge=gauge)
 
 
 def _reaction_ended(t: Table, e: ev.ReactionEnded) -> None:

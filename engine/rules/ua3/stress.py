@@ -1,7 +1,9 @@
 """Stress checks (U-23), burnout (U-24) and the end of reactions.
 
-`stress_events` is the rule the command handler, coercion (U-15) and — later — combat's
-stress checks (U-25) call; it decides everything before returning, so a refusal changes nothing.
+`stress_events` is the rule the command handler, coercion (U-15) and a recorded fight's stress
+checks (U-25) call; it decides everything before returning, so a refusal changes nothing. A
+batch fight's checks take `counted_stress`: the same decisions (`_decide`), each fact applied by
+its applier's function and counted, no event built.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from engine.events.ua3 import (
     StressChecked,
     TraumaMarked,
 )
-from engine.events.ua3.mind import ReactionChooser, RolledWith, StressOutcome
+from engine.events.ua3.mind import PassionSpent, ReactionChooser, RolledWith, StressOutcome
 from engine.events.ua3.words import sample_text
 from engine.rules.common import require_started
 from engine.rules.passions import Mode
@@ -35,11 +37,12 @@ from engine.rules.ua3.abilities import (
     pick,
     upbeat,
 )
+from engine.rules.ua3.apply import failed_notch_marked, hardened_notch_marked, reaction_taken, stress_checked
 from engine.rules.ua3.people import able, person, rated_options, require_passion, roll, spec_for, with_passion
 from engine.rules.ua3.samples import find_sample
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.settings import Reaction
-from engine.state.ua3.sheet import GAUGES, MAX_FAILED, MAX_HARDENED, U18, Gauge, GaugeName
+from engine.state.ua3.sheet import GAUGES, MAX_FAILED, MAX_HARDENED, U18, Gauge, GaugeName, Passion
 
 REACTIONS: tuple[Reaction, ...] = get_args(Reaction)
 MIN_RANK, MAX_RANK = 1, 10
@@ -88,38 +91,89 @@ def stress_events(
     cause: str = "",
 ) -> list[EventBase]:
     """The events of one stress check (U-23), or `Refused`. Draws dice only for a rolled check."""
+    row, gauge, kind, chooser = _asked(t, actor, gauge_name, rank, reaction)
+    spent = require_passion(t, row, passion) if passion is not None else None
+    held = gauge_in(row.gauges, gauge)
+    cause = cause or source or sample_text(sample) or f"{gauge} {rank}"
+    out = _Recorded(row, gauge, rank, held, chooser, source, sample, low, high, cause)
+    _decide(t, row, gauge, rank, held, kind, out, dice, roll_with, involves, shifts, flipped, spent, passion_mode)
+    return out.events
+
+
+def counted_stress(
+    sink: Sink[Table], actor: str, gauge_name: str, rank: int, dice: DiceSource, source: str
+) -> StressOutcome:
+    """One stress check (U-23) a counting sink's rules take (a batch fight's, U-25): the same
+    decisions as `stress_events`' (refusals too), each fact applied by its applier's function and
+    counted, no event built. Returns how it came out."""
+    t = sink.table
+    row, gauge, kind, _ = _asked(t, actor, gauge_name, rank, None)
+    held = gauge_in(row.gauges, gauge)
+    out = _Counted(sink, row, gauge, source)
+    return _decide(t, row, gauge, rank, held, kind, out, dice, "", (), (), None, None, "reroll")
+
+
+def _asked(
+    t: Table, actor: str, gauge_name: str, rank: int, stated: Reaction | None
+) -> tuple[Row, GaugeName, Reaction, ReactionChooser]:
+    """A stress check asked of `actor` (or `Refused`): its row, gauge and the reaction a failure brings."""
     row = able(t, actor, "take a stress check")
     gauge = gauge_of(gauge_name)
     if not MIN_RANK <= rank <= MAX_RANK:
         raise Refused(f"a stress check's rank is 1–10, got {rank}", hint="U-23")
-    kind, chooser = reaction_for(row, reaction, t)
-    spent = require_passion(t, row, passion) if passion is not None else None
-    held = gauge_in(row.gauges, gauge)
-    cause = cause or source or sample_text(sample) or f"{gauge} {rank}"
-    how = _Check(actor, gauge, rank, held.hardened, held.failed, source, sample, low, high, cause)
+    kind, chooser = reaction_for(row, stated, t)
+    return row, gauge, kind, chooser
+
+
+def _decide(
+    t: Table,
+    row: Row,
+    gauge: GaugeName,
+    rank: int,
+    held: Gauge,
+    kind: Reaction,
+    out: _Facts,
+    dice: DiceSource,
+    roll_with: str,
+    involves: tuple[str, ...],
+    shifts: tuple[Shift, ...],
+    flipped: bool | None,
+    spent: Passion | None,
+    passion_mode: Mode,
+) -> StressOutcome:
+    """U-23: how the check comes out, each fact handed to `out` in the order the log holds them.
+    Everything read of the table is read before `out` applies a fact (a counting one applies at once)."""
     if hardened_against(held, rank):  # 1. immune: no roll, nothing marked
-        return [how.checked("hardened")]
-    failing: list[EventBase] = [
-        ReactionTaken(actor=actor, reaction=kind, source=source, gauge=gauge, chosen_by=chooser)
-    ]
+        out.checked("hardened", None, "ability", None)
+        return "hardened"
     if held.failed >= MAX_FAILED:  # 2. five failed and rank above hardened: automatic failure
-        return [how.checked("automatic_failure", reaction=kind), *failing]
+        out.checked("automatic_failure", None, "ability", kind)
+        out.reaction(kind)
+        return "automatic_failure"
     # 3. the resisting ability (U-18), a `resists` identity, a relationship where it fits: the best
     options, best_option = rated_options(row, U18[gauge].resisted_with, "resists", gauge, involves)
     option = pick(options, roll_with, f"resist a {gauge} stress check") if roll_with.strip() else best_option
     spec = spec_for(row, option, shifts=shifts)
     result = roll(spec, dice, flipped)
     passions, result = with_passion(row, spent, passion_mode, result, dice)
-    events: list[EventBase] = [*passions]
+    if passions:
+        out.passions(passions)
     if result.success:
-        events.append(how.checked("success", result=result, rolled_with=option.source))
-        events += hardened_events(t, row, gauge, cause)
-        return events
-    events.append(how.checked("failure", result=result, rolled_with=option.source, reaction=kind))
-    events.append(FailedNotchMarked(actor=actor, gauge=gauge, before=held.failed, after=held.failed + 1, cause=cause))
+        out.checked("success", result, option.source, None)
+        # one hardened notch (at most 9), U-18 recomputing the two abilities at once; U-24 when
+        # the notches in all gauges reach the burnout setting (the total read before the notch)
+        if held.hardened < MAX_HARDENED:
+            total, threshold = row.hardened_total(), t.settings.burnout_hardened
+            out.hardened_notch(held.hardened)
+            if total < threshold <= total + 1:
+                out.burned_out(total + 1, threshold)
+        return "success"
+    out.checked("failure", result, option.source, kind)
+    out.failed_notch(held.failed)
     if held.failed + 1 == MAX_FAILED:
-        events.append(TraumaMarked(actor=actor, gauge=gauge, cause=cause))
-    return [*events, *failing]
+        out.trauma()
+    out.reaction(kind)
+    return "failure"
 
 
 def hardened_against(held: Gauge, rank: int) -> bool:
@@ -128,80 +182,150 @@ def hardened_against(held: Gauge, rank: int) -> bool:
     return held.hardened >= rank
 
 
-class _Check:
-    """What every outcome of one stress check records (`checked` adds how it came out)."""
+class _Facts:
+    """Where one stress check's facts go: `_Recorded` builds their events (for the log; the
+    caller emits them once all is decided, so a refusal changes nothing), `_Counted` applies
+    each at once with its applier's function and counts it (a batch)."""
 
-    __slots__ = ("actor", "cause", "failed", "gauge", "hardened", "high", "low", "rank", "sample", "source")
+    def checked(
+        self, outcome: StressOutcome, result: CheckResult | None, rolled_with: RolledWith, reaction: Reaction | None
+    ) -> None:
+        raise NotImplementedError
+
+    def passions(self, spent: list[PassionSpent]) -> None:
+        raise NotImplementedError
+
+    def hardened_notch(self, before: int) -> None:
+        raise NotImplementedError
+
+    def burned_out(self, hardened: int, threshold: int) -> None:
+        raise NotImplementedError
+
+    def failed_notch(self, before: int) -> None:
+        raise NotImplementedError
+
+    def trauma(self) -> None:
+        raise NotImplementedError
+
+    def reaction(self, kind: Reaction) -> None:
+        raise NotImplementedError
+
+
+class _Recorded(_Facts):
+    """A stress check's events, and what every one of them records."""
 
     def __init__(
         self,
-        actor: str,
+        row: Row,
         gauge: GaugeName,
         rank: int,
-        hardened: int,
-        failed: int,
+        held: Gauge,
+        chooser: ReactionChooser,
         source: str,
         sample: str,
         low: int,
         high: int,
         cause: str,
     ) -> None:
-        self.actor, self.gauge, self.rank, self.hardened, self.failed = actor, gauge, rank, hardened, failed
+        self.row, self.gauge, self.rank, self.held, self.chooser = row, gauge, rank, held, chooser
         self.source, self.sample, self.low, self.high, self.cause = source, sample, low, high, cause
+        self.events: list[EventBase] = []
 
     def checked(
-        self,
-        outcome: StressOutcome,
-        *,
-        result: CheckResult | None = None,
-        rolled_with: RolledWith = "ability",
-        reaction: Reaction | None = None,
-    ) -> StressChecked:
-        return StressChecked(
-            actor=self.actor,
-            gauge=self.gauge,
-            rank=self.rank,
-            outcome=outcome,
-            hardened=self.hardened,
-            failed=self.failed,
-            result=result,
-            rolled_with=rolled_with,
-            reaction=reaction,
-            source=self.source,
-            sample=self.sample,
-            low=self.low,
-            high=self.high,
-            cause=self.cause,
+        self, outcome: StressOutcome, result: CheckResult | None, rolled_with: RolledWith, reaction: Reaction | None
+    ) -> None:
+        self.events.append(
+            StressChecked(
+                actor=self.row.id,
+                gauge=self.gauge,
+                rank=self.rank,
+                outcome=outcome,
+                hardened=self.held.hardened,
+                failed=self.held.failed,
+                result=result,
+                rolled_with=rolled_with,
+                reaction=reaction,
+                source=self.source,
+                sample=self.sample,
+                low=self.low,
+                high=self.high,
+                cause=self.cause,
+            )
+        )
+
+    def passions(self, spent: list[PassionSpent]) -> None:
+        self.events += spent
+
+    def hardened_notch(self, before: int) -> None:
+        rules = U18[self.gauge]
+        self.events.append(
+            HardenedNotchMarked(
+                actor=self.row.id,
+                gauge=self.gauge,
+                before=before,
+                after=before + 1,
+                upbeat=label(rules.upbeat),
+                upbeat_before=upbeat(before),
+                upbeat_after=upbeat(before + 1),
+                downbeat=label(rules.downbeat),
+                downbeat_before=downbeat(before),
+                downbeat_after=downbeat(before + 1),
+                cause=self.cause,
+            )
+        )
+
+    def burned_out(self, hardened: int, threshold: int) -> None:
+        kinds = tuple(p.kind for p in self.row.sheet.passions)
+        self.events.append(BurnedOut(actor=self.row.id, hardened=hardened, threshold=threshold, passions=kinds))
+
+    def failed_notch(self, before: int) -> None:
+        self.events.append(
+            FailedNotchMarked(actor=self.row.id, gauge=self.gauge, before=before, after=before + 1, cause=self.cause)
+        )
+
+    def trauma(self) -> None:
+        self.events.append(TraumaMarked(actor=self.row.id, gauge=self.gauge, cause=self.cause))
+
+    def reaction(self, kind: Reaction) -> None:
+        self.events.append(
+            ReactionTaken(
+                actor=self.row.id, reaction=kind, source=self.source, gauge=self.gauge, chosen_by=self.chooser
+            )
         )
 
 
-def hardened_events(t: Table, row: Row, gauge: GaugeName, cause: str) -> list[EventBase]:
-    """U-23: one hardened notch (at most 9), U-18 recomputing the two abilities at once; U-24
-    when the notches in all gauges reach the burnout setting."""
-    before = gauge_in(row.gauges, gauge).hardened
-    if before >= MAX_HARDENED:
-        return []
-    rules = U18[gauge]
-    events: list[EventBase] = [
-        HardenedNotchMarked(
-            actor=row.id,
-            gauge=gauge,
-            before=before,
-            after=before + 1,
-            upbeat=label(rules.upbeat),
-            upbeat_before=upbeat(before),
-            upbeat_after=upbeat(before + 1),
-            downbeat=label(rules.downbeat),
-            downbeat_before=downbeat(before),
-            downbeat_after=downbeat(before + 1),
-            cause=cause,
-        )
-    ]
-    total, threshold = row.hardened_total(), t.settings.burnout_hardened
-    if total < threshold <= total + 1:
-        kinds = tuple(p.kind for p in row.sheet.passions)
-        events.append(BurnedOut(actor=row.id, hardened=total + 1, threshold=threshold, passions=kinds))
-    return events
+class _Counted(_Facts):
+    """A stress check's facts applied to the row and counted, no event built."""
+
+    def __init__(self, sink: Sink[Table], row: Row, gauge: GaugeName, source: str) -> None:
+        self.sink, self.row, self.gauge, self.source = sink, row, gauge, source
+
+    def checked(
+        self, outcome: StressOutcome, result: CheckResult | None, rolled_with: RolledWith, reaction: Reaction | None
+    ) -> None:
+        stress_checked(self.row, result is not None)
+        self.sink.applied(None)
+
+    def passions(self, spent: list[PassionSpent]) -> None:
+        self.sink.emit_all(spent)
+
+    def hardened_notch(self, before: int) -> None:
+        hardened_notch_marked(self.row, self.gauge, before + 1)
+        self.sink.applied(None)
+
+    def burned_out(self, hardened: int, threshold: int) -> None:
+        self.sink.applied(None)  # read off the gauges: its fact changes nothing on the table
+
+    def failed_notch(self, before: int) -> None:
+        failed_notch_marked(self.row, self.gauge, before + 1)
+        self.sink.applied(None)
+
+    def trauma(self) -> None:
+        self.sink.applied(None)  # read off the gauges: its fact changes nothing on the table
+
+    def reaction(self, kind: Reaction) -> None:
+        reaction_taken(self.row, kind, self.source, self.gauge)
+        self.sink.applied(None)
 
 
 def stress_check(sink: Sink[Table], command: StressCheck, dice: DiceSource) -> None:

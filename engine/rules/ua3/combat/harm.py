@@ -8,11 +8,10 @@ from engine.dice.source import DiceSource
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
-from engine.rules.ua3.abilities import gauge_in
 from engine.rules.ua3.apply import status_changed, wounds_taken
 from engine.rules.ua3.combat.situation import grapple_of, present, standing
 from engine.rules.ua3.harm import wound_events, wound_status
-from engine.rules.ua3.stress import MAX_RANK, hardened_against, stress_events
+from engine.rules.ua3.stress import counted_stress, stress_events
 from engine.rules.ua3.table import Row, Table
 
 
@@ -49,13 +48,13 @@ def stress(sink: Sink[Table], row: Row, rank: int, source: str, cause: str, dice
     none was taken)."""
     if rank <= 0 or not present(row):
         return ""
-    if not sink.recording and rank <= MAX_RANK and hardened_against(gauge_in(row.gauges, "violence"), rank):
-        sink.applied(None)  # immune (U-23): its fact changes nothing on the table, its event is for a log
-        outcome = "hardened"
-    else:
+    outcome: str
+    if sink.recording:
         events: list[EventBase] = stress_events(sink.table, row.id, "violence", rank, dice, source=source, cause=cause)
         sink.emit_all(events)
         outcome = next(e.outcome for e in events if isinstance(e, StressChecked))
+    else:  # counting: the same facts (`stress_events`'), applied with no event built
+        outcome = counted_stress(sink, row.id, "violence", rank, dice, source)
     reaction = row.reaction
     if reaction is not None and reaction.source == source:
         flee_if_free(sink, row)
