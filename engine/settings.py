@@ -72,7 +72,8 @@ class Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unkno
     violence_kill_helpless: TriggerRank = 7
     #: C2-22: the cherry automated attackers take when their tactics name none.
     default_cherry: CherryName = "more_hurt"
-    #: U-14 (ua3): the stress check target, a percentile 1–99.
+    #: Read by no rule: the stress check target of the old U-14, which U-23 replaced (ua3 checks
+    #: roll a gauge's ability against a rank). Kept so that stored logs that carry it still read.
     stress_target: Annotated[int, msgspec.Meta(ge=1, le=99)] = 50
     #: M2-4: the reaction to a failed madness check when neither the command (a person) nor the
     #: combatant's default names one. Freeze: the one reaction that needs no further choice

@@ -4,14 +4,15 @@ rich prints a line of console markup (`[bold]…[/bold]`) as plain text when its
 or a pipe, and loading it is about 15 % of a session command. So a line printed to a file or a
 pipe is rendered here, as rich renders it there: tags dropped, escapes undone, the control codes
 rich strips stripped. rich itself prints to a terminal, when the environment forces a terminal or
-colour, and every renderable that is not a string (a table); `tests/cli/test_output.py` checks
-that both give the same bytes."""
+colour, and every renderable that is not a string; `tests/cli/test_output.py` checks that both
+give the same bytes. A table of text (`Output.table`) is drawn off a terminal by `engine.cli.grid`."""
 
 from __future__ import annotations
 
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from engine.cli.lazy import collector_paused
@@ -94,6 +95,27 @@ class Output:
             return
         text = plain(renderable) if markup else renderable
         stream.write(text.translate(_STRIPPED) + "\n")
+
+    def table(self, title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """A table of markup cells under a markup title: drawn here off a terminal (at its natural
+        width, `engine.cli.grid`), by rich on a terminal or where only rich can measure a cell."""
+        stream = self._stream()
+        if not _terminal(stream):
+            from engine.cli import grid  # here: most commands print no table
+
+            drawn = grid.lines(plain(title), [plain(c) for c in columns], [[plain(c) for c in row] for row in rows])
+            if drawn is not None:
+                stream.write("".join(f"{line}\n" for line in drawn))
+                return
+        with collector_paused():
+            from rich.table import Table
+
+        table = Table(title=title or None)
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*row)
+        self.rich.print(table)
 
     def _stream(self) -> IO[str]:
         return sys.stderr if self._stderr else sys.stdout

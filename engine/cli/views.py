@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.cli.common import console
-from engine.cli.lazy import collector_paused
 from engine.cli.output import safe
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
@@ -33,19 +32,12 @@ def render_state(state: Any, *, title: str = "") -> None:
 def render_view(view: View) -> None:
     """A ruleset's view as the terminal shows it: the headline, lines, tables, notes (all text
     from a log or a file made safe first)."""
-    with collector_paused():
-        from rich.table import Table  # here: a session action prints no table (a faster start)
-
     console.print(f"[bold]{safe(view.title)}[/bold]{safe(view.headline)}")
     for line in view.lines:
         console.print(safe(line))
     for section in view.sections:
-        table = Table(title=safe(section.title) if section.title else None)
-        for column in section.columns:
-            table.add_column(safe(column))
-        for row in section.rows:
-            table.add_row(*(safe(cell) for cell in row))
-        console.print(table)
+        columns = [safe(column) for column in section.columns]
+        console.table(safe(section.title), columns, [[safe(cell) for cell in row] for row in section.rows])
     for note in view.notes:
         console.print(safe(note))
 
