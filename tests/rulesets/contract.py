@@ -35,7 +35,7 @@ from engine.dice.source import SeededDice, TableDice, derive_seed
 from engine.errors import EngineError, Refused
 from engine.events import decode, encode
 from engine.reducers import fold
-from engine.rules.registry import find_ruleset
+from engine.rules.registry import command_types, event_types, find_ruleset
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
@@ -109,6 +109,11 @@ class RulesetContract(ABC):
 
     def test_the_ruleset_is_registered(self) -> None:
         assert find_ruleset(self.ruleset).name == self.ruleset
+
+    def test_its_plug_in_names_every_event_type_it_applies_and_every_command_it_decides(self) -> None:
+        ruleset = find_ruleset(self.ruleset)
+        assert set(event_types(self.ruleset)) == set(ruleset.appliers)
+        assert set(command_types(self.ruleset)) == set(ruleset.handlers)
 
     @LAWS
     @given(data=st.data(), seed=st.integers(0, 2**32))
