@@ -3,7 +3,7 @@ Nothing registers itself by being imported; HTTP and distributed workers rely on
 
 The list names each ruleset's modules: its rules (its `RULESET`), the event types its logs hold
 and the commands it decides. Each is imported when first asked for, so a command on a ua2
-session never loads ua3's rules, and one that only checks a name loads none.
+session never loads ua3's rules, events or commands, and one that only checks a name loads none.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class LastRoll(msgspec.Struct, frozen=True):
 
     command: int
     issued: CommandBase
-    record: CommandRecorded
+    record: CommandRecorded[CommandBase]
     maker: str
     own: bool
     what: str
