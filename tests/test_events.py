@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.commands import Ruling, StartEncounter
 from engine.errors import CorruptLog, OutOfOrder, UnknownEventType
 from engine.events import (
     EVENT_TYPES,
     UPCASTERS,
+    CommandRecorded,
     EncounterStarted,
+    Event,
     GmRuling,
     decode,
+    decoder_of,
     encode,
+    event_union,
+    log_decoder,
+    ruleset_started,
     tag_of,
     upcaster,
 )
 from engine.reducers import fold, fold_positions
+from engine.rules.registry import available, command_types, event_types
 from tests.strategies import instances_of
 
-any_event = st.one_of(*(instances_of(t) for t in EVENT_TYPES))
+#: Any event of any ruleset, as the union decodes them (a command's record holds any command).
+any_event = st.one_of(*(instances_of(t) for t in get_args(Event)))
 
 
 @settings(max_examples=300)
@@ -92,3 +103,52 @@ def test_fold_of_nothing_is_the_empty_encounter() -> None:
 
 def test_tag_of_names_the_stored_type() -> None:
     assert tag_of(GmRuling(note="x")) == "gm_ruling"
+
+
+def _record(command: msgspec.Struct) -> bytes:
+    return encode(CommandRecorded(id=1, issued=command, command=1))
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_a_rulesets_decoder_reads_its_own_events_and_commands_only(ruleset: str) -> None:
+    own = decoder_of(ruleset)
+    assert {_tag(t) for t in get_args(event_union(ruleset))} == {_tag(t) for t in event_types(ruleset)}
+    start = StartEncounter(ruleset=ruleset)
+    assert own.decode(_record(start)) == CommandRecorded(id=1, issued=start, command=1)
+    foreign = [kind for kind in command_types() if kind not in command_types(ruleset)]
+    assert foreign
+    for kind in foreign:
+        data = b'{"type": "command_recorded", "id": 1, "issued": {"command": "%s"}}' % _tag(kind).encode()
+        with pytest.raises(msgspec.ValidationError, match=r"Invalid value .* `\$\.issued\.command`"):
+            own.decode(data)
+
+
+def _tag(kind: type) -> str:
+    return str(getattr(kind, "__origin__", kind).__struct_config__.tag)
+
+
+def test_the_event_types_are_every_rulesets_each_tag_once() -> None:
+    assert set(EVENT_TYPES) == {kind for name in available() for kind in event_types(name)}
+    assert len({_tag(t) for t in EVENT_TYPES}) == len(EVENT_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("first", "ruleset"),
+    [
+        (_record(StartEncounter(ruleset="ua3")), "ua3"),
+        (_record(StartEncounter()), "ua2"),
+        (encode(EncounterStarted(ruleset="ua3")), "ua3"),
+        (_record(Ruling(note="a log that starts mid-way")), None),
+        (encode(GmRuling(note="x")), None),
+        (b'{"type": "command_recorded", "issued": 3}', None),
+        (b"[1, 2", None),
+    ],
+)
+def test_a_log_names_its_ruleset_by_its_first_event(first: bytes, ruleset: str | None) -> None:
+    assert ruleset_started(first) == ruleset
+
+
+def test_a_log_of_a_ruleset_the_registry_lacks_is_read_by_every_rulesets_decoder() -> None:
+    assert log_decoder(_record(StartEncounter(ruleset="ua9"))) is decoder_of(None)
+    assert log_decoder(encode(GmRuling(note="x"))) is decoder_of(None)
+    assert log_decoder(encode(GmRuling(note="x")), "ua3") is decoder_of("ua3")

@@ -11,7 +11,7 @@ from engine.commands import StartEncounter
 from engine.dice.source import SeededDice
 from engine.errors import Refused
 from engine.rules.decide import decide
-from engine.rules.registry import RULESETS, available, find_ruleset
+from engine.rules.registry import RULESETS, available, command_types, event_types, find_ruleset
 from engine.scenario.files import FileError
 from engine.scenario.scenario import load_scenario
 from engine.state.encounter import Encounter
@@ -23,6 +23,16 @@ def test_the_registry_names_each_ruleset_once_by_its_own_name() -> None:
     assert available() == tuple(RULESETS) and "ua2" in available()
     for name, ruleset in RULESETS.items():
         assert ruleset.name == name and find_ruleset(name) is ruleset
+
+
+def test_the_plug_ins_name_every_event_and_command_type_each_once_in_the_registrys_order() -> None:
+    from engine.commands import COMMAND_TYPES
+    from engine.events import EVENT_TYPES
+
+    assert event_types() == EVENT_TYPES and command_types() == COMMAND_TYPES
+    for name in available():
+        assert len(set(event_types(name))) == len(event_types(name))
+        assert len(set(command_types(name))) == len(command_types(name))
 
 
 def test_an_encounter_of_an_unknown_ruleset_is_refused_with_the_list() -> None:

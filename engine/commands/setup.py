@@ -4,7 +4,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.commands.base import CommandBase
+from engine.commands.base import CommandBase, JoinCommand
 from engine.dice.checks import CheckSpec
 from engine.state.sheet import Sheet
 from engine.state.weapons import Weapon
@@ -43,11 +43,9 @@ def _document(value: Any) -> Any:
     return value
 
 
-class AddCombatant(CommandBase, frozen=True, kw_only=True, tag="add_combatant"):
+class AddCombatant(JoinCommand, frozen=True, kw_only=True, tag="add_combatant"):
     """A character joins. `weapons` (catalog entries) default to the sheet's weapon names."""
 
-    id: str
-    side: str
     sheet: Sheet
     weapons: tuple[Weapon, ...] = ()
     in_hand: str = ""

@@ -5,7 +5,7 @@ from typing import Literal
 
 import msgspec
 
-from engine.commands.base import CommandBase
+from engine.commands.base import CommandBase, JoinCommand
 from engine.dice.checks import Kind, Shift
 from engine.state.ua3.combat import NO_ARMOR, Armor, Ua3Weapon
 from engine.state.ua3.conflict import Space
@@ -17,11 +17,9 @@ Answer = Literal["acquiesce", "refuse"]
 MatchedFailure = Literal["penalty", "wounds"]
 
 
-class AddCharacter(CommandBase, frozen=True, kw_only=True, tag="ua3_add_character"):
+class AddCharacter(JoinCommand, frozen=True, kw_only=True, tag="ua3_add_character"):
     """A ua3 character joins on a side; `reaction` is its default should a stress check fail."""
 
-    id: str
-    side: str
     sheet: Ua3Sheet
     reaction: Reaction | None = None
     #: what it carries and holds, and its armor (U-4, U-5, U-13)

@@ -1,7 +1,17 @@
-"""Every event type, as one closed tagged union, with one encoder/decoder and upcasters.
+"""Event types, their encoder and decoders, and upcasters.
 
-To add an event type: define it in a module here with an explicit `tag=` and add it to `Event`.
-A renamed class keeps its tag; a changed shape bumps `schema_version` and registers an upcaster.
+Each ruleset names every event type its logs hold (its plug-in in `engine.rules.registry`: ua2's
+are listed in `engine.events.ua2`, ua3's in `engine.events.ua3`), the shared ones here among
+them. A log is decoded by its ruleset's decoder (`decoder_of`): the closed tagged union of its
+events, each command record's `issued` one of its commands, built when first asked for, so a
+command on a session of one ruleset never imports the other's events or commands. What needs
+every type (`Event`, `EVENT_TYPES`, `TYPE_BY_TAG`, `event_decoder`: `engine.api`, the audit's
+list of types, upcasting, a log of no known ruleset) takes every ruleset's, loaded on first use
+(PEP 562), as are the ua2 event names below.
+
+To add an event type: define it in a module here with an explicit `tag=` and list it in its
+ruleset's events. A renamed class keeps its tag; a changed shape bumps `schema_version` and
+registers an upcaster.
 
 The modules of the structs these unions hold (events, commands, the state and dice inside them)
 do not use `from __future__ import annotations`: msgspec reads every field's type when it builds
@@ -11,228 +21,160 @@ the decoders below, and string annotations would be compiled and evaluated again
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from engine.commands import command_union, union_of
+from engine.commands.setup import StartEncounter
 from engine.errors import CorruptLog, UnknownEventType
-from engine.events import ua3 as _ua3
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
-from engine.events.combat import (
-    AmbushStarted,
-    AttackResolved,
-    CherryTaken,
-    ConditionApplied,
-    Declared,
-    DidNothing,
-    DodgeDeclared,
-    FightEnded,
-    GripReleased,
-    GripTaken,
-    InitiativeSet,
-    JamCleared,
-    KnockedDown,
-    MonkeyDodged,
-    OrderSet,
-    PermanentDamage,
-    RoundStarted,
-    StatusChanged,
-    StoodUp,
-    SuppressiveFireLaid,
-    TieBroken,
-    TurnSkipped,
-    TurnStarted,
-    WeaponDrawn,
-    WeaponJammed,
-    WeaponLost,
-    WoundsInflicted,
-)
-from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
-from engine.events.healing import Convalesced, InjuryTreated
-from engine.events.madness import (
-    MadnessCheckResolved,
-    NeurosisMarked,
-    NotchMarked,
-    PassionSpent,
-    ReactionEnded,
-    ReactionTaken,
-    TherapyGiven,
-)
+from engine.events.commands import CommandRecorded
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.rules.registry import PLUGINS, event_types
 
-Event = (
-    EncounterStarted
-    | CombatantJoined
-    | GmRuling
-    | CheckRolled
-    | CommandRecorded
-    | CommandUndone
-    | CommandRedone
-    | CommandAmended
-    | MadnessCheckResolved
-    | NotchMarked
-    | NeurosisMarked
-    | ReactionTaken
-    | ReactionEnded
-    | TherapyGiven
-    | PassionSpent
-    | InitiativeSet
-    | TieBroken
-    | OrderSet
-    | AmbushStarted
-    | RoundStarted
-    | Declared
-    | TurnStarted
-    | TurnSkipped
-    | AttackResolved
-    | WoundsInflicted
-    | StatusChanged
-    | PermanentDamage
-    | WeaponDrawn
-    | WeaponJammed
-    | JamCleared
-    | WeaponLost
-    | ConditionApplied
-    | CherryTaken
-    | KnockedDown
-    | StoodUp
-    | GripTaken
-    | GripReleased
-    | DodgeDeclared
-    | MonkeyDodged
-    | SuppressiveFireLaid
-    | DidNothing
-    | FightEnded
-    | InjuryTreated
-    | Convalesced
-    | _ua3.CharacterJoined
-    | _ua3.AbilityChecked
-    | _ua3.StressChecked
-    | _ua3.HardenedNotchMarked
-    | _ua3.FailedNotchMarked
-    | _ua3.TraumaMarked
-    | _ua3.BurnedOut
-    | _ua3.ReactionTaken
-    | _ua3.ReactionEnded
-    | _ua3.PassionSpent
-    | _ua3.CoercionRolled
-    | _ua3.CoercionAnswered
-    | _ua3.ConflictStarted
-    | _ua3.GridironRolled
-    | _ua3.PenaltyTaken
-    | _ua3.ConflictEnded
-    | _ua3.WoundsTaken
-    | _ua3.StatusChanged
-    | _ua3.Aimed
-    | _ua3.ActionDeclared
-    | _ua3.AttackRolled
-    | _ua3.AttackedWithWeapon
-    | _ua3.FightEnded
-    | _ua3.GrappleSwapped
-    | _ua3.GrappleTurn
-    | _ua3.HelmetSpent
-    | _ua3.OpeningGiven
-    | _ua3.OrderSet
-    | _ua3.Restrained
-    | _ua3.RoundStarted
-    | _ua3.SuppressionLaid
-    | _ua3.ThoughtDead
-    | _ua3.ThrownDown
-    | _ua3.TurnEnded
-    | _ua3.WeaponDropped
-    | _ua3.WeaponJammed
-    | _ua3.WeaponReadied
-)
+if TYPE_CHECKING:
+    from typing import TypeAlias
 
-EVENT_TYPES: tuple[type[EventBase], ...] = (
-    EncounterStarted,
-    CombatantJoined,
-    GmRuling,
-    CheckRolled,
-    CommandRecorded,
-    CommandUndone,
-    CommandRedone,
-    CommandAmended,
-    MadnessCheckResolved,
-    NotchMarked,
-    NeurosisMarked,
-    ReactionTaken,
-    ReactionEnded,
-    TherapyGiven,
-    PassionSpent,
-    InitiativeSet,
-    TieBroken,
-    OrderSet,
-    AmbushStarted,
-    RoundStarted,
-    Declared,
-    TurnStarted,
-    TurnSkipped,
-    AttackResolved,
-    WoundsInflicted,
-    StatusChanged,
-    PermanentDamage,
-    WeaponDrawn,
-    WeaponJammed,
-    JamCleared,
-    WeaponLost,
-    ConditionApplied,
-    CherryTaken,
-    KnockedDown,
-    StoodUp,
-    GripTaken,
-    GripReleased,
-    DodgeDeclared,
-    MonkeyDodged,
-    SuppressiveFireLaid,
-    DidNothing,
-    FightEnded,
-    InjuryTreated,
-    Convalesced,
-    _ua3.CharacterJoined,
-    _ua3.AbilityChecked,
-    _ua3.StressChecked,
-    _ua3.HardenedNotchMarked,
-    _ua3.FailedNotchMarked,
-    _ua3.TraumaMarked,
-    _ua3.BurnedOut,
-    _ua3.ReactionTaken,
-    _ua3.ReactionEnded,
-    _ua3.PassionSpent,
-    _ua3.CoercionRolled,
-    _ua3.CoercionAnswered,
-    _ua3.ConflictStarted,
-    _ua3.GridironRolled,
-    _ua3.PenaltyTaken,
-    _ua3.ConflictEnded,
-    _ua3.WoundsTaken,
-    _ua3.StatusChanged,
-    _ua3.Aimed,
-    _ua3.ActionDeclared,
-    _ua3.AttackRolled,
-    _ua3.AttackedWithWeapon,
-    _ua3.FightEnded,
-    _ua3.GrappleSwapped,
-    _ua3.GrappleTurn,
-    _ua3.HelmetSpent,
-    _ua3.OpeningGiven,
-    _ua3.OrderSet,
-    _ua3.Restrained,
-    _ua3.RoundStarted,
-    _ua3.SuppressionLaid,
-    _ua3.ThoughtDead,
-    _ua3.ThrownDown,
-    _ua3.TurnEnded,
-    _ua3.WeaponDropped,
-    _ua3.WeaponJammed,
-    _ua3.WeaponReadied,
-)
-TYPE_BY_TAG: dict[str, type[EventBase]] = {t.__struct_config__.tag: t for t in EVENT_TYPES}  # type: ignore[misc]
+    from engine.events.madness import (
+        MadnessCheckResolved,
+        NeurosisMarked,
+        NotchMarked,
+        PassionSpent,
+        ReactionEnded,
+        ReactionTaken,
+        TherapyGiven,
+    )
+
+    #: Any event of any ruleset (at run time, the union of them all; to the type checker, what
+    #: every one of them is).
+    Event: TypeAlias = EventBase
+    #: Every ruleset's event types.
+    EVENT_TYPES: tuple[type[EventBase], ...]
+    #: Every ruleset's event types, by tag.
+    TYPE_BY_TAG: dict[str, type[EventBase]]
+    #: Decodes any ruleset's event of its current schema version.
+    event_decoder: msgspec.json.Decoder[Any]
+
+#: The module of each ua2 event named here (loaded on first use).
+_WHERE = {
+    "MadnessCheckResolved": "engine.events.madness",
+    "NeurosisMarked": "engine.events.madness",
+    "NotchMarked": "engine.events.madness",
+    "PassionSpent": "engine.events.madness",
+    "ReactionEnded": "engine.events.madness",
+    "ReactionTaken": "engine.events.madness",
+    "TherapyGiven": "engine.events.madness",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Event":
+        return event_union()
+    if name == "EVENT_TYPES":
+        return event_types()
+    if name == "TYPE_BY_TAG":
+        return _type_by_tag()
+    if name == "event_decoder":
+        return decoder_of()
+    if name in _WHERE:
+        return getattr(import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'engine.events' has no attribute {name!r}")
+
 
 encoder = msgspec.json.Encoder()
-#: Decodes any event of its current schema version (one decoder, reused everywhere).
-event_decoder = msgspec.json.Decoder(Event)
+
+
+@cache
+def event_union(ruleset: str | None = None) -> Any:
+    """The tagged union of the events a log of `ruleset` holds (of any ruleset: None), each
+    command record's `issued` one of that ruleset's commands."""
+    record = _record_of(command_union(ruleset))
+    return union_of(record if kind is CommandRecorded else kind for kind in event_types(ruleset))
+
+
+@cache
+def decoder_of(ruleset: str | None = None) -> msgspec.json.Decoder[Any]:
+    """Decodes an event of a log of `ruleset` (of any ruleset: None) of its current schema version."""
+    return msgspec.json.Decoder(event_union(ruleset))
+
+
+def log_decoder(first: bytes, ruleset: str | None = None) -> msgspec.json.Decoder[Any]:
+    """The decoder of a log of `ruleset`, by default the one its `first` event starts; every
+    ruleset's when that names none the registry has."""
+    name = ruleset or ruleset_started(first)
+    return decoder_of(name if name in PLUGINS else None)
+
+
+def decoded_by_any(data: bytes) -> EventBase | None:
+    """The event of any ruleset's types, of its current schema version, that `data` holds, or None."""
+    try:
+        event: EventBase = decoder_of().decode(data)
+    except msgspec.MsgspecError:
+        return None
+    return event
+
+
+class _Issued(msgspec.Struct):
+    command: str = ""
+    ruleset: str | None = None
+
+
+class _Starting(msgspec.Struct):
+    """What an event says of the ruleset it starts: a start command's record names it (in its
+    command), as does the started event."""
+
+    type: str = ""
+    ruleset: str | None = None
+    issued: _Issued | None = None
+
+
+_starting_decoder = msgspec.json.Decoder(_Starting)
+
+
+def ruleset_started(data: bytes) -> str | None:
+    """The ruleset the event `data` starts (a session log begins with its start command's record,
+    a fight's with the started event), or None (not a start, or not one that names it)."""
+    try:
+        event = _starting_decoder.decode(data)
+    except msgspec.MsgspecError:
+        return None
+    issued = event.issued
+    if event.type == _tag(CommandRecorded):
+        return issued.ruleset if issued is not None and issued.command == _tag(StartEncounter) else None
+    return event.ruleset if event.type == _tag(EncounterStarted) else None
+
+
+@cache
+def _type_by_tag() -> dict[str, type[EventBase]]:
+    return {_tag(kind): kind for kind in event_types()}
+
+
+def _tag(kind: type[msgspec.Struct]) -> str:
+    return str(kind.__struct_config__.tag)
+
+
+def own_type(event: EventBase) -> Any:
+    """The type `event` decodes as: its class (a command's record: over its command's class)."""
+    if isinstance(event, CommandRecorded):
+        return _record_of(type(event.issued))
+    return type(event)
+
+
+def _record_of(commands: Any) -> Any:
+    """`CommandRecorded[commands]`: a record whose command is one of `commands` (a type made at
+    run time, which the type checker takes as any)."""
+    generic: Any = CommandRecorded
+    return generic[commands]
+
+
+@cache
+def _decoder_as(kind: Any) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(kind)
+
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 #: (tag, from_version) → function turning that version's JSON object into the next version's.
@@ -250,11 +192,11 @@ def upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
 
 
 def tag_of(event: EventBase) -> str:
-    return str(type(event).__struct_config__.tag)
+    return _tag(type(event))
 
 
 def version_of(tag: str) -> int:
-    kind = TYPE_BY_TAG.get(tag)
+    kind = _type_by_tag().get(tag)
     if kind is None:
         raise UnknownEventType(f"unknown event type {tag!r}", hint="is this log from a newer engine?")
     return kind.schema_version
@@ -264,11 +206,13 @@ def encode(event: EventBase) -> bytes:
     return encoder.encode(event)
 
 
-def decode(data: bytes | str, *, schema_version: int | None = None, where: str = "") -> Event:
-    """Decode one event; older schema versions are upcast first. Errors name `where`."""
+def decode(data: bytes | str, *, schema_version: int | None = None, where: str = "", kind: Any = None) -> EventBase:
+    """Decode one event (of any ruleset's types, or of type `kind`: `own_type`); older schema
+    versions are upcast first. Errors name `where`."""
     try:
         if schema_version is None:
-            return event_decoder.decode(data)
+            decoded: EventBase = (decoder_of() if kind is None else _decoder_as(kind)).decode(data)
+            return decoded
         raw = msgspec.json.decode(data)
         if not isinstance(raw, dict):
             raise CorruptLog("an event must be a JSON object", where=where)
@@ -287,7 +231,7 @@ def decode(data: bytes | str, *, schema_version: int | None = None, where: str =
             if step is None:
                 raise CorruptLog(f"no upcaster for {tag!r} v{version}", where=where)
             raw = step(raw)
-        event: Event = msgspec.convert(raw, Event)
+        event: EventBase = msgspec.convert(raw, event_union())
         return event
     except msgspec.ValidationError as exc:
         text = str(exc)
@@ -300,6 +244,8 @@ def decode(data: bytes | str, *, schema_version: int | None = None, where: str =
 
 __all__ = [
     "EVENT_TYPES",
+    "TYPE_BY_TAG",
+    "UPCASTERS",
     "CheckRolled",
     "CombatantJoined",
     "CommandRecorded",
@@ -315,7 +261,14 @@ __all__ = [
     "ReactionTaken",
     "TherapyGiven",
     "decode",
+    "decoded_by_any",
+    "decoder_of",
     "encode",
+    "event_decoder",
+    "event_union",
+    "log_decoder",
+    "own_type",
+    "ruleset_started",
     "tag_of",
     "upcaster",
     "version_of",

@@ -1,12 +1,17 @@
 """The record of a command, so a session can undo, redo and amend it (DESIGN: Undo)."""
 
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
-from engine.commands import Command
+from engine.commands.base import CommandBase
 from engine.events.base import EventBase
 
+#: The command a record holds: a log of one ruleset decodes it as one of that ruleset's commands
+#: (`CommandRecorded[the union of its commands]`); `CommandRecorded[CommandBase]` is the record
+#: of any command.
+C = TypeVar("C", bound=CommandBase, covariant=True)
 
-class CommandRecorded(EventBase, frozen=True, kw_only=True, tag="command_recorded"):
+
+class CommandRecorded(EventBase, Generic[C], frozen=True, kw_only=True, tag="command_recorded"):
     """A command and every die it used, first in its batch of events.
 
     `table_dice` are faces a person gave; `seeded_from`/`seeded_count` locate the faces drawn
@@ -17,7 +22,7 @@ class CommandRecorded(EventBase, frozen=True, kw_only=True, tag="command_recorde
     schema_version: ClassVar[int] = 2
 
     id: int
-    issued: Command
+    issued: C
     dice_used: tuple[int, ...] = ()
     table_dice: int = 0
     seeded_from: int = 0

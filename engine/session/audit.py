@@ -13,7 +13,7 @@ import msgspec
 from engine.dice.checks import CheckResult, CheckSpec
 from engine.dice.odds import success_chance
 from engine.errors import InvalidInput
-from engine.events import TYPE_BY_TAG, tag_of
+from engine.events import tag_of
 from engine.events.base import EventBase
 from engine.events.combat import AmbushStarted, RoundStarted
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
@@ -116,11 +116,8 @@ def narration(
 
 
 def _check_filters(records: Iterable[Record], combatant: str | None, types: set[str]) -> None:
-    unknown = sorted(types - set(TYPE_BY_TAG))
-    if unknown:
-        raise InvalidInput(
-            f"no event type {unknown[0]!r}", where="--type", hint=f"event types: {', '.join(sorted(TYPE_BY_TAG))}"
-        )
+    if types:
+        _check_types(types)
     if combatant is None:
         return
     ids = list(dict.fromkeys(e.id for _, e in records if isinstance(e, CombatantJoined)))
@@ -129,6 +126,17 @@ def _check_filters(records: Iterable[Record], combatant: str | None, types: set[
             f"no combatant {combatant!r} in this log",
             where="--combatant",
             hint=f"combatants: {', '.join(ids) or 'none'}",
+        )
+
+
+def _check_types(types: set[str]) -> None:
+    """Every one of `types` is an event type's tag (of any ruleset, all of them loaded for it)."""
+    from engine.events import TYPE_BY_TAG
+
+    unknown = sorted(types - set(TYPE_BY_TAG))
+    if unknown:
+        raise InvalidInput(
+            f"no event type {unknown[0]!r}", where="--type", hint=f"event types: {', '.join(sorted(TYPE_BY_TAG))}"
         )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from engine.errors import EngineError, InvalidInput
-from engine.events import Event, decode, encode, tag_of, version_of
+from engine.events import decode, encode, own_type, tag_of, version_of
 from engine.events.base import EventBase
 from engine.store.base import EventData, NewEvent, StoredEvent, event_id_for
 
@@ -16,7 +16,7 @@ def encoded(event: EventBase) -> bytes:
     JSON cannot hold (NaN, an infinity) or any other loss refuses the event before it is stored."""
     data = encode(event)
     try:
-        back = decode(data)
+        back = decode(data, kind=own_type(event))
     except EngineError as exc:
         back, why = None, exc.message
     else:
@@ -68,7 +68,7 @@ def stored_log(stream: str, events: Sequence[EventBase], *, seed: int, recorded_
     return [e.stored(stream, position, recorded_at) for position, e in enumerate(new, start=1)]
 
 
-def decoded(stored: StoredEvent) -> Event:
+def decoded(stored: StoredEvent) -> EventBase:
     """The event a store holds, upcast when older; errors name the stream and position."""
     try:
         if stored.schema_version == version_of(stored.type):
@@ -79,7 +79,7 @@ def decoded(stored: StoredEvent) -> Event:
         raise
 
 
-def upcast_data(stream: str, row: EventData) -> Event:
+def upcast_data(stream: str, row: EventData) -> EventBase:
     """The event of one stored row of `stream` read by its schema version (upcast when older,
     refused when newer); errors name its position."""
     position, schema_version, data = row

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from engine.commands.base import CommandBase
 from engine.commands.combat import BeginFight
 from engine.errors import InvalidInput
 from engine.events.base import EventBase
@@ -23,7 +24,7 @@ class CommandEntry(msgspec.Struct, frozen=True):
 
     id: int
     position: int
-    record: CommandRecorded
+    record: CommandRecorded[CommandBase]
     status: str  # "effective", "undone" or "superseded"
     by: int = 0  # position of the marker that undid or superseded it
 

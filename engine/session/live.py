@@ -4,11 +4,11 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from engine.collector import collection_paused
-from engine.commands import Command
 from engine.commands.base import CommandBase
 from engine.dice.source import RecordingDice, SeededDice, TableDice
 from engine.errors import CommandIdReused, ConcurrencyConflict, CorruptLog, InvalidInput, Refused, SessionExists
@@ -31,15 +31,20 @@ from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
 from engine.store.base import EventStore, check_command_id, new_command_id
 
+if TYPE_CHECKING:
+    from engine.commands import Command
+
 
 def stored_events(store: EventStore, stream: str, from_position: int = 1) -> Iterator[Record]:
     """(position, event) pairs of a stream, upcast where older; errors name the position."""
     return iter(read_records(store, stream, from_position))
 
 
-def read_records(store: EventStore, stream: str, from_position: int = 1) -> list[Record]:
-    """Every (position, event) of a stream from `from_position` on, each event decoded once."""
-    return decoded_records(stream, store.read_data(stream, from_position))
+def read_records(store: EventStore, stream: str, from_position: int = 1, *, ruleset: str | None = None) -> list[Record]:
+    """Every (position, event) of a stream from `from_position` on, each event decoded once, by
+    the decoder of the stream's ruleset (`ruleset`; by default the one its first event read
+    starts: from position 1, the session's)."""
+    return decoded_records(stream, store.read_data(stream, from_position), ruleset)
 
 
 def load_state(store: EventStore, stream: str) -> Encounter:
@@ -205,7 +210,7 @@ class LiveEncounter:
             raise ExtraFaces(command, decided, tuple(dice.faces), tuple(faces))
         record = CommandRecorded(
             id=number,
-            issued=command,  # type: ignore[arg-type]
+            issued=command,
             dice_used=tuple(dice.faces),
             table_dice=table.used if given is None else min(table.used, given),
             seeded_from=start,
@@ -435,7 +440,7 @@ class LiveEncounter:
         return state
 
 
-def _summary(record: CommandRecorded) -> str:
+def _summary(record: CommandRecorded[CommandBase]) -> str:
     issued = record.issued
     tag = str(type(issued).__struct_config__.tag)
     actor = str(getattr(issued, "actor", ""))

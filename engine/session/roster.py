@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
+from engine.commands.base import JoinCommand
 from engine.commands.setup import AddCombatant, StartEncounter
-from engine.commands.ua3 import AddCharacter
 from engine.events.commands import CommandRecorded
 from engine.session.history import Record
 
@@ -68,7 +68,7 @@ def roster_of(records: Iterable[Record], *, where: str = "") -> Roster:
         issued = event.issued
         if isinstance(issued, StartEncounter):
             start, joined, added = issued, [], {}
-        elif isinstance(issued, (AddCombatant, AddCharacter)):
+        elif isinstance(issued, JoinCommand):
             joined.append((issued.id, issued.side))
             if isinstance(issued, AddCombatant):
                 added[issued.id] = issued

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from engine.commands.base import CommandBase
+from engine.commands.base import CommandBase, JoinCommand
 from engine.dice.source import SeededDice
 from engine.dice.spec import CheckResult
 from engine.errors import (
@@ -176,7 +176,7 @@ class LastRoll(msgspec.Struct, frozen=True):
 
     command: int
     issued: CommandBase
-    record: CommandRecorded
+    record: CommandRecorded[CommandBase]
     maker: str
     own: bool
     what: str
@@ -375,10 +375,9 @@ def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
     """`command` with every combatant it names spelled as the session spells it (matched
     case-insensitively); an unknown one is `InvalidInput` listing the combatants. A command
     that brings a combatant in (or starts the encounter) is left as it is."""
-    from engine.commands import AddCombatant, StartEncounter
-    from engine.commands.ua3 import AddCharacter
+    from engine.commands import StartEncounter
 
-    if isinstance(command, (AddCombatant, AddCharacter, StartEncounter)) or not state.combatants:
+    if isinstance(command, (JoinCommand, StartEncounter)) or not state.combatants:
         return command
 
     def fix(value: Any, where: str) -> Any:

@@ -68,7 +68,7 @@ def open_from_snapshot(store: EventStore, stream: str) -> tuple[Any, int, int, i
         return None
     if snapshot.position != found[0]:
         return None
-    tail = read_records(store, stream, snapshot.position + 1)
+    tail = read_records(store, stream, snapshot.position + 1, ruleset=snapshot.ruleset)
     if [p for p, _ in tail] != list(range(snapshot.position + 1, snapshot.position + 1 + len(tail))):
         return None
     if store.version(stream) < snapshot.position or any(isinstance(e, MARKERS) for _, e in tail):

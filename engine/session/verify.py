@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from engine.commands.base import CommandBase
 from engine.dice.source import TableDice
 from engine.errors import EngineError
 from engine.events.base import EventBase
@@ -61,14 +62,14 @@ def verify(records: Sequence[Record]) -> Verification:
     return Verification(checked)
 
 
-Batch = tuple[int, CommandRecorded | None, list[EventBase]]
+Batch = tuple[int, CommandRecorded[CommandBase] | None, list[EventBase]]
 
 
 def _batches(records: Sequence[Record]) -> Iterator[Batch | int]:
     """The records grouped: a command record with the events of its own batch that follow it
     (same command, no record or marker between), a lone event (record None), or a marker's
     position."""
-    pending: tuple[int, CommandRecorded, list[EventBase]] | None = None
+    pending: tuple[int, CommandRecorded[CommandBase], list[EventBase]] | None = None
     for position, event in records:
         if pending is not None:
             if event.command == pending[1].id and not isinstance(event, (CommandRecorded, *MARKERS)):

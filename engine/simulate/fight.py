@@ -155,7 +155,7 @@ class _Fight:
         run.commands += 1
         record = CommandRecorded(
             id=run.commands,
-            issued=command,  # type: ignore[arg-type]
+            issued=command,
             dice_used=tuple(recording.faces),
             seeded_from=start,
             seeded_count=self.dice.position - start,

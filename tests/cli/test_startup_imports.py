@@ -2,7 +2,8 @@
 the figure is a benchmark's, these tests guard the imports it depends on): `ua --help` builds
 the top-level commands without the simulator, the sessions or the event types; `ua session
 state` and `ua session log` read a ua2 session without the command flow, the simulator, the
-tactics, the other edition's rules, the service or the optional extras."""
+tactics, the other edition's rules, events or commands, the service or the optional extras (and
+a ua3 session without ua2's rules or its own events and commands)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "knife-vs-22.toml"
+UA3_SCENARIO = ROOT / "scenarios" / "ua3" / "quick-draw.toml"
 
 #: Run `ua ARGS` as the console script does, in a fresh interpreter, and print what it imported.
 PROBE = """
@@ -33,13 +35,34 @@ print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules), "collect
 
 #: Never needed to show help or read a session.
 EXTRAS = ("dask", "distributed", "litestar", "uvicorn", "httpx", "yaml", "matplotlib", "engine.service")
+#: What a ua2 session's commands need none of: the other edition's rules, events and commands.
+NOT_UA2 = (
+    "engine.rules.ua3",
+    "engine.events.ua3",
+    "engine.commands.ua3",
+    "engine.commands.ua3_combat",
+    "engine.commands.ua3_all",
+)
+#: What a ua3 session's commands need none of: ua2's rules, and the events and commands that are
+#: ua2's alone.
+NOT_UA3 = (
+    "engine.rules.ua2",
+    "engine.events.ua2",
+    "engine.events.madness",
+    "engine.events.healing",
+    "engine.commands.ua2",
+    "engine.commands.checks",
+    "engine.commands.madness",
+    "engine.commands.healing",
+)
 #: What `ua session state` and `ua session log` need none of.
 NOT_FOR_READING = (
     *EXTRAS,
     "engine.simulate",
     "engine.scenario",
     "engine.tactics",
-    "engine.rules.ua3",
+    *NOT_UA2,
+    "engine.state.ua3",
     "engine.session.service",
     "engine.store.jsonl",
     "engine.store.memory",
@@ -115,6 +138,7 @@ def test_a_session_action_builds_its_own_command_only(session_db: Path) -> None:
     modules = imported(session_db.parent, *roll)
     other_commands = ("engine.cli.session.ua3", "engine.cli.session.setup", "engine.cli.session.history")
     assert not among(modules, ("dask", "litestar", "engine.service", "engine.simulate.batch", *other_commands))
+    assert not among(modules, NOT_UA2)
     assert not among(modules, ("engine.scenario",))  # no NPC may respond: the stored scenario is not read
     assert "hashlib" not in modules  # the dice streams' keys are written out (engine.dice.source)
     assert not among(modules, ("rich",))  # its lines go to a pipe: printed plain (engine.cli.output)
@@ -152,5 +176,16 @@ def test_a_session_action_reads_its_stored_scenario_without_a_file_parser(sessio
     modules = imported(tmp_path, "session", "begin", "duel", "--db", str(db))
     assert "engine.session.roster" in modules and "engine.scenario.scenario" in modules
     file_parsers = ("yaml", "engine.scenario.yaml_loader")  # (tomllib reads the weapon catalog)
-    assert not among(modules, (*file_parsers, "engine.scenario.ua3_scenario", "engine.rules.ua3"))
+    assert not among(modules, (*file_parsers, "engine.scenario.ua3_scenario", *NOT_UA2))
     assert not among(modules, ("rich.table", "engine.cli.checks"))  # it narrates: no table, no check commands
+
+
+@pytest.mark.parametrize("command", ["state", "log"])
+def test_reading_a_ua3_session_imports_none_of_ua2s_rules_nor_its_events_and_commands(
+    tmp_path: Path, command: str
+) -> None:
+    db = tmp_path / "s.sqlite"
+    imported(tmp_path, "session", "new", "draw", "--scenario", str(UA3_SCENARIO), "--seed", "5", "--db", str(db))
+    modules = imported(tmp_path, "session", command, "draw", "--db", str(db))
+    assert "engine.rules.ua3.ruleset" in modules and "engine.events.ua3" in modules
+    assert not among(modules, NOT_UA3)

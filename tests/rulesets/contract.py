@@ -15,7 +15,9 @@ commands a GM might give by mistake, its shipped scenarios and its golden replay
 - Law 4: undo restores the state before the command, redo the state after; the log only grows.
 - Law 5: amending a command with itself re-decides it and all later ones to the same states.
 - Law 6: no reducer raises on an event the rules decided (every fold above).
-- Law 8: every event the rules decide decodes back to itself from its own encoding.
+- Law 8: every event the rules decide decodes back to itself from its own encoding, by any
+  ruleset's decoder and by its own ruleset's (whose plug-in names every event type its rules
+  apply and every command they decide).
 - Every command gives events or a refusal, never another exception.
 """
 
@@ -33,9 +35,9 @@ from hypothesis import strategies as st
 from engine.commands.base import CommandBase
 from engine.dice.source import SeededDice, TableDice, derive_seed
 from engine.errors import EngineError, Refused
-from engine.events import decode, encode
+from engine.events import decode, decoder_of, encode
 from engine.reducers import fold
-from engine.rules.registry import find_ruleset
+from engine.rules.registry import command_types, event_types, find_ruleset
 from engine.scenario.scenario import load_scenario
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
@@ -110,6 +112,11 @@ class RulesetContract(ABC):
     def test_the_ruleset_is_registered(self) -> None:
         assert find_ruleset(self.ruleset).name == self.ruleset
 
+    def test_its_plug_in_names_every_event_type_it_applies_and_every_command_it_decides(self) -> None:
+        ruleset = find_ruleset(self.ruleset)
+        assert set(event_types(self.ruleset)) == set(ruleset.appliers)
+        assert set(command_types(self.ruleset)) == set(ruleset.handlers)
+
     @LAWS
     @given(data=st.data(), seed=st.integers(0, 2**32))
     def test_law_1_the_fold_of_the_stored_log_is_the_live_state(self, data: st.DataObject, seed: int) -> None:
@@ -140,8 +147,10 @@ class RulesetContract(ABC):
     def test_law_8_every_decided_event_decodes_back_to_itself(self, data: st.DataObject, seed: int) -> None:
         live = self._session(seed)
         self._play(data, live)
+        own = decoder_of(self.ruleset)
         for position, event in stored_events(live.store, live.stream):
             assert decode(encode(event), where=f"event {position}") == event
+            assert own.decode(encode(event)) == event
 
     @LAWS
     @given(data=st.data(), seed=st.integers(0, 2**32))

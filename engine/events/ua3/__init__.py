@@ -1,5 +1,11 @@
-"""Third edition (`ua3`) events: each a fact, each explaining itself with its U rule ids."""
+"""Third edition (`ua3`) events: each a fact, each explaining itself with its U rule ids; `EVENTS`
+is every event type a ua3 log holds, the shared ones too (the registry's plug-in names this
+module; `engine.rules.registry.event_types("ua3")`)."""
 
+from engine.events.base import EventBase
+from engine.events.checks import CheckRolled
+from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
+from engine.events.setup import EncounterStarted, GmRuling
 from engine.events.ua3.coercion import CoercionAnswered, CoercionRolled
 from engine.events.ua3.combat import (
     ActionDeclared,
@@ -37,7 +43,55 @@ from engine.events.ua3.mind import (
 )
 from engine.events.ua3.setup import CharacterJoined
 
+EVENTS: tuple[type[EventBase], ...] = (
+    EncounterStarted,
+    GmRuling,
+    CheckRolled,
+    CommandRecorded,
+    CommandUndone,
+    CommandRedone,
+    CommandAmended,
+    CharacterJoined,
+    AbilityChecked,
+    StressChecked,
+    HardenedNotchMarked,
+    FailedNotchMarked,
+    TraumaMarked,
+    BurnedOut,
+    ReactionTaken,
+    ReactionEnded,
+    PassionSpent,
+    CoercionRolled,
+    CoercionAnswered,
+    ConflictStarted,
+    GridironRolled,
+    PenaltyTaken,
+    ConflictEnded,
+    WoundsTaken,
+    StatusChanged,
+    Aimed,
+    ActionDeclared,
+    AttackRolled,
+    AttackedWithWeapon,
+    FightEnded,
+    GrappleSwapped,
+    GrappleTurn,
+    HelmetSpent,
+    OpeningGiven,
+    OrderSet,
+    Restrained,
+    RoundStarted,
+    SuppressionLaid,
+    ThoughtDead,
+    ThrownDown,
+    TurnEnded,
+    WeaponDropped,
+    WeaponJammed,
+    WeaponReadied,
+)
+
 __all__ = [
+    "EVENTS",
     "AbilityChecked",
     "ActionDeclared",
     "Aimed",
