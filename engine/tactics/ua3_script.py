@@ -105,20 +105,23 @@ class Ua3Script:
 
     def ends(self, table: Table, baseline: Mapping[str, Any], dealt: Mapping[str, int]) -> tuple[CombatantEnd, ...]:
         ends = []
+        # as dicts (a batch's are): a compiled build looks a dict up directly, a mapping by method
+        brought: dict[str, Baseline] = baseline if isinstance(baseline, dict) else dict(baseline)
+        dealt_by: dict[str, int] = dealt if isinstance(dealt, dict) else dict(dealt)
         for c in table.rows:
-            wounds, gauges = baseline[c.id]
+            wounds, gauges = brought[c.id]
             gained = notches_gained(gauges, c.gauges)
             hardened = failed = 0
             for _, h, f in gained:
                 hardened += h
                 failed += f
             still = c.status == "active" and frozen(c)
-            row = (c.id, c.side, c.status, still, c.wounds - wounds, dealt.get(c.id, 0), hardened, failed, 0, gained)
+            row = (c.id, c.side, c.status, still, c.wounds - wounds, dealt_by.get(c.id, 0), hardened, failed, 0, gained)
             ends.append(tuple.__new__(CombatantEnd, row))
         return tuple(ends)
 
     def max_rounds(self, table: Table) -> int:
-        return table.settings.max_rounds
+        return table.limits.max_rounds
 
 
 SCRIPT = Ua3Script()

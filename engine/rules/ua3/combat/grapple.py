@@ -5,7 +5,7 @@ shot (U-5); an edged or pointy weapon in hand cuts 1d10 on each of its turns."""
 
 from __future__ import annotations
 
-from engine.commands.ua3_combat import Attack, Grapple
+from engine.commands.ua3_combat import Grapple
 from engine.dice.checks import Shift, roll_check
 from engine.dice.percentile import face_value
 from engine.dice.source import DiceSource
@@ -15,7 +15,7 @@ from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.apply import gridiron_rolled
 from engine.rules.ua3.combat.apply import exchange_spent
-from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
+from engine.rules.ua3.combat.attack import STRIKE, first_weapon_checks, killed_checks, strike
 from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
@@ -113,7 +113,7 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         option = gun_rating(row, "shoot in a grapple")
         spec = spec_for(row, option, shifts=command.shifts)
         result = roll_check(spec, dice, prefer="high", flipped=command.flipped)
-        strike(sink, row, other, gun, "strike", Attack(actor=row.id, targets=(other.id,)), result, dice)
+        strike(sink, row, other, gun, STRIKE, result, dice)
     blade = weapon_of(row)
     if blade.edged and row.status == "active" and other.status == "active" and grapple_of(t, row.id) is not None:
         seen = other.triggered

@@ -280,8 +280,9 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
     t = sink.table
     if fight_over(sink):
         return
-    if t.round >= t.settings.max_rounds:
-        sink.emit(ev.FightEnded(winner=None, reason=f"the round limit ({t.settings.max_rounds})", round=t.round))
+    limit = t.limits.max_rounds
+    if t.round >= limit:
+        sink.emit(ev.FightEnded(winner=None, reason=f"the round limit ({limit})", round=t.round))
         return
     ended: list[EventBase] = []
     for row in t.rows:
@@ -342,7 +343,7 @@ def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
     cause = f"suppressed by {source.id}: to act (U-8)"
     # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
     threat = suppression_source(source.id)
-    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
+    outcome = stress(sink, row, t.limits.suppression_rank, threat, cause, dice)
     if failed(outcome) or row.status != "active":
         end_turn(sink, row.id, dice)
         return False
