@@ -287,6 +287,8 @@ def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tu
     elif selector == "random":
         first = pool.pop(ai.choose(len(pool)))
         pool.insert(0, first)
+    if count == 1:  # most rules aim at one (no slice, no list for the tuple)
+        return (pool[0].id,)
     return tuple(r.id for r in pool[:count])
 
 
@@ -390,12 +392,21 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
     return Declaration(actor=row.id, action="nothing")
 
 
+def profile_of(profiles: Mapping[str, Ua3Profile], actor: str) -> Ua3Profile | None:
+    """`actor`'s profile: a dict's (a batch's) looked up directly (a compiled build calls a
+    mapping's `get` by name)."""
+    if isinstance(profiles, dict):
+        found: Ua3Profile | None = profiles.get(actor)
+        return found
+    return profiles.get(actor)
+
+
 def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> Declare:
     """U-22: every scripted combatant able to act that has not declared yet declares (nothing,
     too); the round closes once everyone able to act has (the players, in a session, after)."""
     out = []
     for row in t.rows:
-        profile = profiles.get(row.id)
+        profile = profile_of(profiles, row.id)
         if profile is not None and can_act(row) and row.declared is None:
             out.append(declaration(t, row, profile, ai))
     return Declare(declarations=tuple(out))
@@ -425,7 +436,7 @@ def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
 def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> CommandBase:
     """The command carrying out `actor`'s declared action (nothing when its targets are gone)."""
     row = t.by_id[actor]
-    profile = profiles.get(actor) or Ua3Profile(rules=PRESETS["aggressive"])
+    profile = profile_of(profiles, actor) or Ua3Profile(rules=PRESETS["aggressive"])
     grapple = grapple_of(t, actor)
     declared = row.declared
     action = declared.action if declared is not None else "nothing"

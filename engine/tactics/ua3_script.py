@@ -6,7 +6,7 @@ combatant ended."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from engine.commands.base import CommandBase
 from engine.commands.setup import StartEncounter
@@ -20,6 +20,9 @@ from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import GAUGES, Gauges
 from engine.tactics.ua3 import PRESETS, Ua3Profile, act, answer, declarations
 
+#: (Final: a compiled build calls it from a C variable, not looked up on `tuple` each time) a
+#: named tuple made from a plain one, skipping its generated constructor
+_new_tuple: Final = tuple.__new__
 #: What a combatant brings to a fight: its wounds and its gauges.
 Baseline = tuple[int, Gauges]
 
@@ -117,7 +120,7 @@ class Ua3Script:
                 failed += f
             still = c.status == "active" and frozen(c)
             row = (c.id, c.side, c.status, still, c.wounds - wounds, dealt_by.get(c.id, 0), hardened, failed, 0, gained)
-            ends.append(tuple.__new__(CombatantEnd, row))
+            ends.append(_new_tuple(CombatantEnd, row))
         return tuple(ends)
 
     def max_rounds(self, table: Table) -> int:

@@ -214,8 +214,13 @@ def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
+    fight_ended(t, e.winner, e.reason)
+
+
+def fight_ended(t: Table, winner: str | None, reason: str) -> None:
+    """`FightEnded`'s fact (a counting sink's rules apply it with no event): the fight is over."""
     t.phase = "ended"
-    t.result = FightResult(winner=e.winner, reason=e.reason)
+    t.result = FightResult(winner=winner, reason=reason)
 
 
 APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
@@ -240,4 +245,4 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.FightEnded: _ended,
 }
 
-__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "order_set", "round_started"]
+__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "fight_ended", "order_set", "round_started"]

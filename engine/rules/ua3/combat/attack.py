@@ -74,6 +74,8 @@ _FA_TARGETS: Final = _FULL_AUTO["targets"]
 _FA_BURST: Final = _FULL_AUTO["burst"]
 _FA_SHIFTS: Final = _FULL_AUTO["shifts"]
 _FA_FLIPPED: Final = _FULL_AUTO["flipped"]
+if CheckResult.__struct_fields__ != ("spec", "roll", "outcome"):
+    raise ImportError("CheckResult's fields moved: update `strike` in engine.rules.ua3.combat.attack")
 if Armor.__struct_fields__ != ("bulletproof", "helmet", "thick"):
     raise ImportError("Armor's fields moved: update `_gun_wounds` in engine.rules.ua3.combat.attack")
 
@@ -275,8 +277,7 @@ def strike(
 ) -> None:
     """One attack roll's consequences (U-3, U-4, U-5, U-9, U-11, U-13, U-25)."""
     t = sink.table
-    outcome: str = result.outcome
-    roll = result.roll
+    _, roll, outcome = astuple(result)  # one call (a compiled build reads a struct's fields slowly)
     assert roll is not None
     tens, ones, flipped = _faces(roll)
     mode = blow.mode

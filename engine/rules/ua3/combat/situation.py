@@ -145,8 +145,10 @@ def gun_rating(row: Row, what: str) -> Option:
 
 
 def grapple_of(t: Table, actor: str) -> Conflict | None:
-    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler)."""
-    return t.grappling.get(actor)
+    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler;
+    most fights have none, and an empty dict needs no look-up)."""
+    grappling = t.grappling
+    return grappling.get(actor) if grappling else None
 
 
 def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
