@@ -187,7 +187,20 @@ def resolve_faces(
     roll: Percentile | None = None,
 ) -> CheckResult:
     """`resolve` on the faces of a roll (`roll`, when the caller has it, read `flipped`)."""
-    fields = astuple(spec)
+    return _resolve(spec, astuple(spec), tens, ones, flipped, prefer, orientation, roll)
+
+
+def _resolve(
+    spec: CheckSpec,
+    fields: tuple[Any, ...],
+    tens: int,
+    ones: int,
+    flipped: bool,
+    prefer: Prefer,
+    orientation: bool | None,
+    roll: Percentile | None,
+) -> CheckResult:
+    """`resolve_faces`, the spec's `fields` (`astuple(spec)`) read by the caller."""
     if fields[_KIND] == "major":  # every combat roll: the spec read once
         target, minimum, untrained, flip = _target(fields), fields[_MINIMUM], fields[_UNTRAINED], fields[_FLIP]
         read = flipped
@@ -212,13 +225,14 @@ def roll_check(
 ) -> CheckResult:
     """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
     orientation a person states (C-11); without it the engine takes the better one."""
-    if spec.kind == "minor" and spec.automatic:
+    fields = astuple(spec)
+    if fields[_KIND] == "minor" and spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
     if isinstance(dice, SeededDice):  # the batch's source: its faces straight from the stream
         tens, ones = dice.two_d10()
-        return resolve_faces(spec, tens, ones, False, prefer, flipped)
+        return _resolve(spec, fields, tens, ones, False, prefer, flipped, None)
     roll = roll_percentile(dice)
-    return resolve_faces(spec, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
+    return _resolve(spec, fields, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
 
 
 def succeeded(result: CheckResult) -> bool:

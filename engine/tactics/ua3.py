@@ -43,8 +43,8 @@ from engine.rules.ua3.combat.situation import (
     threat_of,
 )
 from engine.rules.ua3.harm import at_percent
-from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import AttackMode, Burst, Called, Ua3Weapon
+from engine.rules.ua3.table import Arm, Row, Table
+from engine.state.ua3.combat import AttackMode, Burst, Called
 from engine.state.ua3.conflict import Conflict
 from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
@@ -56,12 +56,9 @@ def _enemies(t: Table, row: Row) -> list[Row]:
     return [r for r in t.rows if r.side != row.side and standing(r)]
 
 
-def _weapon(row: Row) -> Ua3Weapon | None:
-    hand = row.in_hand
-    for w in row.weapons:
-        if w.name == hand:
-            return w
-    return None
+def _weapon(row: Row) -> Arm | None:
+    """The weapon in hand (None: fists)."""
+    return row.in_hand_arm()
 
 
 def _believed_dead(row: Row, me: Row) -> bool:
@@ -148,7 +145,7 @@ class When:
             weapon = _weapon(row)
             if self.armed is not None and (weapon is not None) != self.armed:
                 return False
-            if self.holding_gun is not None and (weapon is not None and weapon.kind == "firearm") != self.holding_gun:
+            if self.holding_gun is not None and (weapon is not None and weapon.gun) != self.holding_gun:
                 return False
         if self.jammed is not None and row.jammed != self.jammed:
             return False
@@ -261,7 +258,7 @@ def holds(t: Table, row: Row, when: Ua3When, ai: DiceSource) -> bool:
 
 def _danger(row: Row) -> tuple[int, int]:
     weapon = _weapon(row)
-    kind = 2 if weapon is not None and weapon.kind == "firearm" else 1 if weapon is not None else 0
+    kind = 2 if weapon is not None and weapon.gun else 1 if weapon is not None else 0
     gun = firearms(row)
     return kind, gun.rating if gun is not None and kind == 2 else struggle(row).rating
 
@@ -290,6 +287,8 @@ def select(t: Table, row: Row, rule: Rule, ai: DiceSource, count: int = 1) -> tu
     elif selector == "random":
         first = pool.pop(ai.choose(len(pool)))
         pool.insert(0, first)
+    if count == 1:  # most rules aim at one (no slice, no list for the tuple)
+        return (pool[0].id,)
     return tuple(r.id for r in pool[:count])
 
 
@@ -312,7 +311,7 @@ def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = 
     return order
 
 
-def _feasible(t: Table, row: Row, rule: Rule, weapon: Ua3Weapon | None, grapple: Conflict | None) -> bool:
+def _feasible(t: Table, row: Row, rule: Rule, weapon: Arm | None, grapple: Conflict | None) -> bool:
     """Whether the rules would take this declaration now (so a rule that cannot apply is
     skipped); `weapon`: the one in hand (`_weapon`), `grapple`: the one it is in."""
     if grapple is not None:
@@ -325,14 +324,14 @@ def _feasible(t: Table, row: Row, rule: Rule, weapon: Ua3Weapon | None, grapple:
             return False
     if action == "grapple":
         return True
-    if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.kind == "firearm":
+    if action in ("attack", "aim") and rule.mode == "strike" and weapon is not None and weapon.gun:
         return firearms(row) is not None and not (row.jammed and action == "attack")
     if action in ("attack",) and rule.mode in ("throw_person", "disarm", "throw"):
-        return weapon is None or weapon.kind != "firearm"
+        return weapon is None or not weapon.gun
     if action == "full_auto":
         return weapon is not None and weapon.full_auto and not row.jammed and firearms(row) is not None
     if action == "suppress":
-        return weapon is not None and weapon.kind == "firearm" and not row.jammed
+        return weapon is not None and weapon.gun and not row.jammed
     if action == "ready":
         return _best_weapon(row) is not None
     if action == "clear_jam":
@@ -340,19 +339,20 @@ def _feasible(t: Table, row: Row, rule: Rule, weapon: Ua3Weapon | None, grapple:
     return True
 
 
-def _best_weapon(row: Row) -> Ua3Weapon | None:
+def _best_weapon(row: Row) -> Arm | None:
     """The weapon to ready: a gun when it may shoot one (U-5), else the best melee weapon."""
-    if not row.weapons:
+    arms = row.arms()
+    if not arms:
         return None
     choice = None  # the first gun, else the first melee weapon of the highest bonus
     if firearms(row) is not None:
-        for w in row.weapons:
-            if w.kind == "firearm":
+        for w in arms:
+            if w.gun:
                 choice = w
                 break
     if choice is None:
-        for w in row.weapons:
-            if w.kind == "melee" and (choice is None or w.bonus > choice.bonus):
+        for w in arms:
+            if w.melee and (choice is None or w.bonus > choice.bonus):
                 choice = w
     if choice is None or choice.name == row.in_hand:
         return None
@@ -392,12 +392,21 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
     return Declaration(actor=row.id, action="nothing")
 
 
+def profile_of(profiles: Mapping[str, Ua3Profile], actor: str) -> Ua3Profile | None:
+    """`actor`'s profile: a dict's (a batch's) looked up directly (a compiled build calls a
+    mapping's `get` by name)."""
+    if isinstance(profiles, dict):
+        found: Ua3Profile | None = profiles.get(actor)
+        return found
+    return profiles.get(actor)
+
+
 def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> Declare:
     """U-22: every scripted combatant able to act that has not declared yet declares (nothing,
     too); the round closes once everyone able to act has (the players, in a session, after)."""
     out = []
     for row in t.rows:
-        profile = profiles.get(row.id)
+        profile = profile_of(profiles, row.id)
         if profile is not None and can_act(row) and row.declared is None:
             out.append(declaration(t, row, profile, ai))
     return Declare(declarations=tuple(out))
@@ -427,7 +436,7 @@ def answer(t: Table, profiles: Mapping[str, Ua3Profile]) -> CommandBase | None:
 def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -> CommandBase:
     """The command carrying out `actor`'s declared action (nothing when its targets are gone)."""
     row = t.by_id[actor]
-    profile = profiles.get(actor) or Ua3Profile(rules=PRESETS["aggressive"])
+    profile = profile_of(profiles, actor) or Ua3Profile(rules=PRESETS["aggressive"])
     grapple = grapple_of(t, actor)
     declared = row.declared
     action = declared.action if declared is not None else "nothing"
@@ -443,8 +452,10 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
         other = t.by_id[opponent]
         if move == "disarm" and other.in_hand == "fists":
             move = "wounds" if key == "a" else "roll"
-        if move == "shoot" and not (_weapon(row) is not None and _weapon(row).kind == "firearm" and not row.jammed):  # type: ignore[union-attr]
-            move = "roll"
+        if move == "shoot":
+            gun = _weapon(row)
+            if gun is None or not gun.gun or row.jammed:
+                move = "roll"
         if move in ("wounds", "disarm") and key != "a":
             move = "roll"
         if move == "swap" and key != "b":

@@ -6,7 +6,7 @@ combatant ended."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from engine.commands.base import CommandBase
 from engine.commands.setup import StartEncounter
@@ -20,6 +20,9 @@ from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import GAUGES, Gauges
 from engine.tactics.ua3 import PRESETS, Ua3Profile, act, answer, declarations
 
+#: (Final: a compiled build calls it from a C variable, not looked up on `tuple` each time) a
+#: named tuple made from a plain one, skipping its generated constructor
+_new_tuple: Final = tuple.__new__
 #: What a combatant brings to a fight: its wounds and its gauges.
 Baseline = tuple[int, Gauges]
 
@@ -105,20 +108,23 @@ class Ua3Script:
 
     def ends(self, table: Table, baseline: Mapping[str, Any], dealt: Mapping[str, int]) -> tuple[CombatantEnd, ...]:
         ends = []
+        # as dicts (a batch's are): a compiled build looks a dict up directly, a mapping by method
+        brought: dict[str, Baseline] = baseline if isinstance(baseline, dict) else dict(baseline)
+        dealt_by: dict[str, int] = dealt if isinstance(dealt, dict) else dict(dealt)
         for c in table.rows:
-            wounds, gauges = baseline[c.id]
+            wounds, gauges = brought[c.id]
             gained = notches_gained(gauges, c.gauges)
             hardened = failed = 0
             for _, h, f in gained:
                 hardened += h
                 failed += f
             still = c.status == "active" and frozen(c)
-            row = (c.id, c.side, c.status, still, c.wounds - wounds, dealt.get(c.id, 0), hardened, failed, 0, gained)
-            ends.append(tuple.__new__(CombatantEnd, row))
+            row = (c.id, c.side, c.status, still, c.wounds - wounds, dealt_by.get(c.id, 0), hardened, failed, 0, gained)
+            ends.append(_new_tuple(CombatantEnd, row))
         return tuple(ends)
 
     def max_rounds(self, table: Table) -> int:
-        return table.settings.max_rounds
+        return table.limits.max_rounds
 
 
 SCRIPT = Ua3Script()

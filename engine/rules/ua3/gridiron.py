@@ -161,7 +161,12 @@ def _roller(t: Table, side: ConflictSide) -> tuple[Row | None, Option]:
 
 def steps_of(result: CheckResult) -> int:
     """U-16: crit two steps; success or matched success one; failure none; fumble one back."""
-    return FUMBLE_STEPS if result.outcome == "fumble" else STEPS[result.outcome]
+    return steps_for(result.outcome)
+
+
+def steps_for(outcome: str) -> int:
+    """`steps_of` a roll of this outcome."""
+    return FUMBLE_STEPS if outcome == "fumble" else STEPS[outcome]
 
 
 def gridiron_roll(sink: Sink[Table], command: GridironRoll, dice: DiceSource) -> None:

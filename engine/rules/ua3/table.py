@@ -12,7 +12,7 @@ from typing import Any, Final
 from engine.dice.checks import CheckResult, Shift
 from engine.rules.sink import TableBase
 from engine.rules.ua3.abilities import Option, ability_value, best, initiative, wound_threshold
-from engine.state.ua3.combat import FISTS, Aim, Armor, Declared, Ua3Weapon
+from engine.state.ua3.combat import FISTS, Action, Aim, Armor, Declared, Ua3Weapon
 from engine.state.ua3.conflict import Conflict, PendingCoercion, SideKey
 from engine.state.ua3.encounter import FightResult, Phase, ReactionState, Status, Ua3Combatant, Ua3Encounter, Ua3Fight
 from engine.state.ua3.settings import Reaction, Ua3Settings
@@ -23,8 +23,71 @@ ROW_FIELDS: tuple[str, ...] = Ua3Combatant.__struct_fields__
 MAX_RATINGS: Final = 256
 #: The ratings memo's entry for `Row.hardened_total` (no ability, identity or rating has this name).
 HARDENED_TOTAL: Final = "\nhardened total"
+
+
+class Arm:
+    """A weapon as the rules read it again and again (U-4, U-5, U-7, U-11): its fields as plain
+    native ones, read once (a compiled build reads a frozen struct's fields slowly), with the
+    weapon itself. Made once per weapon carried and shared by every copy of the row."""
+
+    __slots__ = ("bonus", "cap", "cleaves", "edged", "full_auto", "gun", "kind", "melee", "name", "weapon")
+
+    def __init__(self, weapon: Ua3Weapon) -> None:
+        self.weapon = weapon
+        self.name: str = weapon.name
+        self.kind: str = weapon.kind
+        self.gun: bool = weapon.kind == "firearm"
+        self.melee: bool = weapon.kind == "melee"
+        self.cap: int | None = weapon.cap
+        self.cleaves: bool = weapon.cleaves
+        self.edged: bool = weapon.edged
+        self.full_auto: bool = weapon.full_auto
+        #: U-4: +3 for each of cleaves, big, heavy (0 for fists and guns; `Ua3Weapon.bonus`)
+        self.bonus: int = weapon.bonus
+
+
+#: Fists, as the rules read them (U-3).
+FISTS_ARM: Final = Arm(FISTS)
 #: `Row.carried`'s mark for a name not asked yet (no weapon is this one).
-NOT_CARRIED: Final = Ua3Weapon(name="not carried", kind="unarmed")
+NOT_CARRIED: Final = Arm(Ua3Weapon(name="not carried", kind="unarmed"))
+
+
+class Intent:
+    """U-22: a combatant's declared action for the round and the rating that orders it, as the
+    rules read it (`Declared`'s fields as native ones: read on every turn; the row keeps this,
+    the stored combatant its `Declared`)."""
+
+    __slots__ = ("action", "rated_by", "rating", "targets", "weapon")
+
+    def __init__(self, action: Action, targets: tuple[str, ...], weapon: str, rating: int, rated_by: str) -> None:
+        self.action: Action = action
+        self.targets = targets
+        self.weapon = weapon
+        self.rating = rating
+        self.rated_by = rated_by
+
+    def stored(self) -> Declared:
+        return Declared(
+            action=self.action, targets=self.targets, weapon=self.weapon, rating=self.rating, rated_by=self.rated_by
+        )
+
+
+def intent_of(declared: Declared | None) -> Intent | None:
+    if declared is None:
+        return None
+    return Intent(declared.action, declared.targets, declared.weapon, declared.rating, declared.rated_by)
+
+
+class Armory:
+    """What a row's `weapons` mean to the rules (derived, not stored): each one as an `Arm`, in
+    order, and the weapon each name asked for means (`Row.carried`), for the `weapons` read."""
+
+    __slots__ = ("arms", "known", "weapons")
+
+    def __init__(self, weapons: tuple[Ua3Weapon, ...]) -> None:
+        self.weapons = weapons
+        self.arms: tuple[Arm, ...] = tuple(Arm(w) for w in weapons)
+        self.known: dict[str, Arm | None] = {}
 
 
 class SheetFacts:
@@ -89,7 +152,8 @@ class Row:
     in_hand: str
     armor: Armor
     helmet_spent: bool
-    declared: Declared | None
+    #: the `Declared` of the stored combatant, as the rules read it
+    declared: Intent | None
     aim: Aim | None
     jammed: bool
     suppressed_until: int
@@ -106,15 +170,16 @@ class Row:
     #: derived, not stored: what the rules read of the sheet again and again (`SheetFacts`,
     #: made when first asked; the sheet never changes, so copies share it)
     facts: SheetFacts | None
-    #: derived, not stored: the weapon each name asked for means (`carried`), and the
-    #: `weapons` that was read from
-    armory: tuple[tuple[Ua3Weapon, ...], dict[str, Ua3Weapon | None]] | None
+    #: derived, not stored: the weapons carried as the rules read them (`arms`, `carried`)
+    armory: Armory | None
 
     @classmethod
     def thaw(cls, combatant: Ua3Combatant) -> Row:
         row = cls()
         for name in ROW_FIELDS:
-            setattr(row, name, getattr(combatant, name))
+            if name != "declared":
+                setattr(row, name, getattr(combatant, name))
+        row.declared = intent_of(combatant.declared)
         row.memo = None
         row.facts = None
         row.armory = None
@@ -155,29 +220,44 @@ class Row:
         self.ratings()
         row.memo = self.memo
         row.facts = self.sheet_facts()
-        if self.armory is None:
-            self.armory = (self.weapons, {})
-        row.armory = self.armory
+        row.armory = self.arms_carried()
         return row
 
-    def carried(self, name: str) -> Ua3Weapon | None:
+    def arms_carried(self) -> Armory:
+        """The weapons carried now, as the rules read them (made again when they change)."""
+        armory = self.armory
+        if armory is None or armory.weapons is not self.weapons:
+            armory = self.armory = Armory(self.weapons)
+        return armory
+
+    def arms(self) -> tuple[Arm, ...]:
+        """The weapons carried (`weapons`), each as an `Arm`."""
+        return self.arms_carried().arms
+
+    def carried(self, name: str) -> Arm | None:
         """The weapon `name` means (any case): fists, else the first carried of that name, else
         None (remembered by the name as asked, for the weapons carried now)."""
-        armory = self.armory
-        if armory is None or armory[0] is not self.weapons:
-            armory = self.armory = (self.weapons, {})
-        known = armory[1]
+        armory = self.arms_carried()
+        known = armory.known
         found = known.get(name, NOT_CARRIED)
         if found is NOT_CARRIED:  # not asked yet
             wanted = name.casefold()
-            found = FISTS if wanted == "fists" else None
+            found = FISTS_ARM if wanted == "fists" else None
             if found is None:
-                for weapon in self.weapons:
-                    if weapon.name.casefold() == wanted:
-                        found = weapon
+                for arm in armory.arms:
+                    if arm.name.casefold() == wanted:
+                        found = arm
                         break
             known[name] = found
         return found
+
+    def in_hand_arm(self) -> Arm | None:
+        """The carried weapon whose name is the one in hand (None for fists)."""
+        hand = self.in_hand
+        for arm in self.arms_carried().arms:
+            if arm.name == hand:
+                return arm
+        return None
 
     def ratings(self) -> dict[str, Any]:
         """The memo of the ratings read with the gauges now (`memo`; made again when they change)."""
@@ -194,7 +274,10 @@ class Row:
         return facts
 
     def combatant(self) -> Ua3Combatant:
-        return Ua3Combatant(**{name: getattr(self, name) for name in ROW_FIELDS})
+        fields = {name: getattr(self, name) for name in ROW_FIELDS}
+        declared = self.declared
+        fields["declared"] = declared.stored() if declared is not None else None
+        return Ua3Combatant(**fields)
 
     @property
     def name(self) -> str:
@@ -225,16 +308,33 @@ class Row:
 EMPTY = Ua3Encounter()
 
 
+class Limits:
+    """The settings the rules read on every attack and every round (U-22's round limit, U-25's
+    and U-8's check ranks), as plain fields (read once when the table's settings are set: a
+    compiled build reads a struct's fields slowly)."""
+
+    __slots__ = ("attacked_with_weapon_rank", "kill_rank", "max_rounds", "shot_at_rank", "suppression_rank")
+
+    def __init__(self, settings: Ua3Settings) -> None:
+        self.max_rounds: int = settings.max_rounds
+        self.attacked_with_weapon_rank: int = settings.attacked_with_weapon_rank
+        self.shot_at_rank: int = settings.shot_at_rank
+        self.kill_rank: int = settings.kill_rank
+        self.suppression_rank: int = settings.suppression_rank
+
+
 class Table(TableBase):
     """The ua3 encounter as the rules work on it: setup, rows in joining order, conflicts,
     coercions waiting for an answer, where a fight stands."""
 
     __slots__ = (
+        "_settings",
         "by_id",
         "coercions",
         "conflicts",
         "grapplers",
         "grappling",
+        "limits",
         "order",
         "phase",
         "result",
@@ -243,7 +343,6 @@ class Table(TableBase):
         "ruleset",
         "scenario",
         "seed",
-        "settings",
         "title",
         "turn",
     )
@@ -252,6 +351,9 @@ class Table(TableBase):
     grappling: dict[str, Conflict]
     #: derived, not stored: each grappler's side in that grapple and its opponent (`_index`)
     grapplers: dict[str, tuple[SideKey, str]]
+    _settings: Ua3Settings
+    #: derived, not stored: the settings read on every attack and round (set with `settings`)
+    limits: Limits
 
     def __init__(self, state: Ua3Encounter | None = None, *, copy_of: Table | None = None) -> None:
         if copy_of is not None:
@@ -263,7 +365,7 @@ class Table(TableBase):
         self.title = state.title
         self.seed = state.seed
         self.scenario = state.scenario
-        self.settings: Ua3Settings = state.settings
+        self.settings = state.settings
         self.rows: list[Row] = [Row.thaw(c) for c in state.combatants]
         self.by_id: dict[str, Row] = {r.id: r for r in self.rows}
         self.conflicts: list[Conflict] = list(state.conflicts)
@@ -279,7 +381,8 @@ class Table(TableBase):
     def _copy(self, other: Table) -> None:
         # field by field (a compiled class has no `__slots__` to walk)
         self.version, self.ruleset, self.title, self.seed = other.version, other.ruleset, other.title, other.seed
-        self.scenario, self.settings, self.phase, self.round = other.scenario, other.settings, other.phase, other.round
+        self.scenario, self.phase, self.round = other.scenario, other.phase, other.round
+        self._settings, self.limits = other._settings, other.limits
         self.order, self.turn, self.result = other.order, other.turn, other.result
         self.rows = [r.clone() for r in other.rows]
         self.by_id = {r.id: r for r in self.rows}
@@ -291,6 +394,15 @@ class Table(TableBase):
     def clone(self) -> Table:
         """An independent copy (rows copied; the frozen values inside them shared)."""
         return Table(copy_of=self)
+
+    @property
+    def settings(self) -> Ua3Settings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Ua3Settings) -> None:
+        self._settings = settings
+        self.limits = Limits(settings)
 
     def freeze(self) -> Ua3Encounter:
         """The stored, immutable state this table stands for."""

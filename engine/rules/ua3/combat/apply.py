@@ -12,8 +12,8 @@ from msgspec.structs import astuple
 from engine.dice.checks import CheckResult
 from engine.events import EventBase
 from engine.events.ua3 import combat as ev
-from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import FISTS, Action, Aim, Declared
+from engine.rules.ua3.table import Intent, Row, Table
+from engine.state.ua3.combat import FISTS, Action, Aim
 from engine.state.ua3.encounter import FightResult
 
 replace = msgspec.structs.replace
@@ -54,7 +54,7 @@ def action_declared(
     t: Table, row: Row, action: Action, targets: tuple[str, ...], weapon: str, rating: int, rated_by: str
 ) -> None:
     """A declaration (`ActionDeclared`'s fact; a counting sink's rules apply it with no event)."""
-    row.declared = Declared(action=action, targets=targets, weapon=weapon, rating=rating, rated_by=rated_by)
+    row.declared = Intent(action, targets, weapon, rating, rated_by)
     aim = row.aim
     if aim is not None and not (action in _KEEP_AIM and aim.target in targets):
         row.aim = None  # U-9 (Decision): the rounds spent aiming are consecutive, the attack the next action
@@ -81,14 +81,23 @@ def turn_ended(t: Table, row: Row | None, lost: bool) -> None:
 
 
 def _attack(t: Table, e: ev.AttackRolled) -> None:
-    attack_rolled(t, e.attacker, e.targets, e.result, sum(e.wounds), e.kind, e.mode)
+    result = e.result
+    attack_rolled(t, e.attacker, e.targets, result, result.outcome, sum(e.wounds), e.kind, e.mode)
 
 
 def attack_rolled(
-    t: Table, attacker_id: str, targets: tuple[str, ...], result: CheckResult, dealt: int, kind: str, mode: str
+    t: Table,
+    attacker_id: str,
+    targets: tuple[str, ...],
+    result: CheckResult,
+    outcome: str,
+    dealt: int,
+    kind: str,
+    mode: str,
 ) -> None:
     """An attack roll (`AttackRolled`'s fact; a counting sink's rules apply it with no event):
-    the attacker's roll and the wounds it `dealt`, its aim spent, its targets marked (U-25)."""
+    the attacker's roll (`result`, its `outcome`) and the wounds it `dealt`, its aim spent, its
+    targets marked (U-25)."""
     attacker = t.by_id[attacker_id]
     attacker.next_roll = ()
     attacker.last_check = result
@@ -96,7 +105,7 @@ def attack_rolled(
     aim = attacker.aim
     if aim is not None and aim.target in targets:
         attacker.aim = None  # U-9: the aim is spent on the next attack on its target
-    trigger = _mark(kind, result, mode)
+    trigger = _mark(kind, outcome, mode)
     for target_id in targets:
         target = t.by_id[target_id]
         if attacker_id in target.openings:
@@ -105,7 +114,7 @@ def attack_rolled(
             target.triggered = (*target.triggered, trigger)
 
 
-def _mark(kind: str, result: CheckResult, mode: str) -> str:
+def _mark(kind: str, outcome: str, mode: str) -> str:
     """U-25: what an attack marks its targets as — attacked with a weapon, or shot at: not by a
     gun that jammed (U-5's fumble, the matched failure of full auto, U-7, and of suppressive
     fire, U-8) nor by a fumble that turned on the shooter's own side (U-7, U-8; Decision: a jam
@@ -114,7 +123,6 @@ def _mark(kind: str, result: CheckResult, mode: str) -> str:
         return "weapon"
     if kind != "firearm":
         return ""
-    outcome = result.outcome
     if outcome == "fumble" or (outcome == "matched_failure" and mode in ("full_auto", "suppress")):
         return ""
     return "shot_at"
@@ -206,8 +214,13 @@ def exchange_spent(t: Table, conflict_id: str, side: str) -> None:
 
 
 def _ended(t: Table, e: ev.FightEnded) -> None:
+    fight_ended(t, e.winner, e.reason)
+
+
+def fight_ended(t: Table, winner: str | None, reason: str) -> None:
+    """`FightEnded`'s fact (a counting sink's rules apply it with no event): the fight is over."""
     t.phase = "ended"
-    t.result = FightResult(winner=e.winner, reason=e.reason)
+    t.result = FightResult(winner=winner, reason=reason)
 
 
 APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
@@ -232,4 +245,4 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.FightEnded: _ended,
 }
 
-__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "order_set", "round_started"]
+__all__ = ["APPLIERS", "FISTS", "action_declared", "attack_rolled", "fight_ended", "order_set", "round_started"]

@@ -4,10 +4,15 @@ and armor (U-13), with the stress checks they raise (U-25) and the suppressed on
 
 from __future__ import annotations
 
+from typing import Final
+
+import msgspec
+
 from engine.commands.ua3_combat import Attack, FullAuto, Suppress
 from engine.dice.checks import CheckResult, Shift, roll_check
-from engine.dice.faces import digit_sum
-from engine.dice.percentile import face_value
+from engine.dice.faces import digit_sum, read_value
+from engine.dice.percentile import Percentile, face_value
+from engine.dice.rolls import value_of
 from engine.dice.source import DiceSource
 from engine.dice.spec import Prefer
 from engine.errors import Refused
@@ -27,8 +32,8 @@ from engine.rules.ua3.combat.situation import (
     struggle,
 )
 from engine.rules.ua3.people import check_flip, require_passion, spec_for, with_passion
-from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import FISTS, Ua3Weapon
+from engine.rules.ua3.table import FISTS_ARM, Arm, Row, Table
+from engine.state.ua3.combat import Armor
 from engine.state.ua3.encounter import Status
 
 HITS = frozenset({"crit", "matched_success", "success"})
@@ -44,6 +49,35 @@ FUMBLE_MELEE = 20  # U-4
 CLEAVE_MISS = 1  # U-4
 EDGED_DISARM = 1  # U-11
 FULL_AUTO_CRIT = 100  # U-7
+
+#: (Final: a compiled build calls it from a C variable) reads a struct's fields with one call,
+#: where a compiled build reads them one by one, slowly
+astuple: Final = msgspec.structs.astuple
+#: Where each of the Attack command's fields is in `astuple(command)`: `attack` reads them all
+#: with one call.
+_FIELD = {name: i for i, name in enumerate(Attack.__struct_fields__)}
+_ACTOR: Final = _FIELD["actor"]
+_TARGETS: Final = _FIELD["targets"]
+_WEAPON: Final = _FIELD["weapon"]
+_MODE: Final = _FIELD["mode"]
+_CALLED: Final = _FIELD["called"]
+_SHIFTS: Final = _FIELD["shifts"]
+_FLIPPED: Final = _FIELD["flipped"]
+_FISTS_MISS: Final = _FIELD["fists_miss"]
+_FISTS_CRIT: Final = _FIELD["fists_crit"]
+_PASSION: Final = _FIELD["passion"]
+_PASSION_MODE: Final = _FIELD["passion_mode"]
+#: Where a FullAuto command's fields are in `astuple(command)`: `full_auto` reads them with one call.
+_FULL_AUTO = {name: i for i, name in enumerate(FullAuto.__struct_fields__)}
+_FA_ACTOR: Final = _FULL_AUTO["actor"]
+_FA_TARGETS: Final = _FULL_AUTO["targets"]
+_FA_BURST: Final = _FULL_AUTO["burst"]
+_FA_SHIFTS: Final = _FULL_AUTO["shifts"]
+_FA_FLIPPED: Final = _FULL_AUTO["flipped"]
+if CheckResult.__struct_fields__ != ("spec", "roll", "outcome"):
+    raise ImportError("CheckResult's fields moved: update `strike` in engine.rules.ua3.combat.attack")
+if Armor.__struct_fields__ != ("bulletproof", "helmet", "thick"):
+    raise ImportError("Armor's fields moved: update `_gun_wounds` in engine.rules.ua3.combat.attack")
 
 
 def dodge_shift(target: Row, rating: int, round_: int) -> Shift | None:
@@ -78,12 +112,12 @@ def first_weapon_checks(sink: Sink[Table], attacker: str, target: Row, seen: tup
     """U-25: attacked with a weapon for the first time this fight (violence 1), shot at (2) —
     raised when the attack's fact marked the target so for the first time (`seen`: its marks
     before; a gun that jammed or turned on its own side marks no one, `AttackRolled.shot_at`)."""
-    settings = sink.table.settings
     marks = target.triggered
     if "shot_at" in marks and "shot_at" not in seen:
-        stress(sink, target, settings.shot_at_rank, attacker, "shot at (U-25)", dice)
+        stress(sink, target, sink.table.limits.shot_at_rank, attacker, "shot at (U-25)", dice)
     elif "weapon" in marks and "weapon" not in seen:
-        stress(sink, target, settings.attacked_with_weapon_rank, attacker, "attacked with a weapon (U-25)", dice)
+        rank = sink.table.limits.attacked_with_weapon_rank
+        stress(sink, target, rank, attacker, "attacked with a weapon (U-25)", dice)
 
 
 def killed_checks(sink: Sink[Table], attacker: Row, killed: list[Row], dice: DiceSource) -> None:
@@ -91,13 +125,13 @@ def killed_checks(sink: Sink[Table], attacker: Row, killed: list[Row], dice: Dic
     until the body is gone: the round's end, U-23 Decision)."""
     for victim in killed:
         cause = f"killed {victim.id} in a fight (U-25)"
-        stress(sink, attacker, sink.table.settings.kill_rank, victim.id, cause, dice)
+        stress(sink, attacker, sink.table.limits.kill_rank, victim.id, cause, dice)
 
 
-def _rating(row: Row, weapon: Ua3Weapon, mode: str) -> Option:
+def _rating(row: Row, weapon: Arm, mode: str) -> Option:
     if mode == "throw":
         return ability(row, "fitness")  # U-9
-    if weapon.kind == "firearm":
+    if weapon.gun:
         return gun_rating(row, "shoot")  # U-5
     return struggle(row)  # U-3, U-4, U-9, U-11
 
@@ -109,11 +143,14 @@ def _gun_wounds(sink: Sink[Table], target: Row, amount: int, result: CheckResult
     alone (Decision: bulletproof armor is a vest, the head is not under it)."""
     if called == "limb":
         return amount, "a limb shot ignores armor (U-9)"
+    bulletproof, helmet, _ = astuple(target.armor)
+    if not bulletproof and not helmet:
+        return amount, ""
     roll = result.roll
     assert roll is not None
-    if target.armor.bulletproof and called != "head":
+    if bulletproof and called != "head":
         return _melee_wounds(amount, roll.tens, roll.ones, "bulletproof", "")
-    if target.armor.helmet and not target.helmet_spent:
+    if helmet and not target.helmet_spent:
         sink.emit(ev.HelmetSpent(actor=target.id))
         return _melee_wounds(amount, roll.tens, roll.ones, "the helmet", ", once")
     return amount, ""
@@ -130,12 +167,19 @@ def _melee_wounds(amount: int, tens: int, ones: int, armor: str, once: str) -> t
 
 def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     """A declared attack on its turn: one target, or two with the target halved (U-6)."""
+    fields = astuple(command)
+    actor: str = fields[_ACTOR]
+    targets: tuple[str, ...] = fields[_TARGETS]
+    mode: str = fields[_MODE]
+    called: str = fields[_CALLED]
+    flipped: bool | None = fields[_FLIPPED]
+    passion: str | None = fields[_PASSION]
     t = sink.table
-    row = turn_of(t, command.actor, "attack")
+    row = turn_of(t, actor, "attack")
     declared = row.declared
     assert declared is not None
-    weapon = held(row, command.weapon or declared.weapon)
-    mode, targets, called, flipped = command.mode, command.targets, command.called, command.flipped
+    named: str = fields[_WEAPON]
+    weapon = held(row, named or declared.weapon)
     if not 1 <= len(targets) <= 2 or (len(targets) == 2 and targets[0] == targets[1]):
         raise Refused("an attack names one target, or two (U-6)")
     aimed_at = declared.targets
@@ -147,7 +191,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
             raise Refused(f"{target_id} is {status}")
     if mode != "strike" and len(targets) > 1:
         raise Refused(f"a {mode.replace('_', ' ')} goes at one target (U-9, U-11)")
-    gun = weapon.kind == "firearm"
+    gun = weapon.gun
     if mode in ("throw_person", "disarm", "throw") and gun:
         raise Refused(f"a {mode.replace('_', ' ')} is done with the hands, not a gun")
     if called and not gun:
@@ -157,14 +201,13 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     if gun and row.jammed:
         raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
     option = _rating(row, weapon, mode)
-    passion = command.passion
     spent = require_passion(t, row, passion) if passion is not None else None
     check_flip(option, flipped)
     if not suppressed_may_act(sink, row, dice):
         return
     if mode in ("throw", "throw_person", "disarm"):
-        weapon = FISTS  # done with the hands: a throw deals wounds like a punch (U-9), a disarm too (U-11)
-    shifts = list(command.shifts)
+        weapon = FISTS_ARM  # done with the hands: a throw deals wounds like a punch (U-9), a disarm too (U-11)
+    shifts: list[Shift] = list(fields[_SHIFTS])
     if mode == "throw_person":
         shifts.append(Shift("throwing a person (U-9)", THROW_PERSON))
     if called:
@@ -174,6 +217,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
         shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
     prefer: Prefer = "high" if gun else "as_rolled"  # a gun still (the hands' modes refused it)
+    blow = Blow(mode, called, fields[_FISTS_MISS], fields[_FISTS_CRIT])
     for i, target_id in enumerate(targets):
         if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
             break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
@@ -187,36 +231,56 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         spec = spec_for(None, option, shifts=(*shifts, *extra), carried=pending)
         result = roll_check(spec, dice, prefer=prefer, flipped=flipped)
         if spent is not None and not result.success:
-            passions, result = with_passion(row, spent, command.passion_mode, result, dice)
+            passions, result = with_passion(row, spent, fields[_PASSION_MODE], result, dice)
             sink.emit_all(passions)
             spent = None
-        strike(sink, row, target, weapon, mode, command, result, dice)
+        strike(sink, row, target, weapon, blow, result, dice)
     end_turn(sink, row.id, dice)
 
 
-def _still_armed(row: Row, weapon: Ua3Weapon) -> bool:
+class Blow:
+    """How an attack roll strikes (an `Attack`'s fields, read once): its mode (U-9, U-11), a called
+    shot (U-9), and the attacker's choices for a fist's matched failure and crit (U-3)."""
+
+    __slots__ = ("called", "fists_crit", "fists_miss", "mode")
+
+    def __init__(
+        self, mode: str, called: str = "", fists_miss: str = "penalty", fists_crit: str = "unconscious"
+    ) -> None:
+        self.mode = mode
+        self.called = called
+        self.fists_miss = fists_miss
+        self.fists_crit = fists_crit
+
+
+#: A plain strike (a grappler's shot, U-17): no called shot, the automated fist choices.
+STRIKE: Final = Blow("strike")
+
+
+def _still_armed(row: Row, weapon: Arm) -> bool:
     """Whether `weapon` can still attack: not a gun that jammed (U-5), not a weapon the attacker
     lost (U-4's matched failure)."""
-    if weapon.kind == "firearm" and row.jammed:
+    if weapon.gun and row.jammed:
         return False
-    return weapon.name == "fists" or weapon.name == row.in_hand
+    name = weapon.name
+    return name == "fists" or name == row.in_hand
 
 
 def strike(
     sink: Sink[Table],
     row: Row,
     target: Row,
-    weapon: Ua3Weapon,
-    mode: str,
-    command: Attack,
+    weapon: Arm,
+    blow: Blow,
     result: CheckResult,
     dice: DiceSource,
 ) -> None:
     """One attack roll's consequences (U-3, U-4, U-5, U-9, U-11, U-13, U-25)."""
     t = sink.table
-    outcome = result.outcome
-    roll = result.roll
+    _, roll, outcome = astuple(result)  # one call (a compiled build reads a struct's fields slowly)
     assert roll is not None
+    tens, ones, flipped = _faces(roll)
+    mode = blow.mode
     kind = weapon.kind
     seen = target.triggered
     alive = target.status != "dead"
@@ -234,30 +298,32 @@ def strike(
     if outcome in HITS and mode != "disarm":
         if kind == "firearm":
             cap = weapon.cap
-            amount = cap if outcome == "crit" and cap is not None else min(roll.value, cap or roll.value)
-            amount, armor = _gun_wounds(sink, target, amount, result, command.called)
+            value = read_value(tens, ones, flipped)
+            amount = cap if outcome == "crit" and cap is not None else min(value, cap or value)
+            amount, armor = _gun_wounds(sink, target, amount, result, blow.called)
             if recording:
                 parts = (
                     f"crit: the cap, {cap}"
                     if outcome == "crit"
-                    else f"the roll {roll.value}" + (f", cap {cap}" if cap else "")
+                    else f"the roll {value}" + (f", cap {cap}" if cap else "")
                 )
                 parts = f"{parts}; {armor}" if armor else parts
         elif outcome == "crit" and mode in ("strike", "throw", "throw_person") and kind == "melee":
             note = "crit: the opponent dies"  # the event names the rule once
         elif outcome == "crit":
-            note = f"crit: {target.id} is {command.fists_crit}" if recording else ""
+            note = f"crit: {target.id} is {blow.fists_crit}" if recording else ""
         elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
-            amount = roll.value + weapon.bonus
+            value = read_value(tens, ones, flipped)
+            amount = value + weapon.bonus
             if recording:
-                parts = f"matched success: the roll {roll.value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
+                parts = f"matched success: the roll {value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
         else:
-            amount = digit_sum(roll.tens, roll.ones) + weapon.bonus
+            amount = digit_sum(tens, ones) + weapon.bonus
             if recording:
-                parts = _digits_breakdown(weapon, outcome, kind, roll.tens, roll.ones)
+                parts = _digits_breakdown(weapon, outcome, kind, tens, ones)
     elif outcome in MISSES and kind == "melee" and weapon.cleaves and mode == "strike":
         amount, parts = CLEAVE_MISS, "a cleaving weapon's miss (U-4)"
-    attack_rolled(t, row.id, (target.id,), result, amount, kind, mode)
+    attack_rolled(t, row.id, (target.id,), result, outcome, amount, kind, mode)
     sink.applied(
         ev.AttackRolled(
             round=t.round,
@@ -278,14 +344,21 @@ def strike(
     cause = f"{row.id}'s {weapon.name if mode != 'throw' else 'throw'}" if recording else ""  # the event's text
     wound(sink, target, amount, cause, rule)
     turned = target.helmet_spent and not helmet
-    _effects(sink, row, target, weapon, mode, command, outcome, result, dice, turned)
+    _effects(sink, row, target, weapon, blow, outcome, tens, ones, dice, turned)
     first_weapon_checks(sink, row.id, target, seen, dice)
-    killed_checks(sink, row, [target] if alive and target.status == "dead" else [], dice)
+    if alive and target.status == "dead":
+        killed_checks(sink, row, [target], dice)
 
 
-def _digits_breakdown(weapon: Ua3Weapon, outcome: str, kind: str, tens: int, ones: int) -> str:
+def _faces(roll: Percentile) -> tuple[int, int, bool]:
+    """A roll's faces and whether it was read flip-flopped, with one call (`astuple`)."""
+    tens, ones, flipped = astuple(roll)
+    return tens, ones, flipped
+
+
+def _digits_breakdown(weapon: Arm, outcome: str, kind: str, tens: int, ones: int) -> str:
     """A hit's wounds as the digit sum of its roll and the weapon's bonus (U-3, U-4), shown."""
-    tags = f" +{weapon.bonus} ({', '.join(t for t in weapon.tags if t != 'edged')})" if weapon.bonus else ""
+    tags = f" +{weapon.bonus} ({', '.join(t for t in weapon.weapon.tags if t != 'edged')})" if weapon.bonus else ""
     thick = (
         "; a thick jacket stops the matched success (U-13)" if outcome == "matched_success" and kind == "melee" else ""
     )
@@ -296,18 +369,17 @@ def _effects(
     sink: Sink[Table],
     row: Row,
     target: Row,
-    weapon: Ua3Weapon,
-    mode: str,
-    command: Attack,
+    weapon: Arm,
+    blow: Blow,
     outcome: str,
-    result: CheckResult,
+    tens: int,
+    ones: int,
     dice: DiceSource,
     helmet_turned: bool,
 ) -> None:
     """Crits, fumbles, matched failures, disarms, throws, called shots (U-3…U-5, U-9, U-11)."""
     kind = weapon.kind
-    roll = result.roll
-    assert roll is not None
+    mode = blow.mode
     if outcome in HITS:
         if mode == "disarm":
             taken = target.in_hand
@@ -315,21 +387,22 @@ def _effects(
             holds = row.id if outcome in ("crit", "matched_success") else ""
             sink.emit(ev.WeaponDropped(actor=target.id, weapon=taken, taken_by=holds, rule="U-11"))
             if outcome == "crit":
-                wound(sink, target, roll.digit_sum, f"{row.id} takes the {taken} with a punch", "U-11")
+                wound(sink, target, digit_sum(tens, ones), f"{row.id} takes the {taken} with a punch", "U-11")
             elif edged and not holds:
                 wound(sink, row, EDGED_DISARM, f"taking {target.id}'s {taken}: pointy or edged", "U-11")
             return
         if outcome == "crit" and kind != "firearm":
-            status: Status = "dead" if kind == "melee" or command.fists_crit == "dead" else "unconscious"
+            status: Status = "dead" if kind == "melee" or blow.fists_crit == "dead" else "unconscious"
             rule = "U-4" if kind == "melee" else "U-9" if mode in ("throw", "throw_person") else "U-3"
             # a crit that kills kills the unconscious too; one that knocks out only the standing
             if target.status == "active" or (status == "dead" and target.status != "dead"):
                 sink.emit(StatusChanged(actor=target.id, status=status, cause=f"{row.id}'s crit", rule=rule))
         if mode == "throw_person" and target.status == "active":
             sink.emit(ev.ThrownDown(actor=target.id))
-        if command.called == "limb" and target.in_hand != "fists" and target.status == "active":
+        called = blow.called
+        if called == "limb" and target.in_hand != "fists" and target.status == "active":
             sink.emit(ev.WeaponDropped(actor=target.id, weapon=target.in_hand, rule="U-9"))
-        if command.called == "head" and target.status == "active":
+        if called == "head" and target.status == "active":
             if helmet_turned:  # U-13 (Decision): the helmet that turned this shot keeps it conscious
                 return
             sink.emit(StatusChanged(actor=target.id, status="unconscious", cause=f"{row.id}'s head shot", rule="U-9"))
@@ -347,7 +420,7 @@ def _effects(
         if kind == "melee" and mode == "strike":
             sink.emit(ev.WeaponDropped(actor=row.id, weapon=weapon.name, rule="U-4"))
         elif kind != "firearm":
-            if command.fists_miss == "opening":
+            if blow.fists_miss == "opening":
                 sink.emit(ev.OpeningGiven(actor=row.id, to=target.id))
             else:
                 sink.emit(
@@ -357,12 +430,15 @@ def _effects(
 
 def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     """U-7: one roll against one or two targets, no cap, the burst's shift and wounds."""
+    fields = astuple(command)
+    targets: tuple[str, ...] = fields[_FA_TARGETS]
+    burst: str = fields[_FA_BURST]
+    flipped: bool | None = fields[_FA_FLIPPED]
     t = sink.table
-    row = turn_of(t, command.actor, "full_auto")
+    row = turn_of(t, fields[_FA_ACTOR], "full_auto")
     declared = row.declared
     assert declared is not None
     weapon = held(row, declared.weapon)
-    targets = command.targets
     if (
         not 1 <= len(targets) <= 2
         or any(x not in declared.targets for x in targets)
@@ -375,11 +451,11 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if not live:
         raise Refused("no one left to shoot at among the targets")
     option = gun_rating(row, "fire full auto")
-    check_flip(option, command.flipped)
+    check_flip(option, flipped)
     if not suppressed_may_act(sink, row, dice):
         return
-    to_hit, extra = BURSTS[command.burst]
-    shifts = [*command.shifts, Shift(f"{command.burst.replace('_', '-')} burst (U-7)", to_hit)]
+    to_hit, extra = BURSTS[burst]
+    shifts: list[Shift] = [*fields[_FA_SHIFTS], Shift(f"{burst.replace('_', '-')} burst (U-7)", to_hit)]
     # one roll against both (Decision): the hardest target's dodge counts; an aim at either and
     # each one's opening count too, as the attack on them spends them all (U-9, U-3)
     per_target = [target_shifts(row, x, option.rating, t.round) for x in live]
@@ -387,8 +463,8 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if dodges:
         shifts.append(min(dodges, key=lambda s: s.amount))
     shifts += [s for group in per_target for s in group if "dodges" not in s.source]
-    result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=command.flipped)
-    outcome = result.outcome
+    result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=flipped)
+    outcome: str = result.outcome
     roll = result.roll
     assert roll is not None
     wounds = [0] * len(live)
@@ -397,11 +473,13 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         wounds[0], parts = FULL_AUTO_CRIT, f"crit: {FULL_AUTO_CRIT} wounds to {live[0].id}, none to any other"
     elif outcome in ("success", "matched_success"):
         # a matched success: the cap, or the roll if higher; the burst's wounds come on top either way
-        base, parts = roll.value, f"the roll {roll.value}, no cap"
-        if outcome == "matched_success" and weapon.cap is not None and weapon.cap > roll.value:
-            base, parts = weapon.cap, f"matched success: the cap {weapon.cap}"
+        value = value_of(roll)
+        base, parts = value, f"the roll {value}, no cap"
+        cap = weapon.cap
+        if outcome == "matched_success" and cap is not None and cap > value:
+            base, parts = cap, f"matched success: the cap {cap}"
         whole = base + extra
-        parts += f", +{extra} ({command.burst} burst)" if extra else ""
+        parts += f", +{extra} ({burst} burst)" if extra else ""
         share, rest = divmod(whole, len(live))
         wounds = [share + (1 if i < rest else 0) for i in range(len(live))]
         if len(live) > 1:
@@ -410,7 +488,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     seen = [x.triggered for x in live]
     alive = [x.status != "dead" for x in live]
     ids = tuple(x.id for x in live)
-    attack_rolled(t, row.id, ids, result, sum(wounds), "firearm", "full_auto")
+    attack_rolled(t, row.id, ids, result, outcome, sum(wounds), "firearm", "full_auto")
     sink.applied(
         ev.AttackRolled(
             round=t.round,
@@ -527,7 +605,7 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
     seen = [x.triggered for x in group]
     alive = [x.status != "dead" for x in group]
     ids = tuple(x.id for x in group)
-    attack_rolled(t, row.id, ids, result, sum(wounds), "firearm", "suppress")
+    attack_rolled(t, row.id, ids, result, outcome, sum(wounds), "firearm", "suppress")
     sink.applied(
         ev.AttackRolled(
             round=t.round,

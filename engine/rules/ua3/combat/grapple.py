@@ -5,7 +5,12 @@ shot (U-5); an edged or pointy weapon in hand cuts 1d10 on each of its turns."""
 
 from __future__ import annotations
 
-from engine.commands.ua3_combat import Attack, Grapple
+from typing import Final
+
+import msgspec
+
+from engine.commands.ua3 import MatchedFailure
+from engine.commands.ua3_combat import Grapple, GrappleEnd, GrappleMove
 from engine.dice.checks import Shift, roll_check
 from engine.dice.percentile import face_value
 from engine.dice.source import DiceSource
@@ -15,7 +20,7 @@ from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.apply import gridiron_rolled
 from engine.rules.ua3.combat.apply import exchange_spent
-from engine.rules.ua3.combat.attack import first_weapon_checks, killed_checks, strike
+from engine.rules.ua3.combat.attack import STRIKE, first_weapon_checks, killed_checks, strike
 from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
@@ -27,7 +32,7 @@ from engine.rules.ua3.combat.situation import (
     struggle,
     weapon_of,
 )
-from engine.rules.ua3.gridiron import steps_of
+from engine.rules.ua3.gridiron import steps_for
 from engine.rules.ua3.people import check_flip, spec_for
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.conflict import Conflict, ConflictSide, SideKey, step_toward
@@ -35,6 +40,35 @@ from engine.state.ua3.conflict import Conflict, ConflictSide, SideKey, step_towa
 MATCHED_FAILURE = Shift(source="matched failure in a grapple (U-16, U-17)", amount=-10)
 #: U-17: where each side has advantage.
 ADVANTAGE = {"a": "advantage_a", "b": "advantage_b"}
+
+#: (Final: a compiled build calls it from a C variable) reads a struct's fields with one call
+astuple: Final = msgspec.structs.astuple
+#: Where each of a Grapple command's fields is in `astuple(command)`.
+_FIELD = {name: i for i, name in enumerate(Grapple.__struct_fields__)}
+_ACTOR: Final = _FIELD["actor"]
+_TARGET: Final = _FIELD["target"]
+_MOVE: Final = _FIELD["move"]
+_END: Final = _FIELD["end"]
+_SHIFTS: Final = _FIELD["shifts"]
+_FLIPPED: Final = _FIELD["flipped"]
+_MATCHED_FAILURE: Final = _FIELD["matched_failure"]
+
+
+class Move:
+    """A `Grapple` command's fields, read once with one call (a compiled build reads a struct's
+    fields one by one, slowly; a grapple's rules read them again and again)."""
+
+    __slots__ = ("actor", "end", "flipped", "matched_failure", "move", "shifts", "target")
+
+    def __init__(self, command: Grapple) -> None:
+        fields = astuple(command)
+        self.actor: str = fields[_ACTOR]
+        self.target: str = fields[_TARGET]
+        self.move: GrappleMove = fields[_MOVE]
+        self.end: GrappleEnd = fields[_END]
+        self.shifts: tuple[Shift, ...] = fields[_SHIFTS]
+        self.flipped: bool | None = fields[_FLIPPED]
+        self.matched_failure: MatchedFailure | None = fields[_MATCHED_FAILURE]
 
 
 def grab(sink: Sink[Table], row: Row, target: Row) -> Conflict:
@@ -70,19 +104,20 @@ def grab(sink: Sink[Table], row: Row, target: Row) -> Conflict:
 
 def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
     """U-17 on the actor's turn: a grab (then its first roll, Decision), or its move in the grapple."""
+    order = Move(command)
     t = sink.table
-    row = turn_of(t, command.actor, "grapple")
+    row = turn_of(t, order.actor, "grapple")
     declared = row.declared
     assert declared is not None
     conflict = grapple_of(t, row.id)
     option = struggle(row)
     if conflict is None:
-        target_id = command.target or (declared.targets[0] if declared.targets else "")
+        target_id = order.target or (declared.targets[0] if declared.targets else "")
         if not target_id or (declared.targets and target_id not in declared.targets):
             raise Refused(f"{row.id} declared grabbing {', '.join(declared.targets) or 'no one'}")
-        if command.move != "roll":
+        if order.move != "roll":
             raise Refused("a grab is a roll (U-17)", hint="wounds, disarm, swap and shooting come with advantage")
-        check_flip(option, command.flipped)
+        check_flip(option, order.flipped)
         if not suppressed_may_act(sink, row, dice):
             return
         other = t.by_id[target_id]
@@ -90,30 +125,30 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         key: SideKey = "a"
     else:
         key, opponent = grapple_side(t, row.id)
-        if command.target and command.target != opponent:
-            raise Refused(f"{row.id} is grappling {opponent}, not {command.target}")
+        if order.target and order.target != opponent:
+            raise Refused(f"{row.id} is grappling {opponent}, not {order.target}")
         other = t.by_id[opponent]
-        _check_move(row, other, conflict, key, command)
-    if command.move != "roll":  # U-17 (Decision): the move is its roll for the exchange
+        _check_move(row, other, conflict, key, order)
+    if order.move != "roll":  # U-17 (Decision): the move is its roll for the exchange
         exchange = conflict.side(key).rolls + 1
         exchange_spent(t, conflict.id, key)
-        turn = ev.GrappleTurn(conflict=conflict.id, actor=row.id, side=key, move=command.move, exchange=exchange)
+        turn = ev.GrappleTurn(conflict=conflict.id, actor=row.id, side=key, move=order.move, exchange=exchange)
         sink.applied(turn if sink.recording else None)
-    if command.move == "roll":
-        _roll(sink, row, other, conflict, key, command, dice)
-    elif command.move == "wounds":
+    if order.move == "roll":
+        _roll(sink, row, other, conflict, key, order, dice)
+    elif order.move == "wounds":
         faces = (dice.d10(),)
         _hurt(sink, row, other, face_value(faces[0]), f"{row.id} has advantage in the grapple: 1d10", faces, dice)
-    elif command.move == "disarm":
+    elif order.move == "disarm":
         sink.emit(ev.WeaponDropped(actor=other.id, weapon=other.in_hand, rule="U-17"))
-    elif command.move == "swap":
+    elif order.move == "swap":
         sink.emit(ev.GrappleSwapped(conflict=conflict.id, attacker=row.id))
     else:  # shoot (U-5), with advantage
         gun = weapon_of(row)
         option = gun_rating(row, "shoot in a grapple")
-        spec = spec_for(row, option, shifts=command.shifts)
-        result = roll_check(spec, dice, prefer="high", flipped=command.flipped)
-        strike(sink, row, other, gun, "strike", Attack(actor=row.id, targets=(other.id,)), result, dice)
+        spec = spec_for(row, option, shifts=order.shifts)
+        result = roll_check(spec, dice, prefer="high", flipped=order.flipped)
+        strike(sink, row, other, gun, STRIKE, result, dice)
     blade = weapon_of(row)
     if blade.edged and row.status == "active" and other.status == "active" and grapple_of(t, row.id) is not None:
         seen = other.triggered
@@ -135,10 +170,10 @@ def _hurt(
         killed_checks(sink, row, [other], dice)
 
 
-def _check_move(row: Row, other: Row, conflict: Conflict, key: SideKey, command: Grapple) -> None:
+def _check_move(row: Row, other: Row, conflict: Conflict, key: SideKey, order: Move) -> None:
     """Whether `row` (side `key`, against `other`) may make its move (U-17), or `Refused`."""
     has_advantage = conflict.token == ADVANTAGE[key]
-    move = command.move
+    move = order.move
     if move in ("wounds", "disarm") and not (key == "a" and has_advantage):
         raise Refused(f"only the attacker with advantage may {move.replace('wounds', 'deal 1d10 wounds')} (U-17)")
     if move == "disarm" and other.in_hand == "fists":
@@ -150,16 +185,17 @@ def _check_move(row: Row, other: Row, conflict: Conflict, key: SideKey, command:
         if gun.kind != "firearm" or row.jammed or not has_advantage:
             raise Refused("a grappler shoots with a working gun in hand, with advantage (U-17, U-5)")
         gun_rating(row, "shoot")
-    check_flip(struggle(row), command.flipped)
+    check_flip(struggle(row), order.flipped)
 
 
 def _roll(
-    sink: Sink[Table], row: Row, other: Row, conflict: Conflict, key: SideKey, command: Grapple, dice: DiceSource
+    sink: Sink[Table], row: Row, other: Row, conflict: Conflict, key: SideKey, order: Move, dice: DiceSource
 ) -> None:
     """U-16 moves on the grapple's gridiron; the end zones end it (U-17)."""
     option = struggle(row)
-    result = roll_check(spec_for(row, option, shifts=command.shifts), dice, flipped=command.flipped)
-    steps = steps_of(result)
+    result = roll_check(spec_for(row, option, shifts=order.shifts), dice, flipped=order.flipped)
+    outcome: str = result.outcome
+    steps = steps_for(outcome)
     conflict_id, before, sides = conflict.id, conflict.token, conflict.sides
     side_a, side_b = sides[0], sides[1]  # indexed, not unpacked (a compiled unpacking iterates)
     after = step_toward(before, key, steps)
@@ -181,8 +217,7 @@ def _roll(
         if sink.recording
         else None
     )
-    outcome = result.outcome
-    if outcome == "matched_failure" and command.matched_failure == "wounds":
+    if outcome == "matched_failure" and order.matched_failure == "wounds":
         face = dice.d10()
         wound(sink, row, face_value(face), "a matched failure in the grapple: 1d10", "U-16", faces=(face,))
     elif outcome == "matched_failure":
@@ -192,7 +227,7 @@ def _roll(
     if after == "end_zone_a":
         reason = f"{attacker.id} reaches its end zone"
         sink.emit(ConflictEnded(conflict=conflict_id, winner="a", token=after, reason=reason, stake="restrain or kill"))
-        if command.end == "kill" and row.id == attacker.id:
+        if order.end == "kill" and row.id == attacker.id:
             sink.emit(
                 StatusChanged(
                     actor=defender.id, status="dead", cause=f"{attacker.id} kills it in the grapple", rule="U-17"

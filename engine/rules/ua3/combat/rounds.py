@@ -30,7 +30,7 @@ from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3 import coercion
 from engine.rules.ua3.abilities import Option, gauge_named
-from engine.rules.ua3.combat.apply import action_declared, order_set, round_started, turn_ended
+from engine.rules.ua3.combat.apply import action_declared, fight_ended, order_set, round_started, turn_ended
 from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
@@ -51,6 +51,9 @@ from engine.rules.ua3.combat.situation import (
 from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.combat import Action
 from engine.state.ua3.conflict import Conflict, SideKey
+
+if Declare.__struct_fields__ != ("dice", "declarations", "close"):
+    raise ImportError("Declare's fields moved: update `declare` in engine.rules.ua3.combat.rounds")
 
 MAX_TIE_ROUNDS = 50
 #: Actions aimed at someone, and how many they may name.
@@ -86,8 +89,15 @@ def fight_over(sink: Sink[Table]) -> bool:
         winner, reason = None, "no one standing can act (frozen or restrained)"
     else:
         return False
-    sink.emit(ev.FightEnded(winner=winner, reason=reason, round=t.round))
+    fight_ends(sink, winner, reason)
     return True
+
+
+def fight_ends(sink: Sink[Table], winner: str | None, reason: str) -> None:
+    """U-22: the fight ends (`winner`: the side that won, None a draw), for `reason`."""
+    t = sink.table
+    fight_ended(t, winner, reason)
+    sink.applied(ev.FightEnded(winner=winner, reason=reason, round=t.round) if sink.recording else None)
 
 
 def begin_fight(sink: Sink[Table], command: BeginFight, dice: DiceSource) -> None:
@@ -167,9 +177,10 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
     require_started(t)
     if t.phase != "declare":
         raise Refused("it is not the time to declare", hint="declarations open each round (U-22)")
+    _, declarations, close = astuple(command)  # one call (a compiled build reads fields slowly)
     seen: set[str] = set()
     decided: list[tuple[Row, Action, tuple[str, ...], str, int, str]] = []  # every one checked before any counts
-    for d in command.declarations:
+    for d in declarations:
         actor, action, targets, named, gauge = astuple(d)
         row = combatant(t, actor)
         if row.id in seen or row.declared is not None:
@@ -194,7 +205,7 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
             if recording
             else None
         )
-    if command.close is False or (command.close is None and waiting):
+    if close is False or (close is None and waiting):
         return
     acting: list[str] = []
     ratings: list[int] = []
@@ -280,8 +291,9 @@ def end_round(sink: Sink[Table], dice: DiceSource) -> None:
     t = sink.table
     if fight_over(sink):
         return
-    if t.round >= t.settings.max_rounds:
-        sink.emit(ev.FightEnded(winner=None, reason=f"the round limit ({t.settings.max_rounds})", round=t.round))
+    limit = t.limits.max_rounds
+    if t.round >= limit:
+        fight_ends(sink, None, f"the round limit ({limit})")
         return
     ended: list[EventBase] = []
     for row in t.rows:
@@ -342,7 +354,7 @@ def suppressed_may_act(sink: Sink[Table], row: Row, dice: DiceSource) -> bool:
     cause = f"suppressed by {source.id}: to act (U-8)"
     # the reaction a failure brings lasts for the suppression, not for as long as the suppressor stands
     threat = suppression_source(source.id)
-    outcome = stress(sink, row, t.settings.suppression_rank, threat, cause, dice)
+    outcome = stress(sink, row, t.limits.suppression_rank, threat, cause, dice)
     if failed(outcome) or row.status != "active":
         end_turn(sink, row.id, dice)
         return False

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from engine.errors import Refused
 from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
-from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.combat import Ua3Weapon
+from engine.rules.ua3.table import Arm, Row, Table
 from engine.state.ua3.conflict import Conflict, SideKey
 from engine.state.ua3.sheet import U18
 
@@ -85,7 +84,7 @@ def combatant(t: Table, actor: str) -> Row:
     return row
 
 
-def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
+def weapon_of(row: Row, name: str = "") -> Arm:
     """The weapon `name` (default: the one in hand) among what the combatant carries."""
     weapon = row.carried(name or row.in_hand)
     if weapon is not None:
@@ -94,7 +93,7 @@ def weapon_of(row: Row, name: str = "") -> Ua3Weapon:
     raise Refused(f"{row.id} carries no {name or row.in_hand}", hint=f"carried: {carried}")
 
 
-def held(row: Row, name: str = "") -> Ua3Weapon:
+def held(row: Row, name: str = "") -> Arm:
     """The weapon in hand (refused when `name` names another: ready it first)."""
     weapon = weapon_of(row, name)
     if weapon.name != "fists" and weapon.name != row.in_hand:
@@ -146,8 +145,10 @@ def gun_rating(row: Row, what: str) -> Option:
 
 
 def grapple_of(t: Table, actor: str) -> Conflict | None:
-    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler)."""
-    return t.grappling.get(actor)
+    """The grapple (U-17) `actor` is in, if one is running (the table keeps them by grappler;
+    most fights have none, and an empty dict needs no look-up)."""
+    grappling = t.grappling
+    return grappling.get(actor) if grappling else None
 
 
 def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
@@ -157,7 +158,7 @@ def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
 
 
 def action_rating(
-    t: Table, row: Row, action: str, weapon: Ua3Weapon, mode: str = "strike", gauge: str = ""
+    t: Table, row: Row, action: str, weapon: Arm, mode: str = "strike", gauge: str = ""
 ) -> Option | None:
     """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
     None for actions that roll nothing (they go last)."""
@@ -167,7 +168,7 @@ def action_rating(
     if action in ("attack", "aim"):
         if mode == "throw":
             return ability(row, "fitness")
-        if weapon.kind == "firearm" and mode == "strike":
+        if weapon.gun and mode == "strike":
             return gun_rating(row, "shoot")
         return struggle(row)
     if action == "full_auto":
