@@ -20,9 +20,12 @@ _NARROW_RANGES = ((0xA0, 0x52F), (0x2010, 0x205E), (0x2190, 0x22FF), (0x2500, 0x
 @cache
 def _narrow(char: str) -> bool:
     """Whether `char` takes one column on screen as rich measures it (`rich.cells.cell_len`):
-    a letter, mark-free, in `_NARROW_RANGES` (anything else is measured by rich)."""
+    printable ASCII, or a character that is no mark, control or separator in `_NARROW_RANGES`
+    (anything else is measured by rich)."""
     import unicodedata  # here: most tables are ASCII
 
+    if " " <= char <= "~":
+        return True
     point = ord(char)
     return any(low <= point <= high for low, high in _NARROW_RANGES) and unicodedata.category(char)[0] not in "MCZ"
 

@@ -72,6 +72,17 @@ def test_every_character_drawn_here_is_one_column_wide_for_rich() -> None:
             assert cell_len(char) == 1, f"U+{point:04X}"
 
 
+@given(st.lists(st.text(alphabet=NARROW, max_size=12), min_size=1, max_size=5))
+def test_a_table_of_narrow_text_is_drawn_here(cells: list[str]) -> None:
+    assert grid.lines("t", ["x"] * len(cells), [cells]) is not None
+
+
+@pytest.mark.parametrize("cell", ["Dazed −10", "attack → Ace (.44 revolver)", "▶", "■■□□ — Zoë, Ωmega, Жанна…"])
+def test_what_a_state_shows_is_drawn_here(cell: str) -> None:
+    drawn = grid.lines("state", ["who", "what"], [["Ace", cell]])
+    assert drawn is not None and any(cell in line for line in drawn)
+
+
 def test_a_wide_table_is_drawn_whole_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
