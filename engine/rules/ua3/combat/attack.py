@@ -78,6 +78,8 @@ if CheckResult.__struct_fields__ != ("spec", "roll", "outcome"):
     raise ImportError("CheckResult's fields moved: update `strike` in engine.rules.ua3.combat.attack")
 if Armor.__struct_fields__ != ("bulletproof", "helmet", "thick"):
     raise ImportError("Armor's fields moved: update `_gun_wounds` in engine.rules.ua3.combat.attack")
+if Percentile.__struct_fields__ != ("tens", "ones", "flipped"):
+    raise ImportError("Percentile's fields moved: update `_faces` in engine.rules.ua3.combat.attack")
 
 
 def dodge_shift(target: Row, rating: int, round_: int) -> Shift | None:
