@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from glob import glob
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -55,12 +58,35 @@ HOT = sorted(
         "engine/rules/ua3/__init__.py",
         "engine/rules/ua3/combat/__init__.py",
         "engine/rules/ua3/samples.py",  # msgspec decodes its structs: it needs their annotations
+        "engine/rules/ua3/view.py",  # what a person reads (state, sheet): never in a batch
+        "engine/rules/ua3/sheet_check.py",  # checked once when a sheet is loaded
     }
 )
 
 
+def usable_cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class OptionalBuildExt(build_ext):
-    """Build the compiled modules if possible; never fail the install for them."""
+    """Build the compiled modules if possible; never fail the install for them. The C compiler
+    runs on every usable CPU: the extensions side by side, and the many C files of mypyc's one
+    library (`multi_file`) side by side too, at most one compiler process a CPU in all."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = usable_cpus()
+
+    def build_extensions(self) -> None:
+        jobs = self.parallel if isinstance(self.parallel, int) and self.parallel > 1 else 1
+        if jobs > 1:
+            compile_side_by_side(self.compiler, jobs)
+            # the library with the most C files is the long pole: start it first
+            self.extensions.sort(key=lambda ext: -len(ext.sources))
+        super().build_extensions()
 
     def run(self) -> None:
         try:
@@ -92,6 +118,28 @@ class EditableBuildPy(build_py):
             import compileall
 
             compileall.compile_dir("engine", quiet=1)
+
+
+def compile_side_by_side(compiler: Any, jobs: int) -> None:
+    """Let `compiler` compile the sources of one call in threads, each C file its own process,
+    with at most `jobs` of its processes running at once (compiling and linking alike)."""
+    slots = threading.BoundedSemaphore(jobs)
+    spawn: Callable[..., Any] = compiler.spawn
+    compile_all: Callable[..., list[str]] = compiler.compile
+
+    def spawn_in_a_slot(*args: Any, **kwargs: Any) -> Any:
+        with slots:
+            return spawn(*args, **kwargs)
+
+    def compile_each(sources: Sequence[str], *args: Any, **kwargs: Any) -> list[str]:
+        if len(sources) < 2:
+            return compile_all(sources, *args, **kwargs)
+        with ThreadPoolExecutor(jobs) as pool:
+            parts = list(pool.map(lambda source: compile_all([source], *args, **kwargs), sources))
+        return [obj for objects in parts for obj in objects]
+
+    compiler.spawn = spawn_in_a_slot
+    compiler.compile = compile_each
 
 
 def remove_stale_builds(keep: Sequence[str] = ()) -> None:
@@ -134,7 +182,8 @@ def compiled_modules() -> list[object]:
         from mypyc.build import mypycify
 
         remove_stale_builds(keep=HOT)
-        extensions = list(mypycify(HOT, opt_level="3", debug_level="0"))
+        # one C file a module (`multi_file`), so that they compile side by side
+        extensions = list(mypycify(HOT, opt_level="3", debug_level="0", multi_file=True))
         if unix_compiler():
             for extension in extensions:  # a new list each (they share mypyc's one)
                 extension.extra_compile_args = [*extension.extra_compile_args, *LOCAL_CALLS]
