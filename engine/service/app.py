@@ -695,7 +695,8 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
         where = str(first.get("key", ""))
         message = f"{message}: {first.get('message', '')}".strip(": ")
     body = msgspec.structs.replace(http_error(status, message or "the request was refused"), where=where)
-    return Response(body, status_code=status, headers=headers_for(body))
+    # Litestar's own headers stay: a 405's `Allow` (RFC 9110 §15.5.6) names the route's methods
+    return Response(body, status_code=status, headers={**(exc.headers or {}), **headers_for(body)})
 
 
 def _other_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
