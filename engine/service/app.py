@@ -37,7 +37,7 @@ from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
 from engine.service import bodies, models, sessions
 from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
-from engine.service.guard import Guard
+from engine.service.guard import Guard, check_token
 from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
 from engine.service.stream import Changes, follow, start_after
@@ -78,6 +78,10 @@ class ServiceConfig:
     token: str | None = None
     max_body: int = MAX_BODY
     state: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.token is not None:
+            check_token(self.token, where="ServiceConfig.token")
 
 
 class Service:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from engine.errors import InvalidInput
 from engine.service.errors import encode_error, headers_for, http_error
 
 Scope = MutableMapping[str, Any]
@@ -20,6 +21,11 @@ ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitab
 PUBLIC_PREFIXES = ("/viewer/",)
 PUBLIC_PATHS = frozenset({"/", "/favicon.ico"})
 LOOPBACK_NAMES = frozenset({"localhost", "localhost."})
+#: A token at least this long, of at least this many different characters (`openssl rand -hex 16`
+#: passes: 32 characters of 16): sixteen spaces or `aaaa…` would guard nothing.
+TOKEN_LENGTH = 16
+TOKEN_DISTINCT = 8
+TOKEN_HINT = "make one with: openssl rand -hex 16"
 #: What an in-process test client (Litestar's, schemathesis') calls itself: no network at all.
 IN_PROCESS = frozenset({"testclient", "testserver", "testserver.local"})
 
@@ -33,6 +39,20 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def check_token(token: str, *, where: str) -> str:
+    """`token` if it can guard the service; `InvalidInput` (never echoing it) otherwise. Only
+    visible ASCII: an `Authorization` header carries nothing else, and whitespace is trimmed."""
+    if len(token) < TOKEN_LENGTH:
+        problem = f"a token needs at least {TOKEN_LENGTH} characters (this one has {len(token)})"
+    elif not all("!" <= c <= "~" for c in token):
+        problem = "a token may hold only visible ASCII characters: no spaces, tabs or line breaks"
+    elif len(set(token)) < TOKEN_DISTINCT:
+        problem = f"a token needs at least {TOKEN_DISTINCT} different characters (this one has {len(set(token))})"
+    else:
+        return token
+    raise InvalidInput(problem, where=where, hint=TOKEN_HINT)
 
 
 def _host_name(value: str) -> str:
