@@ -78,6 +78,9 @@ class ServiceConfig:
     token: str | None = None
     max_body: int = MAX_BODY
     state: dict[str, Any] = field(default_factory=dict)
+    #: Names an in-process test client gives itself and the server, answered as this machine
+    #: (the tests set them; `ua serve` never does).
+    in_process: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.token is not None:
@@ -791,7 +794,7 @@ def create_app(config: ServiceConfig) -> Litestar:
             HTTPException: _http_error,
             Exception: _other_error,
         },
-        middleware=[DefineMiddleware(Guard, token=config.token)],  # type: ignore[arg-type]
+        middleware=[DefineMiddleware(Guard, token=config.token, in_process=config.in_process)],  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(
             title="Unknown Armies encounter engine",
             version="1",
