@@ -36,7 +36,14 @@ from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
 from engine.service import bodies, models, sessions
-from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
+from engine.service.errors import (
+    ServiceError,
+    error_body,
+    headers_for,
+    http_error,
+    unexpected,
+    without_folders,
+)
 from engine.service.guard import Guard, check_token
 from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
@@ -92,10 +99,12 @@ class Service:
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
+        #: Where the server keeps its files, never named in an answer (`without_folders`).
+        self.folders = (config.db.absolute().parent, config.db.resolve().parent, bodies.SHIPPED.parent)
         self.store = SqliteStore(config.db)
         self.sessions = SessionService(self.store, front=sessions.HTTP)
         self.changes = Changes(self.store)
-        self.jobs = Jobs()
+        self.jobs = Jobs(folders=self.folders)
         self.replays: OrderedDict[str, SessionService] = OrderedDict()
 
     def replay(self, replay_id: FromPath[str]) -> SessionService:
@@ -684,7 +693,7 @@ def favicon() -> None:
 
 
 def _engine_error(request: Request[Any, Any, Any], exc: EngineError) -> Response[Any]:
-    body = error_body(exc)
+    body = without_folders(error_body(exc), _service(request).folders)
     if isinstance(exc, FileError) and exc.json_path:
         body = msgspec.structs.replace(body, where=exc.json_path)
     return Response(body, status_code=body.status, headers=headers_for(body))
