@@ -27,6 +27,7 @@ def _needs_extra() -> None:
 
 
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback unless --token).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8787,
     db: Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session database (SQLite).")] = Path(DEFAULT_DB),
@@ -37,10 +38,12 @@ def serve(
 ) -> None:
     """Serve the HTTP API (OpenAPI at /schema), live event streams and the viewer at /."""
     _needs_extra()
-    from engine.service.guard import is_loopback
+    from engine.service.guard import check_token, is_loopback
 
-    if token is not None and len(token) < 16:
-        raise InvalidInput("a token needs at least 16 characters", where="--token", hint="e.g. openssl rand -hex 16")
+    if token is not None:
+        source = ctx.get_parameter_source("token")
+        from_env = source is not None and source.name == "ENVIRONMENT"  # typer carries its own click
+        check_token(token, where=f"${TOKEN_ENV}" if from_env else "--token")
     if token is None and not is_loopback(host):
         raise InvalidInput(
             f"--host {host} serves other machines, which needs a token",

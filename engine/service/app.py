@@ -36,8 +36,15 @@ from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
 from engine.service import bodies, models, sessions
-from engine.service.errors import ServiceError, error_body, headers_for, http_error, unexpected
-from engine.service.guard import Guard
+from engine.service.errors import (
+    ServiceError,
+    error_body,
+    headers_for,
+    http_error,
+    unexpected,
+    without_folders,
+)
+from engine.service.guard import Guard, check_token
 from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
 from engine.service.stream import Changes, follow, start_after
@@ -78,6 +85,13 @@ class ServiceConfig:
     token: str | None = None
     max_body: int = MAX_BODY
     state: dict[str, Any] = field(default_factory=dict)
+    #: Names an in-process test client gives itself and the server, answered as this machine
+    #: (the tests set them; `ua serve` never does).
+    in_process: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.token is not None:
+            check_token(self.token, where="ServiceConfig.token")
 
 
 class Service:
@@ -85,10 +99,12 @@ class Service:
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
+        #: Where the server keeps its files, never named in an answer (`without_folders`).
+        self.folders = (config.db.absolute().parent, config.db.resolve().parent, bodies.SHIPPED.parent)
         self.store = SqliteStore(config.db)
         self.sessions = SessionService(self.store, front=sessions.HTTP)
         self.changes = Changes(self.store)
-        self.jobs = Jobs()
+        self.jobs = Jobs(folders=self.folders)
         self.replays: OrderedDict[str, SessionService] = OrderedDict()
 
     def replay(self, replay_id: FromPath[str]) -> SessionService:
@@ -677,7 +693,7 @@ def favicon() -> None:
 
 
 def _engine_error(request: Request[Any, Any, Any], exc: EngineError) -> Response[Any]:
-    body = error_body(exc)
+    body = without_folders(error_body(exc), _service(request).folders)
     if isinstance(exc, FileError) and exc.json_path:
         body = msgspec.structs.replace(body, where=exc.json_path)
     return Response(body, status_code=body.status, headers=headers_for(body))
@@ -695,7 +711,8 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
         where = str(first.get("key", ""))
         message = f"{message}: {first.get('message', '')}".strip(": ")
     body = msgspec.structs.replace(http_error(status, message or "the request was refused"), where=where)
-    return Response(body, status_code=status, headers=headers_for(body))
+    # Litestar's own headers stay: a 405's `Allow` (RFC 9110 §15.5.6) names the route's methods
+    return Response(body, status_code=status, headers={**(exc.headers or {}), **headers_for(body)})
 
 
 def _other_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -786,7 +803,7 @@ def create_app(config: ServiceConfig) -> Litestar:
             HTTPException: _http_error,
             Exception: _other_error,
         },
-        middleware=[DefineMiddleware(Guard, token=config.token)],  # type: ignore[arg-type]
+        middleware=[DefineMiddleware(Guard, token=config.token, in_process=config.in_process)],  # type: ignore[arg-type]
         openapi_config=OpenAPIConfig(
             title="Unknown Armies encounter engine",
             version="1",

@@ -36,7 +36,7 @@ from engine.service.app import ServiceConfig, create_app
 SCENARIO = "knife-vs-22"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -45,7 +45,7 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def running_server(db: Path, token: str | None = None) -> Iterator[str]:
     """A uvicorn server in a thread of this process; yields its base URL."""
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(
         create_app(ServiceConfig(db=db, token=token)), host="127.0.0.1", port=port, log_level="error"
     )

@@ -6,7 +6,7 @@ gives its sheets inline, a shipped scenario is named."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import msgspec
 
@@ -97,12 +97,27 @@ def _parsed(source: ScenarioSource | SheetSource) -> Any:
     return parse_document(source.text.encode(), name=f"{POSTED}.{source.format}")
 
 
+def load_shipped(name: str) -> LoadedScenario | LoadedUa3Scenario:
+    """The shipped scenario `name`, of the ruleset it names, called by its name — in its reports
+    (`file`) and its errors — never by the server's path to it."""
+    path = shipped_path(name)
+    try:
+        loaded = load_ua3_scenario(path) if scenario_ruleset(path) == "ua3" else load_scenario(path)
+    except FileError as exc:
+        raise FileError(name, exc.reason, json_path=exc.json_path, hint=exc.hint) from None
+    return msgspec.structs.replace(loaded, path=name)
+
+
+def _no_document(source: ScenarioSource) -> None:
+    if source.document is not None or source.text is not None:
+        raise InvalidInput("give a shipped `name` or a posted document, not both", where="$.scenario")
+
+
 def load_source(source: ScenarioSource) -> LoadedScenario:
     """The scenario a request names or posts, checked as `ua scenario check` checks a file."""
     if source.name is not None:
-        if source.document is not None or source.text is not None:
-            raise InvalidInput("give a shipped `name` or a posted document, not both", where="$.scenario")
-        return load_scenario(shipped_path(source.name))
+        _no_document(source)
+        return cast(LoadedScenario, load_shipped(source.name))
     document = _parsed(source)
     _no_paths(document)
     try:
@@ -115,10 +130,8 @@ def load_any_source(source: ScenarioSource) -> LoadedScenario | LoadedUa3Scenari
     """The scenario a request names or posts, of the ruleset it names: a ua3 scenario is checked
     as `ua scenario check` checks a ua3 file."""
     if source.name is not None:
-        path = shipped_path(source.name)
-        if source.document is None and source.text is None and scenario_ruleset(path) == "ua3":
-            return load_ua3_scenario(path)
-        return load_source(source)
+        _no_document(source)
+        return load_shipped(source.name)
     document = _parsed(source)
     if not (isinstance(document, dict) and document.get("ruleset") == "ua3"):
         return load_source(source)

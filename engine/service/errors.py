@@ -3,7 +3,10 @@ engine error gets. Bad input is a 4xx, always; a 5xx is a bug or a broken store.
 
 from __future__ import annotations
 
+import re
 import traceback
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -90,6 +93,20 @@ def unexpected(exc: BaseException, where: str) -> ErrorBody:
         hint="the server's log has the details",
         status=500,
     )
+
+
+def without_folders(body: ErrorBody, folders: Iterable[Path]) -> ErrorBody:
+    """`body` with the server's own `folders` taken off every path it names
+    (`/srv/ua/ua-sessions.sqlite` → `ua-sessions.sqlite`, `/srv/ua` → `.`): no answer shows where
+    the server keeps its files, whatever error (a locked database's, a shipped file's) names one."""
+    for folder in sorted({str(f) for f in folders if f.is_absolute() and f.parent != f}, key=len, reverse=True):
+        inside = re.compile(re.escape(folder + "/"))
+        itself = re.compile(re.escape(folder) + r"(?![\w.-])")
+        body = msgspec.structs.replace(
+            body,
+            **{name: itself.sub(".", inside.sub("", getattr(body, name))) for name in ("message", "where", "hint")},
+        )
+    return body
 
 
 def headers_for(body: ErrorBody) -> dict[str, Any]:

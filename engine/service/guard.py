@@ -1,7 +1,7 @@
-"""Safe by default: without a token the service answers loopback clients only (and only requests
-addressed to a loopback name, from no other web origin — so a web page cannot drive it through
-the browser); with a token, every request but the viewer's static files needs
-`Authorization: Bearer TOKEN`."""
+"""Safe by default: without a token the service answers loopback clients only, and only requests
+addressed to a loopback name; with a token, every request but the viewer's static files needs
+`Authorization: Bearer TOKEN`. Either way a request from another site's page is refused (see
+`origins`), so a web page cannot drive the service through the browser."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
+
+from engine.errors import InvalidInput
 from engine.service.errors import encode_error, headers_for, http_error
+from engine.service.origins import other_site
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -20,14 +24,17 @@ ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitab
 PUBLIC_PREFIXES = ("/viewer/",)
 PUBLIC_PATHS = frozenset({"/", "/favicon.ico"})
 LOOPBACK_NAMES = frozenset({"localhost", "localhost."})
-#: What an in-process test client (Litestar's, schemathesis') calls itself: no network at all.
-IN_PROCESS = frozenset({"testclient", "testserver", "testserver.local"})
+#: A token at least this long, of at least this many different characters (`openssl rand -hex 16`
+#: passes: 32 characters of 16): sixteen spaces or `aaaa…` would guard nothing.
+TOKEN_LENGTH = 16
+TOKEN_DISTINCT = 8
+TOKEN_HINT = "make one with: openssl rand -hex 16"
 
 
 def is_loopback(host: str) -> bool:
     """True for 127.0.0.0/8, ::1 and the name localhost."""
     host = host.strip("[]")
-    if host.lower() in LOOPBACK_NAMES or host.lower() in IN_PROCESS:
+    if host.lower() in LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -35,17 +42,37 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def check_token(token: str, *, where: str) -> str:
+    """`token` if it can guard the service; `InvalidInput` (never echoing it) otherwise. Only
+    visible ASCII: an `Authorization` header carries nothing else, and whitespace is trimmed."""
+    if len(token) < TOKEN_LENGTH:
+        problem = f"a token needs at least {TOKEN_LENGTH} characters (this one has {len(token)})"
+    elif not all("!" <= c <= "~" for c in token):
+        problem = "a token may hold only visible ASCII characters: no spaces, tabs or line breaks"
+    elif len(set(token)) < TOKEN_DISTINCT:
+        problem = f"a token needs at least {TOKEN_DISTINCT} different characters (this one has {len(set(token))})"
+    else:
+        return token
+    raise InvalidInput(problem, where=where, hint=TOKEN_HINT)
+
+
 def _host_name(value: str) -> str:
     """The host of a `Host` header (`127.0.0.1:8787`, `[::1]:8787`, `localhost`)."""
     return urlsplit(f"//{value}").hostname or value
 
 
-class Guard:
-    """ASGI middleware in front of the whole app."""
+#: Why a request may not go on: (status, message, where — the header at fault —, hint).
+Refusal = tuple[int, str, str, str]
 
-    def __init__(self, app: ASGIApp, *, token: str | None) -> None:
+
+class Guard:
+    """ASGI middleware in front of the whole app. `in_process`: what an in-process test client
+    calls itself and the server (no network at all) — the tests' own names; `ua serve` has none."""
+
+    def __init__(self, app: ASGIApp, *, token: str | None, in_process: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.token = token.encode() if token else None
+        self.in_process = in_process
 
     async def __call__(
         self, scope: Scope, receive: Callable[[], Awaitable[Any]], send: Callable[[Any], Awaitable[None]]
@@ -57,8 +84,8 @@ class Guard:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        status, message, hint = refusal
-        body = http_error(status, message, hint=hint)
+        status, message, where, hint = refusal
+        body = msgspec.structs.replace(http_error(status, message, hint=hint), where=where)
         headers = [
             (b"content-type", b"application/json"),
             *((k.lower().encode(), v.encode()) for k, v in headers_for(body).items()),
@@ -68,29 +95,51 @@ class Guard:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
-    def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
-        """(status, message, hint) when the request may not go on."""
+    def refusal(self, scope: Scope) -> Refusal | None:
+        """Why the request may not go on, or None. Checked before any handler runs."""
         path = str(scope.get("path", ""))
         public = path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        if self.token is None:
+            refused = self.elsewhere(scope, headers)
+            if refused is not None:
+                return refused
+        if public:  # the viewer's own files, code and no data: a link from anywhere may open it
+            return None
+        foreign = other_site(str(scope.get("scheme", "http")), headers)
+        if foreign is not None:
+            return (403, *foreign)
         if self.token is not None:
-            if public:
-                return None
             given = headers.get("authorization", "")
             scheme, _, value = given.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self.token):
                 return (
                     401,
                     "a bearer token is needed",
+                    "Authorization",
                     "send Authorization: Bearer TOKEN (the one `ua serve` was given)",
                 )
-            return None
+        return None
+
+    def local(self, host: str) -> bool:
+        return host.lower() in self.in_process or is_loopback(host)
+
+    def elsewhere(self, scope: Scope, headers: dict[str, str]) -> Refusal | None:
+        """Without a token: a client of another machine, or a request addressed to another name
+        (a DNS-rebound page's), is refused."""
         client = scope.get("client") or ("", 0)
-        if not is_loopback(str(client[0])):
-            return 403, "this server answers this machine only", "start it with --token to serve other machines"
-        if not is_loopback(_host_name(headers.get("host", "localhost"))):
-            return 403, "requests must be addressed to a loopback name", "use http://127.0.0.1:PORT or localhost"
-        origin = headers.get("origin")
-        if origin is not None and origin != "null" and not is_loopback(urlsplit(origin).hostname or ""):
-            return 403, "requests from other web origins are refused", "open the viewer from this server"
+        if not self.local(str(client[0])):
+            return (
+                403,
+                "this server answers this machine only",
+                "client",
+                "start it with --token to serve other machines",
+            )
+        if not self.local(_host_name(headers.get("host", "localhost"))):
+            return (
+                403,
+                "requests must be addressed to a loopback name",
+                "Host",
+                "use http://127.0.0.1:PORT or localhost",
+            )
         return None

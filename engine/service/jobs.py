@@ -12,13 +12,14 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from engine.errors import EngineError
-from engine.service.errors import ServiceError, error_body
+from engine.service.errors import ServiceError, error_body, unexpected, without_folders
 from engine.service.models import ErrorBody, Job, JobResult
 
 #: Jobs running at once (each may use several worker processes); more are refused with 429.
@@ -63,8 +64,8 @@ def _child(kind: str, args: tuple[Any, ...], done: Any, conn: Any) -> None:
         conn.send(("error", msgspec.json.encode(error_body(exc))))
     except KeyboardInterrupt:
         conn.send(("error", msgspec.json.encode(ErrorBody(error="cancelled", message="cancelled", status=409))))
-    except BaseException as exc:  # a bug: say so, never leave the job hanging
-        conn.send(("error", msgspec.json.encode(ErrorBody(error="internal", message=repr(exc), status=500))))
+    except BaseException as exc:  # a bug: say so (its details in the log), never leave the job hanging
+        conn.send(("error", msgspec.json.encode(unexpected(exc, f"job {kind}"))))
     finally:
         conn.close()
 
@@ -81,7 +82,8 @@ class _Running:
 class Jobs:
     """The jobs of one server: start, look at, cancel; results kept for the last `MAX_KEPT`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, folders: Iterable[Path] = ()) -> None:
+        self._folders = tuple(folders)  # the server's own, taken off what a failed job's error names
         self._jobs: OrderedDict[str, _Running] = OrderedDict()
         self._lock = threading.Lock()
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
@@ -133,7 +135,7 @@ class Jobs:
                 state = "cancelled" if entry.cancelled else "done"
                 entry.job = msgspec.structs.replace(entry.job, state=state, done=fights, finished=time.time())
             else:
-                error = msgspec.json.decode(payload, type=ErrorBody)
+                error = without_folders(msgspec.json.decode(payload, type=ErrorBody), self._folders)
                 state = "cancelled" if entry.cancelled else "failed"
                 entry.job = msgspec.structs.replace(
                     entry.job, state=state, done=done, finished=time.time(), error=error

@@ -15,10 +15,19 @@ from litestar.testing import TestClient
 from engine.service.app import ServiceConfig, create_app
 
 TOKEN = "a-token-of-sixteen-chars"
+#: What Litestar's and schemathesis' in-process clients call themselves and the server: no network
+#: at all, so the tests answer them as this machine (the served app knows no such names).
+IN_PROCESS = frozenset({"testclient", "testserver", "testserver.local"})
+#: Where the test client sends its requests: what the service's own pages' origin is.
+BASE = "http://127.0.0.1:8787"
+
+
+def config_for(db: Path, token: str | None = None) -> ServiceConfig:
+    return ServiceConfig(db=db, token=token, in_process=IN_PROCESS)
 
 
 def client_for(db: Path, token: str | None = None) -> TestClient[Any]:
-    return TestClient(create_app(ServiceConfig(db=db, token=token)), base_url="http://127.0.0.1:8787")
+    return TestClient(create_app(config_for(db, token)), base_url=BASE)
 
 
 @pytest.fixture

@@ -15,8 +15,9 @@ import pytest
 from litestar.testing import TestClient
 
 from engine.commands import Attack, Command
-from engine.service.app import ServiceConfig, create_app
+from engine.service.app import create_app
 from engine.service.models import Execute
+from tests.service.conftest import config_for
 
 schemathesis = pytest.importorskip("schemathesis", reason="schemathesis is in the test extra")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -68,9 +69,9 @@ def test_no_input_the_schema_allows_is_a_server_error(tmp_path: Path) -> None:
     """Every operation (but jobs, which spawn processes, and the endless stream: their own tests
     cover them) with EXAMPLES generated requests each: no 5xx, responses as documented."""
     db = tmp_path / "s.sqlite"
-    with TestClient(create_app(ServiceConfig(db=db))) as c:  # a session to find, past the 404s
+    with TestClient(create_app(config_for(db))) as c:  # a session to find, past the 404s
         c.post("/sessions", json={"name": "duel", "scenario": {"name": "knife-vs-22"}, "seed": 7})
-    app = create_app(ServiceConfig(db=db))
+    app = create_app(config_for(db))
     loaded = schemathesis.openapi.from_asgi("/schema", app)
     failures: list[str] = []
     tried = 0
