@@ -368,6 +368,16 @@ ID_FIELDS = frozenset(
 )
 
 
+def _response_id(command_id: str, what: str) -> str:
+    """The command id of an NPCs' response (`declare`, `answerK`) to the command `command_id`."""
+    return f"{command_id}.{what}"[:128]
+
+
+def _response_ids(command_id: str) -> tuple[str, ...]:
+    """The ids the first of the NPCs' responses to `command_id` may have."""
+    return _response_id(command_id, "declare"), _response_id(command_id, "answer1")
+
+
 def _round(state: Any) -> int:
     """The round the fight on `state` is in (0 before it begins)."""
     round_: int = ruleset_of(state).thaw(state).round
@@ -584,7 +594,7 @@ class SessionService(SessionReader):
                 events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
             done = self._executed(session, command_id, events, before)
             if done.retried:  # what the NPCs did after it then, not what they would do now
-                then = tuple(self._stored_steps(session, command_id, done.first + len(done.events)))
+                then = tuple(self._stored_steps(session, command_id, _response_ids(command_id)) or ())
             else:
                 then = self._npc_responses(session, command_id, round_before) if self.front.table else ()
             return done if not then else replace(done, then=then, version=session.version)
@@ -621,10 +631,15 @@ class SessionService(SessionReader):
             return answered
         return done
 
-    def _stored_steps(self, session: LiveEncounter, command_id: str, start: int) -> list[Executed]:
-        """What a user action `command_id` stored from event `start` on, one command at a time (as
-        a retry answers it): the consecutive events of `command_id` itself and of its steps,
-        whose ids are `command_id.…` (`ID.t1`, `ID.declare`, `ID.3`)."""
+    def _stored_steps(self, session: LiveEncounter, command_id: str, firsts: Iterable[str]) -> list[Executed] | None:
+        """What a user action `command_id` stored, one command at a time (as a retry answers it),
+        from the first of the steps that may come first (`firsts`) that it stored (None if none):
+        the consecutive events of its steps, whose ids are `command_id.…` (`ID.t1`, `ID.declare`,
+        `ID.3`), and of `command_id` itself."""
+        found = (self.store.read_command(session.stream, cid) for cid in firsts)
+        start = next((events[0].position for events in found if events), 0)
+        if not start:
+            return None
         steps: list[tuple[str, int, list[EventBase]]] = []
         for stored in self.store.read(session.stream, start):
             cid = stored.command_id
@@ -996,12 +1011,9 @@ class SessionService(SessionReader):
 
     def _stored_triggers(self, session: LiveEncounter, command_id: str) -> list[Executed]:
         """The triggers a begin named `command_id` made before its initiative (`ID.tN`), as stored."""
-        for k in range(1, len(self._opening(session)) + 1):
-            stored = self.store.read_command(session.stream, f"{command_id}.t{k}")
-            if stored:
-                steps = self._stored_steps(session, command_id, stored[0].position)
-                return list(itertools.takewhile(lambda done: done.command_id != command_id, steps))
-        return []
+        triggers = (f"{command_id}.t{k}" for k in range(1, len(self._opening(session)) + 1))
+        steps = self._stored_steps(session, command_id, triggers) or []
+        return list(itertools.takewhile(lambda done: done.command_id != command_id, steps))
 
     # -- NPCs -------------------------------------------------------------------------------------
 
@@ -1103,12 +1115,11 @@ class SessionService(SessionReader):
         """The turns an `npc` named `command_id` stored (None if it stored none): its responses
         (`ID.r.…`, turns of no one), then each action `ID.N` with what followed it (`ID.N.…`).
         Why a tactic was refused is not stored: a retry shows what was done instead."""
-        anchors = (f"{command_id}.r.declare"[:128], f"{command_id}.r.answer1"[:128], f"{command_id}.1")
-        first = next((found[0].position for a in anchors if (found := self.store.read_command(session.stream, a))), 0)
-        if not first:
+        steps = self._stored_steps(session, command_id, (*_response_ids(f"{command_id}.r"), f"{command_id}.1"))
+        if steps is None:
             return None
         turns: list[NpcTurn] = []
-        for done in self._stored_steps(session, command_id, first):
+        for done in steps:
             step = done.command_id[len(command_id) + 1 :]
             if step.startswith("r."):
                 turns.append(self._npc_turn("", done))
@@ -1206,7 +1217,7 @@ class SessionService(SessionReader):
                 break
             declaring = table.phase == "declare" and type(chosen) is type(ruleset.script.instead(table, "declare"))
             declared = declared or declaring
-            cid = f"{command_id}.{'declare' if declaring else f'answer{k}'}"[:128]
+            cid = _response_id(command_id, "declare" if declaring else f"answer{k}")
             before = session.version
             try:
                 events = session.execute(chosen, command_id=cid)
