@@ -4,6 +4,7 @@ undo, redo and amend (DESIGN laws 4 and 5) as appended markers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -25,11 +26,12 @@ from engine.session.history import (
     effective_fold,
     redo_stack,
 )
+from engine.session.pending import Pending
 from engine.session.rows import decoded_records
 from engine.session.snapshot import open_from_snapshot, save_snapshot
 from engine.session.validate import valid_command
 from engine.state.encounter import Encounter
-from engine.store.base import EventStore, check_command_id, new_command_id
+from engine.store.base import EventStore, StoredEvent, check_command_id, new_command_id
 
 if TYPE_CHECKING:
     from engine.commands import Command
@@ -132,7 +134,8 @@ class Amendment(msgspec.Struct, frozen=True):
 
 class LiveEncounter:
     """State kept while running, backed by a store; every command is one atomic append whose
-    expected version is what this session last saw (a race → ConcurrencyConflict, nothing written)."""
+    expected version is what this session last saw (a race → ConcurrencyConflict, nothing written).
+    Inside `atomic`, every command run is one append together, at the block's end, or none."""
 
     #: Save a snapshot each time the log grows past another multiple of this many events.
     snapshot_every = 1000
@@ -145,6 +148,7 @@ class LiveEncounter:
         self.stream = stream
         self._seed = seed
         self._records: list[Record] | None = None
+        self._pending: Pending | None = None
         opened = open_from_snapshot(store, stream)
         if opened is not None:  # the snapshot and the events after it: no need to read the rest yet
             self.state, self._count, self.next_id, self.dice_position = opened
@@ -162,8 +166,11 @@ class LiveEncounter:
         """Every (position, event) of the session, read from the store on first use."""
         records = self._records
         if records is None:
+            held = self._pending.records if self._pending is not None else []
+            stored = self._count - len(held)
             with collection_paused():
-                records = [(p, e) for p, e in read_records(self.store, self.stream) if p <= self._count]
+                records = [(p, e) for p, e in read_records(self.store, self.stream) if p <= stored]
+            records.extend(held)
             self._records = records
         return records
 
@@ -223,7 +230,11 @@ class LiveEncounter:
 
     def _append(self, events: Sequence[EventBase], command_id: str) -> None:
         version = self.version
-        self.store.append(self.stream, to_new_events(self.stream, command_id, events), version)
+        new = to_new_events(self.stream, command_id, events)
+        if self._pending is not None:
+            self._pending.hold(new, events)
+        else:
+            self.store.append(self.stream, new, version)
         if self._records is not None:
             self._records.extend(enumerate(events, start=version + 1))
         self._count = version + len(events)
@@ -253,7 +264,7 @@ class LiveEncounter:
             return earlier
 
     def _recorded(self, command_id: str, same: Callable[[list[EventBase]], bool]) -> list[EventBase] | None:
-        stored = self.store.read_command(self.stream, command_id)
+        stored = self.command_events(command_id)
         if not stored:
             return None
         events: list[EventBase] = [decoded(e) for e in stored]
@@ -266,15 +277,60 @@ class LiveEncounter:
         self.result_at = stored[0].position
         return events
 
+    def command_events(self, command_id: str) -> list[StoredEvent]:
+        """The events command `command_id` stored in this session, or holds to store (`atomic`)."""
+        stored = self.store.read_command(self.stream, command_id)
+        if not stored and self._pending is not None:
+            stored = self._pending.read_command(command_id)
+        return stored
+
+    @property
+    def holding(self) -> bool:
+        """Inside `atomic`: what is decided is held, not yet stored."""
+        return self._pending is not None
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Every command run inside the block is decided on the state the one before it left,
+        and all their events are stored at its end in one append, at the version the block
+        began at: a refusal or any other error inside (or a race at the end) stores none of
+        them and leaves this session as it was. Inside another block it is a step of that one:
+        an error undoes the step's own commands, and the outer block stores the rest."""
+        outer = self._pending is None
+        if outer:
+            self._pending = Pending(self.stream, self._count)
+        saved = (self.state, self._count, self.next_id, self.dice_position, self.result_at)
+        held = len(self._pending) if self._pending is not None else 0
+        try:
+            yield
+            if outer and self._pending is not None:
+                pending, self._pending = self._pending, None
+                if pending.events:
+                    self.store.append(self.stream, pending.events, pending.version)
+        except BaseException:
+            self.state, self._count, self.next_id, self.dice_position, self.result_at = saved
+            if self._records is not None:
+                del self._records[self._count :]
+            if outer:
+                self._pending = None
+            elif self._pending is not None:
+                self._pending.truncate(held)
+            raise
+        if outer:
+            self._changed()
+
     def _changed(self) -> None:
-        """After the state moved on: save a snapshot when the log crossed another boundary."""
+        """After the state moved on: save a snapshot when the log crossed another boundary
+        (once the events are stored: not while `atomic` holds them)."""
+        if self._pending is not None:
+            return
         if self._count // self.snapshot_every > self._snapshot_at // self.snapshot_every:
             save_snapshot(self.store, self.stream, self._count, self.state, self.next_id, self.dice_position)
             self._snapshot_at = self._count
 
     def issued(self, command_id: str) -> CommandBase | None:
         """The command that `command_id` recorded in this session, if it recorded one."""
-        stored = self.store.read_command(self.stream, check_command_id(command_id, where="command id"))
+        stored = self.command_events(check_command_id(command_id, where="command id"))
         first = decoded(stored[0]) if stored else None
         return first.issued if isinstance(first, CommandRecorded) else None
 

@@ -66,12 +66,15 @@ class SessionReader:
 
     def open(self, name: str) -> LiveEncounter:
         """The live session `name`, or `NotFound`: the one kept open if no writer changed the
-        session since (hold `lock(name)` while using it where threads share the service)."""
+        session since, or if it is holding a user action's commands to store them as one append
+        (`LiveEncounter.atomic`; hold `lock(name)` while using it where threads share the service)."""
+        session = self._live.get(name)
+        if session is not None and session.holding:
+            return session
         version = self.store.version(name)
         if not version:
             self._live.pop(name, None)
             raise self.front.missing(name, self.where)
-        session = self._live.get(name)
         if session is None or session.version != version:
             session = self._live[name] = LiveEncounter(self.store, name)
         return session

@@ -13,10 +13,11 @@ are reached through the encounter's ruleset, and it contains no rules itself (DE
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -54,6 +55,8 @@ from engine.store.base import StoredEvent, new_command_id
 if TYPE_CHECKING:
     from engine.scenario.scenario import LoadedScenario
     from engine.scenario.ua3_scenario import LoadedUa3Scenario
+
+T = TypeVar("T")
 
 #: A look at the state before a command is run, to refuse an argument that makes no sense there.
 Precheck = Callable[[Encounter], None]
@@ -365,6 +368,16 @@ ID_FIELDS = frozenset(
 )
 
 
+def _response_id(command_id: str, what: str) -> str:
+    """The command id of an NPCs' response (`declare`, `answerK`) to the command `command_id`."""
+    return f"{command_id}.{what}"[:128]
+
+
+def _response_ids(command_id: str) -> tuple[str, ...]:
+    """The ids the first of the NPCs' responses to `command_id` may have."""
+    return _response_id(command_id, "declare"), _response_id(command_id, "answer1")
+
+
 def _round(state: Any) -> int:
     """The round the fight on `state` is in (0 before it begins)."""
     round_: int = ruleset_of(state).thaw(state).round
@@ -565,18 +578,78 @@ class SessionService(SessionReader):
         draws all its dice from the seed."""
         if amend is not None:
             return self.amend(name, amend, command, command_id=command_id, check=check, expected=expected)
+        given = command_id
         session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
-        round_before = _round(session.state)
-        with self._guarded(name, amend=False):
-            if strict and session.issued(command_id) is None:  # a retry answers what it did then
-                preview = session.preview(command)
-                options_apply(command, preview)
-                if ask_reaction is not None:
-                    command = _with_reactions(command, preview, ask_reaction)
-            events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
-        done = self._executed(session, command_id, events, before)
-        then = self._npc_responses(session, command_id, round_before) if self.front.table else ()
-        return done if not then else replace(done, then=then, version=session.version)
+        issued = command
+
+        def run(session: LiveEncounter) -> Executed | Amended:
+            nonlocal command
+            round_before = _round(session.state)
+            with self._guarded(name, amend=False):
+                if strict and session.issued(command_id) is None:  # a retry answers what it did then
+                    preview = session.preview(command)
+                    options_apply(command, preview)
+                    if ask_reaction is not None:
+                        command = _with_reactions(command, preview, ask_reaction)
+                events = self._run(session, command, command_id, draw_rest=draw_rest, ask=ask)
+            done = self._executed(session, command_id, events, before)
+            if done.retried:  # what the NPCs did after it then, not what they would do now
+                then = tuple(self._stored_steps(session, command_id, _response_ids(command_id)) or ())
+            else:
+                then = self._npc_responses(session, command_id, round_before) if self.front.table else ()
+            return done if not then else replace(done, then=then, version=session.version)
+
+        def retry() -> Executed | Amended | None:
+            if not self.store.read_command(name, command_id):
+                return None
+            return self.execute(name, issued, command_id=command_id)
+
+        return self._one_append(session, given, run, retry)
+
+    def _one_append(
+        self,
+        session: LiveEncounter,
+        command_id: str | None,
+        run: Callable[[LiveEncounter], T],
+        retry: Callable[[], T | None],
+    ) -> T:
+        """A user action, made of one command or of several (`run`: triggers then initiative, a
+        command and the NPCs' responses, a stretch of NPC turns), stored as one append or not at
+        all (`LiveEncounter.atomic`: each step decided on the state the one before it left): a
+        refusal at any step stores none of them. A race lost at the end to a writer that stored
+        this very action (`command_id`) is answered as its retry (`retry`: None if it was not
+        stored); any other race stores nothing (the front end's `changed`)."""
+        decided = False  # a conflict after it is the store's: a race lost at the end
+        try:
+            with self._guarded(session.stream), session.atomic():
+                done = run(session)
+                decided = True
+        except ConcurrencyConflict:
+            answered = retry() if decided and command_id and not session.holding else None
+            if answered is None:
+                raise
+            return answered
+        return done
+
+    def _stored_steps(self, session: LiveEncounter, command_id: str, firsts: Iterable[str]) -> list[Executed] | None:
+        """What a user action `command_id` stored, one command at a time (as a retry answers it),
+        from the first of the steps that may come first (`firsts`) that it stored (None if none):
+        the consecutive events of its steps, whose ids are `command_id.…` (`ID.t1`, `ID.declare`,
+        `ID.3`), and of `command_id` itself."""
+        found = (self.store.read_command(session.stream, cid) for cid in firsts)
+        start = next((events[0].position for events in found if events), 0)
+        if not start:
+            return None
+        steps: list[tuple[str, int, list[EventBase]]] = []
+        for stored in self.store.read(session.stream, start):
+            cid = stored.command_id
+            if cid != command_id and not cid.startswith(f"{command_id}."):
+                break
+            if steps and steps[-1][0] == cid:
+                steps[-1][2].append(decoded(stored))
+            else:
+                steps.append((cid, stored.position, [decoded(stored)]))
+        return [self._executed(session, cid, events, session.version, first=at) for cid, at, events in steps]
 
     @one_at_a_time
     def amend(
@@ -664,9 +737,12 @@ class SessionService(SessionReader):
             read += len(faces)
         return "the next roll"
 
-    def _executed(self, session: LiveEncounter, command_id: str, events: list[EventBase], before: int) -> Executed:
+    def _executed(
+        self, session: LiveEncounter, command_id: str, events: list[EventBase], before: int, *, first: int = 0
+    ) -> Executed:
         """What `events` (just run, or found by a retry when the session's version is still
-        `before`) did, at the positions they stand."""
+        `before`) did, at the positions they stand (from `first`; by default where the session's
+        last command or retry put them)."""
         state = session.state
         turn = ruleset_of(state).acting_now(state)
         record = events[0] if events else None
@@ -675,7 +751,7 @@ class SessionService(SessionReader):
         if isinstance(record, CommandRecorded):
             faces = faces_went(events, record.dice_used)
             table_dice = record.table_dice
-        first = session.result_at
+        first = first or session.result_at
         retried = session.version == before
         after = session.state_at(first + len(events) - 1) if retried else state
         return Executed(
@@ -875,16 +951,20 @@ class SessionService(SessionReader):
         from engine.commands import MadnessCheck
 
         session = self.open(name)
-        roster = roster_of(session.records, where=f"session {name}")
-        if roster.scenario is None:
-            return []
         made = [
             msgspec.structs.replace(e.record.issued, dice=())
             for e in command_entries(session.records)
             if e.status == "effective" and isinstance(e.record.issued, MadnessCheck)
         ]
-        opening = ruleset_of(session.state).script.opening(roster.scenario)
-        return [t for t in opening if msgspec.structs.replace(t, dice=()) not in made]
+        return [t for t in self._opening(session) if msgspec.structs.replace(t, dice=()) not in made]
+
+    @staticmethod
+    def _opening(session: LiveEncounter) -> tuple[CommandBase, ...]:
+        """Every madness trigger of the scenario the session was started from (none without one)."""
+        roster = roster_of(session.records, where=f"session {session.stream}")
+        if roster.scenario is None:
+            return ()
+        return ruleset_of(session.state).script.opening(roster.scenario)
 
     @one_at_a_time
     def begin(
@@ -901,20 +981,39 @@ class SessionService(SessionReader):
         """Begin the fight with `command` (initiative), after the scenario's triggers not yet made
         (unless `triggers` is False): each rolled from the seed, or with the faces
         `trigger_dice(trigger)` gives (None: drawn). A trigger the rules refuse (its combatant
-        is out already) is left out, as in a batch. Trigger N is `ID.tN` with `command_id`."""
-        done: list[Executed | Amended] = []
-        if triggers and self.state(name).fight.phase == "setup":
-            for k, trigger in enumerate(self.triggers(name), start=1):
-                faces = trigger_dice(trigger) if trigger_dice is not None else None
-                if faces:
-                    trigger = msgspec.structs.replace(trigger, dice=faces)
-                cid = f"{command_id}.t{k}" if command_id else None
-                try:
-                    done.append(self.execute(name, trigger, command_id=cid))
-                except Refused:
-                    continue
-        done.append(self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask))
-        return done
+        is out already) is left out, as in a batch. All of it is one append, or nothing if the
+        initiative is refused (`_one_append`). Trigger N is `ID.tN` with `command_id`; the same
+        id again is a retry, answered with what it stored."""
+        session = self.open(name)
+        if command_id and self.store.read_command(name, command_id):
+            return [*self._stored_triggers(session, command_id), self.execute(name, command, command_id=command_id)]
+
+        def run(session: LiveEncounter) -> list[Executed | Amended]:
+            done: list[Executed | Amended] = []
+            if triggers and session.state.fight.phase == "setup":
+                for k, trigger in enumerate(self.triggers(name), start=1):
+                    faces = trigger_dice(trigger) if trigger_dice is not None else None
+                    if faces:
+                        trigger = msgspec.structs.replace(trigger, dice=faces)
+                    cid = f"{command_id}.t{k}" if command_id else None
+                    try:
+                        done.append(self.execute(name, trigger, command_id=cid))
+                    except Refused:
+                        continue
+            done.append(self.execute(name, command, command_id=command_id, draw_rest=draw_rest, ask=ask))
+            return done
+
+        def retry() -> list[Executed | Amended] | None:
+            stored = command_id is not None and self.store.read_command(name, command_id)
+            return self.begin(name, command, command_id=command_id) if stored else None
+
+        return self._one_append(session, command_id, run, retry)
+
+    def _stored_triggers(self, session: LiveEncounter, command_id: str) -> list[Executed]:
+        """The triggers a begin named `command_id` made before its initiative (`ID.tN`), as stored."""
+        triggers = (f"{command_id}.t{k}" for k in range(1, len(self._opening(session)) + 1))
+        steps = self._stored_steps(session, command_id, triggers) or []
+        return list(itertools.takewhile(lambda done: done.command_id != command_id, steps))
 
     # -- NPCs -------------------------------------------------------------------------------------
 
@@ -940,12 +1039,18 @@ class SessionService(SessionReader):
         """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
         with `until_player`, NPCs act one after another until a player's turn or the fight's end.
         `dice` are the first action's faces (the rest come from the seed). A tactic the rules
-        refuse becomes doing nothing, as in a batch, and the turn says why. With `command_id`,
-        action N is `ID.N` (a retry redoes none already done). With `respond` (a front that
-        makes no responses after each command), the NPCs' responses due now come first — their
-        declarations in an open round, answers owed (`Script.responds`) — as turns of no one.
-        `expected`: the session's version the caller saw (as `execute`'s)."""
+        refuse becomes doing nothing, as in a batch, and the turn says why. With `respond` (a
+        front that makes no responses after each command), the NPCs' responses due now come
+        first — their declarations in an open round, answers owed (`Script.responds`) — as turns
+        of no one. All of it is one user action: one append, or nothing if any step is refused
+        (`_one_append`). With `command_id`, action N is `ID.N` (responses first: `ID.r.…`); the
+        same id again is a retry, answered with the turns it stored. `expected`: the session's
+        version the caller saw (as `execute`'s)."""
         session = self.open(name)
+        if command_id:
+            answered = self._stored_turns(session, command_id)
+            if answered is not None:
+                return answered
         self._expect(session, expected, command_id)
         roster = roster_of(session.records, where=f"session {name}")
         if not roster.npcs:
@@ -963,36 +1068,67 @@ class SessionService(SessionReader):
                     where="ID",
                     hint=f"NPCs: {', '.join(roster.npcs)}",
                 )
+
+        def run(session: LiveEncounter) -> list[NpcTurn]:
+            turns: list[NpcTurn] = []
+            if respond and session.state.fight.phase in ("declare", "acting"):
+                for done in self._npc_responses(session, f"{command_id or new_command_id()}.r", None):
+                    turns.append(self._npc_turn("", done))
+            for step in range(1, NPC_STEPS + 1):
+                state = session.state
+                phase = state.fight.phase
+                if phase in ("setup", "ended"):
+                    if turns:
+                        break
+                    raise Refused(
+                        "the fight has not begun" if phase == "setup" else "the fight is over",
+                        hint="ua session begin NAME" if phase == "setup" else "ua session state NAME",
+                    )
+                up = self.up_next(state)
+                if up is None:
+                    break
+                if actor is None and not roster.is_npc(up):
+                    if turns or until_player:
+                        break
+                    raise Refused(
+                        f"it is {up}'s turn, a player's, not an NPC's",
+                        hint=f"{up}'s player acts (ua session attack … {up} …); or ua session npc NAME {up}",
+                    )
+                who = actor or up
+                cid = f"{command_id}.{step}" if command_id else None
+                turns.append(self._npc_act(session, roster, who, dice if step == 1 else (), cid, draw_rest, ask))
+                if not until_player:
+                    break
+            return turns
+
+        def retry() -> list[NpcTurn] | None:
+            return self._stored_turns(self.open(name), command_id) if command_id else None
+
+        return self._one_append(session, command_id, run, retry)
+
+    @staticmethod
+    def _npc_turn(who: str, done: Executed, refused: str = "") -> NpcTurn:
+        assert done.issued is not None, "an NPC's action is a recorded command"
+        return NpcTurn(who=who, chosen=done.issued, refused=refused, done=done)
+
+    def _stored_turns(self, session: LiveEncounter, command_id: str) -> list[NpcTurn] | None:
+        """The turns an `npc` named `command_id` stored (None if it stored none): its responses
+        (`ID.r.…`, turns of no one), then each action `ID.N` with what followed it (`ID.N.…`).
+        Why a tactic was refused is not stored: a retry shows what was done instead."""
+        steps = self._stored_steps(session, command_id, (*_response_ids(f"{command_id}.r"), f"{command_id}.1"))
+        if steps is None:
+            return None
         turns: list[NpcTurn] = []
-        if respond and session.state.fight.phase in ("declare", "acting"):
-            for done in self._npc_responses(session, f"{command_id or new_command_id()}.r", None):
-                assert done.issued is not None, "a response is a recorded command"
-                turns.append(NpcTurn(who="", chosen=done.issued, refused="", done=done))
-        for step in range(1, NPC_STEPS + 1):
-            state = session.state
-            phase = state.fight.phase
-            if phase in ("setup", "ended"):
-                if turns:
-                    break
-                raise Refused(
-                    "the fight has not begun" if phase == "setup" else "the fight is over",
-                    hint="ua session begin NAME" if phase == "setup" else "ua session state NAME",
-                )
-            up = self.up_next(state)
-            if up is None:
-                break
-            if actor is None and not roster.is_npc(up):
-                if turns or until_player:
-                    break
-                raise Refused(
-                    f"it is {up}'s turn, a player's, not an NPC's",
-                    hint=f"{up}'s player acts (ua session attack … {up} …); or ua session npc NAME {up}",
-                )
-            who = actor or up
-            cid = f"{command_id}.{step}" if command_id else None
-            turns.append(self._npc_act(session, roster, who, dice if step == 1 else (), cid, draw_rest, ask))
-            if not until_player:
-                break
+        for done in steps:
+            step = done.command_id[len(command_id) + 1 :]
+            if step.startswith("r."):
+                turns.append(self._npc_turn("", done))
+            elif "." not in step:
+                actor = str(getattr(done.issued, "actor", "") or "")
+                turns.append(self._npc_turn(actor or self.up_next(session.state_at(done.first - 1)) or "", done))
+            elif turns:
+                last = turns[-1]
+                turns[-1] = replace(last, done=replace(last.done, then=(*last.done.then, done)))
         return turns
 
     def _npc_act(
@@ -1081,7 +1217,7 @@ class SessionService(SessionReader):
                 break
             declaring = table.phase == "declare" and type(chosen) is type(ruleset.script.instead(table, "declare"))
             declared = declared or declaring
-            cid = f"{command_id}.{'declare' if declaring else f'answer{k}'}"[:128]
+            cid = _response_id(command_id, "declare" if declaring else f"answer{k}")
             before = session.version
             try:
                 events = session.execute(chosen, command_id=cid)
