@@ -74,18 +74,15 @@ class Ledger:
             raise Forged(f"a marker names command {event.command}: markers belong to no command", position)
         if isinstance(event, CommandUndone):
             latest = self.effective[-1] if self.effective else None
-            if event.id != latest:
-                now = f"the latest that counts is #{latest}" if latest else "none counts"
-                raise Forged(f"the undo names command #{event.id}, but {now}", position)
-            self._summary(event, position)
+            now = f"the latest that counts is #{latest}" if latest else "none counts"
+            self._names(event, latest, "undo", now, position)
             self.effective.pop()
             self.redo.append(event.id)
         elif isinstance(event, CommandRedone):
             due = self.redo[-1] if self.redo else None
-            if event.id != due:
-                now = f"#{due} is the one to redo" if due else "there is nothing to redo"
-                raise Forged(f"the redo names command #{event.id}, but {now}", position)
-            self._summary(event, position)
+            self._names(
+                event, due, "redo", f"#{due} is the one to redo" if due else "there is nothing to redo", position
+            )
             self.redo.pop()
             insort(self.effective, event.id)
         elif isinstance(event, CommandAmended):
@@ -115,7 +112,10 @@ class Ledger:
         if self.replacing:
             raise Forged(f"the amend at event {self.amend_at} lacks its replacement #{self.next_id}", position)
 
-    def _summary(self, event: CommandUndone | CommandRedone, position: int) -> None:
+    def _names(self, event: CommandUndone | CommandRedone, due: int | None, what: str, now: str, position: int) -> None:
+        """An undo or redo names the command `due` (`now` says why it must), as it was recorded."""
+        if event.id != due:
+            raise Forged(f"the {what} names command #{event.id}, but {now}", position)
         said = summary_of(self.records[event.id])
         if event.summary != said:
             raise Forged(f"the marker says command #{event.id} was {event.summary!r}, not {said!r}", position)
