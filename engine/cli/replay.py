@@ -50,8 +50,12 @@ def replay(
 
     log = read_log(file, stream, recover=recover, unchecked=unchecked)
     name, records = log.stream, log.records
+    result = verify(records, log.command_ids()) if verify_ else None
+    if result is not None and not result.ok:
+        raise CorruptLog(
+            result.mismatch, where=f"{file} event {result.position}", hint="the log was edited or the rules changed"
+        )
     state = effective_fold(records)
-    result = verify(records) if verify_ else None
     lines = narration(records, combatant=combatant, round_=round_, types=type_ or ())
     if json:
         out: dict[str, Any] = {"stream": name, "events": len(records), "state": state_json(state)}
@@ -61,12 +65,8 @@ def replay(
     else:
         render_lines(lines)
         render_state(state, title=f"{file.name}: end")
-        if result is not None and result.ok:
+        if result is not None:
             console.print(f"verified: {result.commands} commands re-decided with their dice give the same events")
-    if result is not None and not result.ok:
-        raise CorruptLog(
-            result.mismatch, where=f"{file} event {result.position}", hint="the log was edited or the rules changed"
-        )
 
 
 def audit(

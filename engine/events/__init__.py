@@ -179,16 +179,30 @@ def _decoder_as(kind: Any) -> msgspec.json.Decoder[Any]:
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 #: (tag, from_version) → function turning that version's JSON object into the next version's.
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+#: (tag, from_version) → the fields (dotted paths) the next version added, which data of
+#: `from_version` cannot hold: a line claiming an older version than its data is refused.
+ADDED: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
-def upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register a function that upcasts a stored `tag` event from `from_version` to the next."""
+def upcaster(tag: str, from_version: int, *, adds: tuple[str, ...] = ()) -> Callable[[Upcaster], Upcaster]:
+    """Register a function that upcasts a stored `tag` event from `from_version` to the next,
+    which added the fields `adds` (dotted paths: `issued.scenario_document`)."""
 
     def register(fn: Upcaster) -> Upcaster:
         UPCASTERS[(tag, from_version)] = fn
+        ADDED[(tag, from_version)] = adds
         return fn
 
     return register
+
+
+def _holds(raw: Any, path: str) -> bool:
+    """Whether the JSON object `raw` has the field at the dotted `path`."""
+    for key in path.split("."):
+        if not isinstance(raw, dict) or key not in raw:
+            return False
+        raw = raw[key]
+    return True
 
 
 def tag_of(event: EventBase) -> str:
@@ -230,6 +244,14 @@ def decode(data: bytes | str, *, schema_version: int | None = None, where: str =
             step = UPCASTERS.get((tag, version))
             if step is None:
                 raise CorruptLog(f"no upcaster for {tag!r} v{version}", where=where)
+            later = next((f for f in ADDED.get((tag, version), ()) if _holds(raw, f)), None)
+            if later is not None:
+                raise CorruptLog(
+                    f"event {tag!r} says schema version {version}, "
+                    f"but holds {later!r}, which version {version + 1} added",
+                    where=where,
+                    hint="the line's schema version was changed; restore it from where it came from",
+                )
             raw = step(raw)
         event: EventBase = msgspec.convert(raw, event_union())
         return event

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from engine.errors import EngineError, InvalidInput
+from engine.errors import CorruptLog, EngineError, InvalidInput
 from engine.events import decode, encode, own_type, tag_of, version_of
 from engine.events.base import EventBase
 from engine.store.base import EventData, NewEvent, StoredEvent, event_id_for
@@ -72,11 +72,18 @@ def decoded(stored: StoredEvent) -> EventBase:
     """The event a store holds, upcast when older; errors name the stream and position."""
     try:
         if stored.schema_version == version_of(stored.type):
-            return decode(stored.data)
-        return decode(stored.data, schema_version=stored.schema_version)
+            event = decode(stored.data)
+        else:
+            event = decode(stored.data, schema_version=stored.schema_version)
+        if tag_of(event) != stored.type:
+            raise CorruptLog(
+                f"the line says its event is a {stored.type!r}, but its data is a {tag_of(event)!r}",
+                hint="the line was edited; restore it from where it came from",
+            )
     except EngineError as exc:  # named here, not before: a long log reads a million good events
         exc.where = exc.where or f"{stored.stream} event {stored.position}"
         raise
+    return event
 
 
 def upcast_data(stream: str, row: EventData) -> EventBase:

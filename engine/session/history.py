@@ -87,6 +87,15 @@ def redo_stack(records: Sequence[Record]) -> list[int]:
     return stack
 
 
+def summary_of(record: CommandRecorded[CommandBase]) -> str:
+    """What an undo or redo marker says of the command it names ("attack Rosa → Vic")."""
+    issued = record.issued
+    tag = str(type(issued).__struct_config__.tag)
+    actor = str(getattr(issued, "actor", ""))
+    target = str(getattr(issued, "target", ""))
+    return " ".join(p for p in (tag, actor, f"→ {target}" if target else "") if p)
+
+
 def cursors(records: Iterable[Record]) -> tuple[int, int]:
     """(next command id, next seeded die) — both only ever grow, whatever was undone."""
     next_id, dice = 1, 0

@@ -25,6 +25,7 @@ from engine.session.history import (
     cursors,
     effective_fold,
     redo_stack,
+    summary_of,
 )
 from engine.session.pending import Pending
 from engine.session.rows import decoded_records
@@ -387,7 +388,7 @@ class LiveEncounter:
         if not effective:
             raise Refused("there is nothing to undo")
         last = effective[-1]
-        marker = CommandUndone(id=last.id, summary=_summary(last.record))
+        marker = CommandUndone(id=last.id, summary=summary_of(last.record))
         self._append([marker], command_id)
         self.state = effective_fold(self.records)
         self._changed()
@@ -402,7 +403,7 @@ class LiveEncounter:
         if not stack:
             raise Refused("there is nothing to redo", hint="redo only follows undo, before any new command")
         entry = next(e for e in command_entries(self.records) if e.id == stack[-1])
-        marker = CommandRedone(id=entry.id, summary=_summary(entry.record))
+        marker = CommandRedone(id=entry.id, summary=summary_of(entry.record))
         self._append([marker], command_id)
         self.state = effective_fold(self.records)
         self._changed()
@@ -494,14 +495,6 @@ class LiveEncounter:
         """The state as it was right after event `position` (markers up to there included)."""
         state: Encounter = effective_fold(self.records[:position])
         return state
-
-
-def _summary(record: CommandRecorded[CommandBase]) -> str:
-    issued = record.issued
-    tag = str(type(issued).__struct_config__.tag)
-    actor = str(getattr(issued, "actor", ""))
-    target = str(getattr(issued, "target", ""))
-    return " ".join(p for p in (tag, actor, f"→ {target}" if target else "") if p)
 
 
 Session = LiveEncounter

@@ -10,7 +10,7 @@ so memory stays flat however long the log; the file's size limit is `UA_MAX_LOG_
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -18,6 +18,7 @@ from engine.collector import collection_paused
 from engine.errors import CorruptLog, InvalidInput, NotFound, TornTail
 from engine.session.encoding import decoded
 from engine.session.history import Record
+from engine.store.base import StoredEvent
 from engine.store.logfile import LogFile
 
 #: Logs up to this size (bytes) are decoded once and kept in memory; larger ones stream.
@@ -46,12 +47,14 @@ class LogRecords(Sequence[Record]):
 
     def _stored(self) -> Iterator[tuple[Record, str]]:
         seen = 0
+        versions = SchemaVersions(self.log.path)
         for stored in self.log.events():
             if stored.stream != self.stream:
                 continue
             if seen == self.length:
                 return
             seen += 1
+            versions.check(stored)
             yield (stored.position, decoded(stored)), stored.command_id
         if seen != self.length:
             raise CorruptLog("the file changed while it was read", where=str(self.log.path), hint="read it again")
@@ -74,6 +77,29 @@ class LogRecords(Sequence[Record]):
         return next(record for k, record in enumerate(self) if k == wanted)
 
 
+class SchemaVersions:
+    """Along a stream, an event type's schema version never goes down: each append was written by
+    an engine no older than the one before (an older one refuses to read a newer version), so a
+    line of an older version after a newer one had its version changed."""
+
+    def __init__(self, path: os.PathLike[str] | str) -> None:
+        self.path = path
+        self.seen: dict[tuple[str, str], tuple[int, int]] = {}
+
+    def check(self, stored: StoredEvent) -> None:
+        key = (stored.stream, stored.type)
+        version, position = self.seen.get(key, (0, 0))
+        if stored.schema_version < version:
+            raise CorruptLog(
+                f"event {stored.position} is a {stored.type!r} of schema version {stored.schema_version}, "
+                f"after one of version {version} at event {position}",
+                where=f"{self.path} event {stored.position}",
+                hint="the line's schema version was changed; restore it from where it came from",
+            )
+        if stored.schema_version != version:
+            self.seen[key] = (stored.schema_version, stored.position)
+
+
 @dataclass(frozen=True)
 class ReplayLog:
     """One stream of a log file: its records, and the command id of each (in the same order)."""
@@ -85,10 +111,21 @@ class ReplayLog:
     dropped: TornTail | None = None
     _command_ids: list[str] = field(default_factory=list)
 
-    def command_ids(self) -> Iterator[str]:
+    def command_ids(self) -> Iterable[str]:
+        """The command id of each record, in order (may be gone through again, as the records)."""
         if isinstance(self.records, LogRecords):
-            return self.records.command_ids()
-        return iter(self._command_ids)
+            return _CommandIds(self.records)
+        return self._command_ids
+
+
+@dataclass(frozen=True)
+class _CommandIds(Iterable[str]):
+    """The command ids of a log file's records, read from the file each time they are gone through."""
+
+    records: LogRecords
+
+    def __iter__(self) -> Iterator[str]:
+        return self.records.command_ids()
 
 
 def read_replay(
@@ -105,9 +142,11 @@ def read_replay(
     in_memory = log.size <= IN_MEMORY_BYTES
     counts: dict[str, int] = {}
     kept: dict[str, tuple[list[Record], list[str]]] = {}
+    versions = SchemaVersions(log.path)
     with collection_paused():
         for stored in log.events():
             counts[stored.stream] = counts.get(stored.stream, 0) + 1
+            versions.check(stored)
             if in_memory:
                 records, command_ids = kept.setdefault(stored.stream, ([], []))
                 records.append((stored.position, decoded(stored)))

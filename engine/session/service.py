@@ -515,13 +515,13 @@ class SessionService(SessionReader):
         self, name: str, records: Sequence[Record], command_ids: Iterable[str], *, source: str = "the log"
     ) -> int:
         """A log (of `source`, as its errors name it) copied into a new session, all or nothing,
-        each command keeping its id: every command is re-decided with its dice first (as `ua
-        replay --verify`), and nothing is stored unless it comes out as recorded. The number of
-        events."""
+        each command keeping its id (`command_ids`, gone through twice): the log is verified first
+        (`engine.session.verify`, as `ua replay --verify`), and nothing is stored unless it is
+        its setup and exactly what its commands decide. The number of events."""
         from engine.session.verify import verify
 
         try:
-            result = verify(records)
+            result = verify(records, command_ids)
             if not result.ok:
                 raise CorruptLog(
                     f"not imported: {result.mismatch}",

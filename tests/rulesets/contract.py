@@ -23,6 +23,7 @@ commands a GM might give by mistake, its shipped scenarios and its golden replay
 
 from __future__ import annotations
 
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,21 +33,26 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.commands import StartEncounter
 from engine.commands.base import CommandBase
 from engine.dice.source import SeededDice, TableDice, derive_seed
 from engine.errors import EngineError, Refused
 from engine.events import decode, decoder_of, encode
+from engine.events.commands import CommandRecorded
 from engine.reducers import fold
-from engine.rules.registry import command_types, event_types, find_ruleset
+from engine.rules.registry import available, command_types, event_types, find_ruleset
 from engine.scenario.scenario import load_scenario
+from engine.session.encoding import stored_log
 from engine.session.history import effective_fold
 from engine.session.live import LiveEncounter, load_state, stored_events
+from engine.session.replayfile import read_replay
 from engine.session.verify import verify
 from engine.simulate.batch import run_batch
 from engine.simulate.fight import prepare, run_fight
 from engine.simulate.outcome import outcome_of
 from engine.simulate.stats import summary
-from engine.store.jsonl import JsonlStore
+from engine.store.base import StoredEvent
+from engine.store.jsonl import JsonlStore, write_log
 from engine.store.memory import MemoryStore
 
 STEPS = 25
@@ -201,6 +207,44 @@ class RulesetContract(ABC):
         assert _same(live.state, before)
         assert verify(live.records).ok
 
+    @LAWS
+    @given(data=st.data(), seed=st.integers(0, 2**32))
+    def test_every_log_the_engine_writes_verifies_as_a_file(self, data: st.DataObject, seed: int) -> None:
+        """Issue 26: a session's log — commands and mistakes, undo, redo, amends, its start undone
+        and an encounter of another ruleset started over it — written as a file, then read back,
+        verifies with its command ids: its setup and exactly what its commands decide."""
+        live = self._session(seed)
+        for _ in range(12):
+            action = data.draw(st.sampled_from(["command"] * 4 + ["undo", "redo", "amend", "restart"]))
+            try:
+                if action == "command":
+                    live.execute(data.draw(st.one_of(self.commands(live.state), self.mistakes(live.state))))
+                elif action == "undo":
+                    live.undo()
+                elif action == "redo":
+                    live.redo()
+                elif action == "amend":
+                    effective = [e for e in _entries(live) if e.status == "effective"]
+                    if not effective:
+                        continue
+                    target = data.draw(st.sampled_from(effective))
+                    corrected = data.draw(st.one_of(st.just(target.record.issued), self.commands(live.state)))
+                    live.amend(target.id, corrected)
+                else:
+                    _restart_as_another_ruleset(live, self.ruleset, seed)
+            except Refused:
+                continue
+        _verifies_as_written(list(live.store.read(live.stream)))
+
+    def test_every_fight_log_the_engine_writes_verifies_as_a_file(self) -> None:
+        """Issue 26: `ua fight --save` and `simulate --keep` logs (a setup append of no command,
+        then the commands) verify as written."""
+        for path in self.scenarios():
+            prep = prepare(load_scenario(path))
+            for i in range(3):
+                run = run_fight(prep, derive_seed(11, i), keep_log=True)
+                _verifies_as_written(stored_log("fight", run.events, seed=run.seed))
+
     def test_law_2_golden_replays_fold_to_their_states_and_re_decide(self) -> None:
         ruleset = find_ruleset(self.ruleset)
         assert self.goldens(), "a ruleset ships golden replays"
@@ -263,6 +307,25 @@ class RulesetContract(ABC):
 def _same(a: Any, b: Any) -> bool:
     """The same encounter whatever the version (undo and redo markers add to the log)."""
     return bool(msgspec.structs.replace(a, version=0) == msgspec.structs.replace(b, version=0))
+
+
+def _restart_as_another_ruleset(live: LiveEncounter, ruleset: str, seed: int) -> None:
+    """Every command that counts undone, the start too, then an encounter of another ruleset."""
+    while any(e.status == "effective" for e in _entries(live)):
+        live.undo()
+    other = next((name for name in available() if name != ruleset), ruleset)
+    live.execute(StartEncounter(ruleset=other, seed=seed))
+
+
+def _verifies_as_written(stored: Sequence[StoredEvent]) -> None:
+    """The log written as a JSON-lines file verifies, read back with its command ids."""
+    with tempfile.TemporaryDirectory(prefix="ua-contract-") as folder:
+        path = Path(folder) / "log.jsonl"
+        write_log(path, stored)
+        log = read_replay(path)
+        result = verify(log)
+        assert result.ok, result.mismatch
+        assert result.commands == sum(1 for _, e in log.records if isinstance(e, CommandRecorded))
 
 
 def _entries(live: LiveEncounter) -> list[Any]:
