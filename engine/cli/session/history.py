@@ -34,7 +34,9 @@ def amend_json(
 ) -> None:
     """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
     from engine.commands import COMMAND_TYPES, command_decoder
+    from engine.nesting import check_depth
 
+    check_depth(command, where="--command")
     try:
         corrected = command_decoder.decode(command)
     except Exception as exc:  # msgspec's errors carry the $.path
