@@ -45,14 +45,12 @@ def too_deep(data: bytes | str, limit: int = MAX_DEPTH) -> bool:
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return False
     brackets = _outside_strings(raw).translate(_PARENS, _NOT_BRACKETS)
-    for height in range(limit + 1):
-        peeled = brackets.replace(b"()", b"")
-        if len(peeled) == len(brackets):
-            break  # every pair left is of `height` or less; what remains is `)…)(…(`
-        brackets = peeled
-    else:
-        return True  # a pair of height limit + 1
-    unclosed = len(brackets) - brackets.count(b")")
+    height = 0  # every pair of this height or less is peeled off
+    while (peeled := brackets.replace(b"()", b"")) != brackets:
+        brackets, height = peeled, height + 1
+        if height > limit:
+            return True
+    unclosed = len(brackets) - brackets.count(b")")  # what remains is `)…)(…(`
     return unclosed + height > limit and depth(raw) > limit
 
 
