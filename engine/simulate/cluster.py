@@ -149,12 +149,15 @@ def _quiet_dask() -> None:
 
 
 @contextmanager
-def dask_executor(*, workers: int | None, scheduler: str | None) -> Iterator[DaskExecutor]:
-    """The cluster at `scheduler`, or a `LocalCluster` of `workers` processes (one thread each)
-    on 127.0.0.1 with no dashboard; closed (the local one shut down) when the block ends."""
+def dask_executor(
+    *, workers: int | None, scheduler: str | None, oversubscribe: bool = False
+) -> Iterator[DaskExecutor]:
+    """The cluster at `scheduler` (its workers are other machines': never clamped), or a
+    `LocalCluster` of `workers` processes (one thread each, at most one a usable CPU unless
+    `oversubscribe`) on 127.0.0.1 with no dashboard; closed (the local one shut down) after."""
     _quiet_dask()
     if scheduler is None:
-        with _local_cluster(workers) as client:
+        with _local_cluster(workers, oversubscribe) as client:
             yield DaskExecutor(client, where="the local Dask cluster")
         return
     if workers is not None:
@@ -169,14 +172,14 @@ def dask_executor(*, workers: int | None, scheduler: str | None) -> Iterator[Das
 
 
 @contextmanager
-def _local_cluster(workers: int | None) -> Iterator[Client]:
-    from engine.simulate.pool import default_workers
+def _local_cluster(workers: int | None, oversubscribe: bool) -> Iterator[Client]:
+    from engine.simulate.pool import clamp_workers, default_workers
 
     # Started with SIGINT ignored, the worker processes keep ignoring it: a terminal's Ctrl-C
     # reaches the whole process group, and is this process's to handle.
     with ignoring():
         cluster = LocalCluster(
-            n_workers=default_workers() if workers is None else workers,
+            n_workers=default_workers() if workers is None else clamp_workers(workers, oversubscribe=oversubscribe),
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
@@ -193,16 +196,20 @@ def _local_cluster(workers: int | None) -> Iterator[Client]:
             cluster.close()
 
 
+def _unreachable(address: str, exc: BaseException) -> BackendError:
+    return BackendError(
+        f"cannot reach the Dask scheduler at {address} ({_reason(exc)})",
+        where="--scheduler",
+        hint="start one with `dask scheduler` and give the address it prints; check the host, port and firewall",
+    )
+
+
 @contextmanager
 def _connect(address: str) -> Iterator[Client]:
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise BackendError(
-            f"cannot reach the Dask scheduler at {address} ({_reason(exc)})",
-            where="--scheduler",
-            hint="start one with `dask scheduler` and give the address it prints; check the host, port and firewall",
-        ) from None
+    except (OSError, TimeoutError, MemoryError, ValueError) as exc:  # a peer that is no scheduler
+        raise _unreachable(address, exc) from None
     with client:
         try:
             client.wait_for_workers(1, timeout=WORKERS_SECONDS)
