@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import socket
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -32,12 +34,18 @@ from engine.simulate.identity import OtherEngine, check_engine, engine_identity
 from engine.simulate.interrupts import Interrupts, ignoring
 from engine.simulate.spans import Span, Spans
 from engine.simulate.tasks import Job, Packed, opened, pack
+from engine.text import one_line
 
 log = get_logger(__name__)
 
 #: How long to try reaching a scheduler (seconds), and to wait for its first worker.
 CONNECT_SECONDS = 10.0
 WORKERS_SECONDS = 30.0
+#: How long a scheduler may take to greet a connection (it writes its handshake on accepting one:
+#: a peer that stays silent — an HTTP server, a dashboard — is not one), and the largest first
+#: message a greeting may announce (a banner read as Dask's length header announces exabytes).
+GREETING_SECONDS = 5.0
+MAX_GREETING = 2**26
 #: Dask's own diagnostics shown on stderr: errors only (a batch's lines are its own).
 DASK_LOG_LEVEL = logging.ERROR
 _ADDRESS = re.compile(r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})")
@@ -167,6 +175,7 @@ def dask_executor(
             hint="drop --workers, or start more `dask worker` processes",
         )
     address = scheduler_address(scheduler)
+    check_greeting(address)
     with _connect(address) as client:
         yield DaskExecutor(client, where=f"--scheduler {address}")
 
@@ -194,6 +203,54 @@ def _local_cluster(workers: int | None, oversubscribe: bool) -> Iterator[Client]
     finally:
         with ignoring():
             cluster.close()
+
+
+def check_greeting(address: str) -> None:
+    """Refuse, in one line and within CONNECT_SECONDS + GREETING_SECONDS, a `tcp://` address where
+    no Dask scheduler listens, before Dask's client reads a banner's bytes as a length (and asks
+    for exabytes) or waits forever on an HTTP server. A scheduler greets every connection with a
+    small message, at once; this one is closed after its length is read. (With `tls://` the
+    client speaks first: Dask's own timeout applies.)"""
+    scheme, _, rest = address.partition("://")
+    if scheme != "tcp":
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        peer = socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS)
+    except OSError as exc:
+        raise _unreachable(address, exc) from None
+    with peer:
+        head = _greeting(peer)
+    if head is None:
+        problem = f"it said nothing in {GREETING_SECONDS:.0f} s, as an HTTP server (ua serve, a dashboard) does"
+    elif len(head) < 8:
+        problem = "it closed the connection without a greeting" if not head else f"it greets with {head!r}"
+    elif not 0 < struct.unpack("Q", head)[0] <= MAX_GREETING:
+        problem = f"it greets with {head!r}…, not as a Dask scheduler does"
+    else:
+        return
+    raise BackendError(
+        one_line(f"{address} is not a Dask scheduler: {problem}"),
+        where="--scheduler",
+        hint="give the address `dask scheduler` prints (tcp://HOST:8786 by default), not its dashboard's",
+    )
+
+
+def _greeting(peer: socket.socket) -> bytes | None:
+    """The first 8 bytes the peer sends (fewer if it closes first), or None if it stays silent."""
+    peer.settimeout(GREETING_SECONDS)
+    head = b""
+    try:
+        while len(head) < 8:
+            chunk = peer.recv(8 - len(head))
+            if not chunk:
+                break
+            head += chunk
+    except TimeoutError:
+        return head or None
+    except OSError:
+        pass  # reset while greeting: what came is what it said
+    return head
 
 
 def _unreachable(address: str, exc: BaseException) -> BackendError:
