@@ -6,6 +6,9 @@ replays, plots, golden rewrites):
 - an existing target is refused unless `force`; even with `force`, only a regular file that is
   not a SQLite database (or its WAL) is replaced — never a directory, a symbolic link, a FIFO, a
   socket or a device node;
+- a database's own files are never written, whether they exist or not: `D-wal`, `D-shm` and
+  `D-journal` when `D` is a SQLite database (replacing the shared-memory index or a journal of an
+  open database makes its readers and writers disagree, and loses acknowledged commands);
 - the bytes go to a temporary file in the same directory, are fsynced, and only then take the
   target's name (`link` when nothing may be replaced, so a file created meanwhile is not
   clobbered either; `rename` with `force`); the directory is fsynced after;
@@ -29,6 +32,8 @@ from engine.errors import OutputError
 #: The first bytes of a SQLite database, and of its write-ahead log (either byte order).
 SQLITE_HEADER = b"SQLite format 3\x00"
 WAL_MAGICS = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
+#: What SQLite appends to a database's name for the files it keeps beside it.
+SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 
 _HINTS = {
     errno.ENOSPC: "the disk is full; free some space and run it again",
@@ -115,6 +120,7 @@ def _check_folder(target: Path) -> None:
 
 
 def _check_existing(target: Path, force: bool) -> None:
+    check_not_a_database_sidecar(target)
     try:
         info = target.lstat()
     except FileNotFoundError:
@@ -134,6 +140,26 @@ def _check_existing(target: Path, force: bool) -> None:
         raise OutputError("already exists", where=str(target), hint="name a new file, or add --force to replace it")
 
 
+def check_not_a_database_sidecar(target: Path) -> None:
+    """Refuse `D-wal`, `D-shm` or `D-journal` when `D` is a SQLite database, even if the file is
+    missing (SQLite makes it when it needs it, and would take whatever is there for its own)."""
+    suffix = next((s for s in SQLITE_SIDECARS if target.name.endswith(s) and target.name != s), None)
+    if suffix is None:
+        return
+    database = target.with_name(target.name.removesuffix(suffix))
+    try:
+        if not database.is_file():
+            return
+    except OSError:
+        return
+    if _head(database) == SQLITE_HEADER:
+        raise OutputError(
+            f"is the {suffix} file of the SQLite database {database}; it is never written, even with --force",
+            where=str(target),
+            hint="name a new file",
+        )
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISREG(mode):
         return "file"
@@ -149,16 +175,21 @@ def _kind(mode: int) -> str:
 
 
 def _is_sqlite(target: Path) -> bool:
+    head = _head(target)
+    return head == SQLITE_HEADER or head[:4] in WAL_MAGICS
+
+
+def _head(target: Path) -> bytes:
+    """The first bytes of `target`, as many as a SQLite header."""
     try:
         with target.open("rb") as handle:
-            head = handle.read(len(SQLITE_HEADER))
+            return handle.read(len(SQLITE_HEADER))
     except OSError as exc:
         raise OutputError(
             f"cannot read it to check what it is: {exc.strerror or exc}",
             where=str(target),
             hint="name a new file",
         ) from None
-    return head == SQLITE_HEADER or head[:4] in WAL_MAGICS
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -11,6 +11,15 @@ from engine.errors import InvalidInput
 
 #: Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
 BIDI_CONTROLS = frozenset(map(chr, (*range(0x202A, 0x202F), *range(0x2066, 0x206A))))
+#: Characters that show nothing yet change what a text reads as: zero-width space, direction marks,
+#: word joiner and invisible operators, the byte-order mark, the Mongolian vowel separator. (The
+#: zero-width joiner and non-joiner stay: scripts and emoji need them.)
+INVISIBLE = frozenset("\u061c\u180e\u200b\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff")
+#: A regular-expression class of the characters `unsafe` refuses but the tab, line feed and carriage
+#: return (the other C0 ones, DEL, C1, the bidirectional controls, the invisible ones, U+2028, U+2029).
+UNSAFE_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029" + "".join(
+    f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS | INVISIBLE)
+)
 #: Longest name accepted (a sheet's name, a combatant's id, a session's name, a title).
 MAX_NAME = 120
 #: Longest text shown in one error message before it is cut short.
@@ -19,11 +28,11 @@ MAX_SHOWN = 300
 
 def unsafe(char: str, *, lines: bool = False) -> bool:
     """True for a character that must never reach a terminal as it is: a control character (C0,
-    DEL, C1 — a tab or line break too unless `lines`), a bidirectional control, a line or paragraph
-    separator."""
+    DEL, C1 — a tab or line break too unless `lines`), a bidirectional control, an invisible one
+    (`INVISIBLE`), a line or paragraph separator."""
     if lines and char in "\t\n":
         return False
-    if char in BIDI_CONTROLS:
+    if char in BIDI_CONTROLS or char in INVISIBLE:
         return True
     return unicodedata.category(char) in ("Cc", "Zl", "Zp")
 

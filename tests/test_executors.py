@@ -20,7 +20,7 @@ from engine.simulate.batch import run_batch
 from engine.simulate.compare import Variant, run_compare
 from engine.simulate.executors import BackendError, InProcess, in_order, local_executor, open_executor, run_job
 from engine.simulate.interrupts import Interrupts
-from engine.simulate.pool import LocalPool
+from engine.simulate.pool import LocalPool, usable_cpus
 from engine.simulate.spans import Spans
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,8 +145,9 @@ def test_interrupts_wait_for_a_deferred_block() -> None:
 
 def test_one_worker_runs_in_this_process_and_more_on_the_pool() -> None:
     assert isinstance(local_executor(1), InProcess)
-    pool = local_executor(3)
+    pool = local_executor(3, oversubscribe=True)
     assert isinstance(pool, LocalPool) and pool.slots == 3
+    assert local_executor(300).slots == min(300, usable_cpus())  # issue 26: at most a process a CPU
 
 
 def test_a_scheduler_is_refused_for_the_local_backend() -> None:

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput, NotFound
 
 #: The scenarios shipped with the engine, when run from a checkout.
@@ -56,11 +57,15 @@ def peak_rss_mib() -> dict[str, float]:
     return {"main": round(main / 2**20, 1), "workers": round(workers / 2**20, 1)}
 
 
-def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[dict[str, Any], Any]:
+def _timed(
+    loaded: Any, n: int, seed: int, workers: int, fast: bool, oversubscribe: bool = False
+) -> tuple[dict[str, Any], Any]:
     from engine.simulate.batch import run_batch
+    from engine.simulate.executors import local_executor
 
     started = time.perf_counter()
-    _, tally, _ = run_batch(loaded, n, seed, workers=workers, fast=fast)
+    executor = local_executor(workers, oversubscribe=oversubscribe)
+    _, tally, _ = run_batch(loaded, n, seed, workers=workers, fast=fast, executor=executor)
     seconds = max(time.perf_counter() - started, 1e-9)
     return {
         "workers": workers,
@@ -70,14 +75,17 @@ def _timed(loaded: Any, n: int, seed: int, workers: int, fast: bool) -> tuple[di
     }, tally
 
 
-def measure(path: Path, n: int, seed: int, workers: int, fast: bool = True) -> dict[str, Any]:
-    """One scenario: the same batch on one worker, then on `workers`. Events are those a log of
-    these fights holds (a batch applies and counts them without building them)."""
+def measure(
+    path: Path, n: int, seed: int, workers: int, fast: bool = True, oversubscribe: bool = False
+) -> dict[str, Any]:
+    """One scenario: the same batch on one worker, then on `workers` (clamped to the usable CPUs
+    unless `oversubscribe`). Events are those a log of these fights holds (a batch applies and
+    counts them without building them)."""
     from engine.scenario.scenario import load_scenario
 
     loaded = load_scenario(path)
     one, tally_one = _timed(loaded, n, seed, 1, fast)
-    many, tally_many = _timed(loaded, n, seed, workers, fast)
+    many, tally_many = _timed(loaded, n, seed, workers, fast, oversubscribe)
     return {
         "scenario": loaded.scenario.title,
         "file": str(path),
@@ -132,6 +140,7 @@ def bench(
         ),
     ] = 0,
     chunk_size: ChunkSizeOpt = None,
+    oversubscribe: OversubscribeOpt = False,
 ) -> None:
     """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
     With --log N: command append latency on SQLite, fold throughput, opening an N-event session,
@@ -157,10 +166,12 @@ def bench(
                 console.print(f"{key.replace('_', ' ')}: {shown}")
         return
     from engine.simulate.batch import check_size, default_workers
+    from engine.simulate.pool import clamp_workers
     from engine.simulate.spans import check_chunk_size
 
-    count = default_workers() if workers is None else workers
-    check_size(n, count)
+    check_size(n, default_workers() if workers is None else workers)
+    note_clamp(workers, oversubscribe=oversubscribe, scheduler=scheduler if backend == "dask" else None)
+    count = default_workers() if workers is None else clamp_workers(workers, oversubscribe=oversubscribe)
     check_chunk_size(chunk_size)
     paths = list(scenarios) if scenarios else shipped_scenarios()
     if not paths:
@@ -174,6 +185,7 @@ def bench(
             seed=seed,
             workers=workers,
             scheduler=scheduler,
+            oversubscribe=oversubscribe,
             rounds=rounds,
             memory_tasks=client_memory,
             chunk_size=chunk_size,
@@ -183,7 +195,7 @@ def bench(
     if scheduler is not None or client_memory:
         option = "--scheduler" if scheduler is not None else "--client-memory"
         raise InvalidInput(f"{option} is for a Dask cluster", where=option, hint="add --backend dask")
-    rows = [measure(path, n, seed, count, fast=not reference) for path in paths]
+    rows = [measure(path, n, seed, count, fast=not reference, oversubscribe=oversubscribe) for path in paths]
     report = {
         "engine": "recording every event" if reference else "counting",
         "build": build_name(),

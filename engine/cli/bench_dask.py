@@ -67,13 +67,14 @@ def bench_dask(
     seed: int,
     workers: int | None,
     scheduler: str | None,
+    oversubscribe: bool,
     rounds: int,
     memory_tasks: int,
     chunk_size: int | None,
     json: bool,
 ) -> None:
     started = time.perf_counter()
-    with open_executor("dask", workers=workers, scheduler=scheduler) as dask:
+    with open_executor("dask", workers=workers, scheduler=scheduler, oversubscribe=oversubscribe) as dask:
         ready = round(time.perf_counter() - started, 2)
         pool = LocalPool(min(dask.slots, default_workers()))
         costs = _alternately(

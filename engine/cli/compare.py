@@ -29,6 +29,7 @@ from engine.cli.simulate import (
     seed_or_random,
     stopped_early,
 )
+from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput
 from engine.safefile import check_target
 
@@ -151,6 +152,7 @@ def compare(
     scheduler: SchedulerOpt = None,
     chunk_size: ChunkSizeOpt = None,
     force: ForceOpt = False,
+    oversubscribe: OversubscribeOpt = False,
 ) -> None:
     """Compare variants or sweep a value on the same fight seeds: the players' win and deaths.
 
@@ -172,8 +174,9 @@ def compare(
         require_matplotlib()
         check_target(plot, force=force)
     show_bar = sys.stderr.isatty() if progress is None else progress
+    note_clamp(workers, oversubscribe=oversubscribe, scheduler=scheduler)
     with (
-        open_executor(backend, workers=workers, scheduler=scheduler) as executor,
+        open_executor(backend, workers=workers, scheduler=scheduler, oversubscribe=oversubscribe) as executor,
         progress_bar(n, show_bar, what="fights (each variant)") as advance,
     ):
         tallies, paired = run_compare(

@@ -12,6 +12,7 @@ import typer
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import INTERRUPTED, JsonOption, console, emit_json, emit_json_streaming, err_console, fail
 from engine.cli.output import safe
+from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target
 from engine.simulate.picks import Keep
@@ -79,6 +80,7 @@ def simulate(
     scheduler: SchedulerOpt = None,
     chunk_size: ChunkSizeOpt = None,
     force: ForceOpt = False,
+    oversubscribe: OversubscribeOpt = False,
 ) -> None:
     """Run a scenario's fights in a batch and report who wins, how often, how fast, at what cost.
 
@@ -104,7 +106,11 @@ def simulate(
         require_matplotlib()
         check_target(plot, force=force)
     show = sys.stderr.isatty() if progress is None else progress
-    with open_executor(backend, workers=workers, scheduler=scheduler) as executor, progress_bar(n, show) as advance:
+    note_clamp(workers, oversubscribe=oversubscribe, scheduler=scheduler)
+    with (
+        open_executor(backend, workers=workers, scheduler=scheduler, oversubscribe=oversubscribe) as executor,
+        progress_bar(n, show) as advance,
+    ):
         prep, tally, picks = run_batch(
             loaded,
             n,

@@ -34,6 +34,7 @@ from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
 from engine.events.commands import CommandRecorded
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.nesting import check_depth
 from engine.rules.registry import PLUGINS, event_types
 
 if TYPE_CHECKING:
@@ -223,6 +224,7 @@ def encode(event: EventBase) -> bytes:
 def decode(data: bytes | str, *, schema_version: int | None = None, where: str = "", kind: Any = None) -> EventBase:
     """Decode one event (of any ruleset's types, or of type `kind`: `own_type`); older schema
     versions are upcast first. Errors name `where`."""
+    check_depth(data, where=where, error=CorruptLog, hint="the stored event is damaged")
     try:
         if schema_version is None:
             decoded: EventBase = (decoder_of() if kind is None else _decoder_as(kind)).decode(data)

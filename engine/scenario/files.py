@@ -33,14 +33,15 @@ from typing import Any, TypeVar
 import msgspec
 
 from engine.errors import InvalidInput
+from engine.nesting import HINT as DEPTH_HINT
+from engine.nesting import MAX_DEPTH, TOO_DEEP
+from engine.nesting import too_deep as nests_too_deep
 from engine.text import describe, first_unsafe, one_line, split_validation_error
 
 T = TypeVar("T")
 
 #: Largest document accepted, in bytes (1 MiB). A sheet is a few hundred bytes.
 MAX_BYTES = 1024 * 1024
-#: Deepest nesting of lists and tables accepted (a sheet needs 4).
-MAX_DEPTH = 32
 #: File extension → format.
 FORMATS: dict[str, str] = {".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 
@@ -283,6 +284,8 @@ def _parse_toml(text: str, name: str) -> Any:
 
 
 def _parse_json(text: str, name: str) -> Any:
+    if nests_too_deep(text):  # before the decoder, which would recurse
+        raise too_deep(name)
     try:
         return msgspec.json.decode(text)
     except msgspec.DecodeError as exc:
@@ -311,7 +314,7 @@ _PARSERS = {"toml": _parse_toml, "json": _parse_json, "yaml": _parse_yaml}
 
 
 def too_deep(name: str) -> FileError:
-    return FileError(name, f"nested deeper than {MAX_DEPTH} levels", hint="flatten the document")
+    return FileError(name, TOO_DEEP, hint=DEPTH_HINT)
 
 
 def check_values(obj: Any, name: str) -> None:

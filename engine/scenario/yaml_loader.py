@@ -12,7 +12,8 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from engine.scenario.files import MAX_DEPTH, FileError, too_deep
+from engine.nesting import MAX_DEPTH
+from engine.scenario.files import FileError, too_deep
 
 #: libyaml's parser when PyYAML was built with it (the usual wheels are), else None.
 try:

@@ -49,6 +49,7 @@ from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
 from engine.service.stream import Changes, follow, start_after
 from engine.session.service import SessionService
+from engine.simulate.pool import clamp_workers
 from engine.store.base import COMMAND_ID_PATTERN, check_command_id
 from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
@@ -576,7 +577,8 @@ async def fork(request: Request[Any, Any, Any], name: FromPath[str]) -> models.J
     body = await body_of(request, models.Fork)
     service = _service(request)
     state, loaded = await run(service.sessions.fork_point, name, body.at)
-    return service.jobs.start("fork", (state, loaded, body.simulate, body.seed, body.workers, body.at), body.simulate)
+    workers = clamp_workers(body.workers)  # silently: more processes than CPUs only share them
+    return service.jobs.start("fork", (state, loaded, body.simulate, body.seed, workers, body.at), body.simulate)
 
 
 @get("/sessions/{name:str}/events")
@@ -605,7 +607,8 @@ async def simulate(request: Request[Any, Any, Any]) -> models.Job:
     """A batch of fights as a job (`ua simulate`): poll `/jobs/ID`, then `/jobs/ID/result`."""
     body = await body_of(request, models.Simulation)
     loaded = await run(bodies.load_source, body.scenario)
-    return _service(request).jobs.start("simulation", (loaded, body.n, body.seed, body.workers), body.n)
+    workers = clamp_workers(body.workers)  # silently: more processes than CPUs only share them
+    return _service(request).jobs.start("simulation", (loaded, body.n, body.seed, workers), body.n)
 
 
 @get("/jobs", sync_to_thread=False)

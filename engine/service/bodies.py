@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 import msgspec
 
 from engine.errors import InvalidInput, NotFound
+from engine.nesting import check_depth
 from engine.scenario.files import FileError, convert_document, parse_document
 from engine.scenario.scenario import SCHEMA_HINT, LoadedScenario, Scenario, load_scenario
 from engine.scenario.sheets import sheet_problems
@@ -50,6 +51,7 @@ def decode_body(data: bytes, type_: type[T]) -> T:
     msgspec's reason and the `$.path` of the bad value otherwise."""
     if not data.strip():
         raise InvalidInput("the request has no body", where="$", hint="send a JSON object")
+    check_depth(data, where="$")  # before the decoder, which would recurse
     try:
         decoded: T = _decoder(type_).decode(data)
         return decoded

@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import socket
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -32,12 +34,18 @@ from engine.simulate.identity import OtherEngine, check_engine, engine_identity
 from engine.simulate.interrupts import Interrupts, ignoring
 from engine.simulate.spans import Span, Spans
 from engine.simulate.tasks import Job, Packed, opened, pack
+from engine.text import one_line
 
 log = get_logger(__name__)
 
 #: How long to try reaching a scheduler (seconds), and to wait for its first worker.
 CONNECT_SECONDS = 10.0
 WORKERS_SECONDS = 30.0
+#: How long a scheduler may take to greet a connection (it writes its handshake on accepting one:
+#: a peer that stays silent — an HTTP server, a dashboard — is not one), and the largest first
+#: message a greeting may announce (a banner read as Dask's length header announces exabytes).
+GREETING_SECONDS = 5.0
+MAX_GREETING = 2**26
 #: Dask's own diagnostics shown on stderr: errors only (a batch's lines are its own).
 DASK_LOG_LEVEL = logging.ERROR
 _ADDRESS = re.compile(r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})")
@@ -149,12 +157,15 @@ def _quiet_dask() -> None:
 
 
 @contextmanager
-def dask_executor(*, workers: int | None, scheduler: str | None) -> Iterator[DaskExecutor]:
-    """The cluster at `scheduler`, or a `LocalCluster` of `workers` processes (one thread each)
-    on 127.0.0.1 with no dashboard; closed (the local one shut down) when the block ends."""
+def dask_executor(
+    *, workers: int | None, scheduler: str | None, oversubscribe: bool = False
+) -> Iterator[DaskExecutor]:
+    """The cluster at `scheduler` (its workers are other machines': never clamped), or a
+    `LocalCluster` of `workers` processes (one thread each, at most one a usable CPU unless
+    `oversubscribe`) on 127.0.0.1 with no dashboard; closed (the local one shut down) after."""
     _quiet_dask()
     if scheduler is None:
-        with _local_cluster(workers) as client:
+        with _local_cluster(workers, oversubscribe) as client:
             yield DaskExecutor(client, where="the local Dask cluster")
         return
     if workers is not None:
@@ -164,19 +175,20 @@ def dask_executor(*, workers: int | None, scheduler: str | None) -> Iterator[Das
             hint="drop --workers, or start more `dask worker` processes",
         )
     address = scheduler_address(scheduler)
+    check_greeting(address)
     with _connect(address) as client:
         yield DaskExecutor(client, where=f"--scheduler {address}")
 
 
 @contextmanager
-def _local_cluster(workers: int | None) -> Iterator[Client]:
-    from engine.simulate.pool import default_workers
+def _local_cluster(workers: int | None, oversubscribe: bool) -> Iterator[Client]:
+    from engine.simulate.pool import clamp_workers, default_workers
 
     # Started with SIGINT ignored, the worker processes keep ignoring it: a terminal's Ctrl-C
     # reaches the whole process group, and is this process's to handle.
     with ignoring():
         cluster = LocalCluster(
-            n_workers=default_workers() if workers is None else workers,
+            n_workers=default_workers() if workers is None else clamp_workers(workers, oversubscribe=oversubscribe),
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
@@ -193,16 +205,68 @@ def _local_cluster(workers: int | None) -> Iterator[Client]:
             cluster.close()
 
 
+def check_greeting(address: str) -> None:
+    """Refuse, in one line and within CONNECT_SECONDS + GREETING_SECONDS, a `tcp://` address where
+    no Dask scheduler listens, before Dask's client reads a banner's bytes as a length (and asks
+    for exabytes) or waits forever on an HTTP server. A scheduler greets every connection with a
+    small message, at once; this one is closed after its length is read. (With `tls://` the
+    client speaks first: Dask's own timeout applies.)"""
+    scheme, _, rest = address.partition("://")
+    if scheme != "tcp":
+        return
+    host, _, port = rest.rpartition(":")
+    try:
+        peer = socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS)
+    except OSError as exc:
+        raise _unreachable(address, exc) from None
+    with peer:
+        head = _greeting(peer)
+    if head is None:
+        problem = f"it said nothing in {GREETING_SECONDS:.0f} s, as an HTTP server (ua serve, a dashboard) does"
+    elif len(head) < 8:
+        problem = "it closed the connection without a greeting" if not head else f"it greets with {head!r}"
+    elif not 0 < struct.unpack("Q", head)[0] <= MAX_GREETING:
+        problem = f"it greets with {head!r}…, not as a Dask scheduler does"
+    else:
+        return
+    raise BackendError(
+        one_line(f"{address} is not a Dask scheduler: {problem}"),
+        where="--scheduler",
+        hint="give the address `dask scheduler` prints (tcp://HOST:8786 by default), not its dashboard's",
+    )
+
+
+def _greeting(peer: socket.socket) -> bytes | None:
+    """The first 8 bytes the peer sends (fewer if it closes first), or None if it stays silent."""
+    peer.settimeout(GREETING_SECONDS)
+    head = b""
+    try:
+        while len(head) < 8:
+            chunk = peer.recv(8 - len(head))
+            if not chunk:
+                break
+            head += chunk
+    except TimeoutError:
+        return head or None
+    except OSError:
+        pass  # reset while greeting: what came is what it said
+    return head
+
+
+def _unreachable(address: str, exc: BaseException) -> BackendError:
+    return BackendError(
+        f"cannot reach the Dask scheduler at {address} ({_reason(exc)})",
+        where="--scheduler",
+        hint="start one with `dask scheduler` and give the address it prints; check the host, port and firewall",
+    )
+
+
 @contextmanager
 def _connect(address: str) -> Iterator[Client]:
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise BackendError(
-            f"cannot reach the Dask scheduler at {address} ({_reason(exc)})",
-            where="--scheduler",
-            hint="start one with `dask scheduler` and give the address it prints; check the host, port and firewall",
-        ) from None
+    except (OSError, TimeoutError, MemoryError, ValueError) as exc:  # a peer that is no scheduler
+        raise _unreachable(address, exc) from None
     with client:
         try:
             client.wait_for_workers(1, timeout=WORKERS_SECONDS)

@@ -174,13 +174,14 @@ def run_job(
     return False
 
 
-def local_executor(workers: int) -> Executor:
-    """This process for one worker, else the local process pool."""
+def local_executor(workers: int, *, oversubscribe: bool = False) -> Executor:
+    """This process for one worker, else the local process pool (at most a process a usable CPU
+    unless `oversubscribe`)."""
     if workers <= 1:
         return InProcess()
     from engine.simulate.pool import LocalPool
 
-    return LocalPool(workers)
+    return LocalPool(workers, oversubscribe=oversubscribe)
 
 
 def require_dask() -> None:
@@ -198,18 +199,21 @@ def require_dask() -> None:
 
 
 @contextmanager
-def open_executor(backend: Backend, *, workers: int | None, scheduler: str | None = None) -> Iterator[Executor]:
+def open_executor(
+    backend: Backend, *, workers: int | None, scheduler: str | None = None, oversubscribe: bool = False
+) -> Iterator[Executor]:
     """The executor of a command: `local` (this process or its pool of `workers`), or `dask` (the
-    cluster at `scheduler`, else a cluster of `workers` processes on this machine), closed after."""
+    cluster at `scheduler`, else a cluster of `workers` processes on this machine), closed after.
+    Processes on this machine are at most one a usable CPU unless `oversubscribe`."""
     from engine.simulate.pool import default_workers
 
     if backend == "local":
         if scheduler is not None:
             raise InvalidInput("--scheduler is for a Dask cluster", where="--scheduler", hint="add --backend dask")
-        yield local_executor(default_workers() if workers is None else workers)
+        yield local_executor(default_workers() if workers is None else workers, oversubscribe=oversubscribe)
         return
     require_dask()
     from engine.simulate.cluster import dask_executor
 
-    with dask_executor(workers=workers, scheduler=scheduler) as executor:
+    with dask_executor(workers=workers, scheduler=scheduler, oversubscribe=oversubscribe) as executor:
         yield executor

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from engine.errors import InvalidInput
+from engine.nesting import check_depth
 from engine.scenario.files import FileError, parse_document, read_limited
 from engine.scenario.scenario import CombatantSpec, LoadedScenario, load_scenario, sheet_file
 from engine.state.sheet import Sheet
@@ -63,8 +64,9 @@ def split_path(path: str, *, option: str = "--set") -> tuple[str, ...]:
     return tuple(k.strip() for k in keys)
 
 
-def parse_value(raw: str) -> Any:
+def parse_value(raw: str, *, option: str = "--set") -> Any:
     """A TOML value, else a JSON value, else the text itself."""
+    check_depth(raw, where=option)  # before the parsers, which would recurse
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except (tomllib.TOMLDecodeError, ValueError):
@@ -81,7 +83,7 @@ def parse_override(text: str, *, option: str = "--set") -> Override:
     path, sep, raw = text.partition("=")
     if not sep or not path.strip():
         raise InvalidInput(f"{text!r} has no PATH=VALUE", where=option, hint=HINT)
-    return Override(text=text, keys=split_path(path, option=option), value=parse_value(raw.strip()))
+    return Override(text=text, keys=split_path(path, option=option), value=parse_value(raw.strip(), option=option))
 
 
 def _pick(items: list[Any], key: str, at: str, text: str) -> int:
@@ -206,7 +208,7 @@ def sweep_values(text: str) -> tuple[tuple[str, ...], list[Any]]:
         whole = all(x == x.to_integral_value() for x in (start, step))
         values: list[Any] = [int(start + k * step) if whole else float(start + k * step) for k in range(count)]
     else:
-        values = [parse_value(v.strip()) for v in raw.split(",")]
+        values = [parse_value(v.strip(), option="--sweep") for v in raw.split(",")]
         if len(values) > MAX_SWEEP:
             raise InvalidInput(f"{len(values)} values", where="--sweep", hint=f"at most {MAX_SWEEP}")
     return keys, values

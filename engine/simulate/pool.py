@@ -20,10 +20,21 @@ from engine.simulate.tasks import Job, pack, run_packed
 MAX_WORKERS = 256
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system says, else every core)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores)
+
+
 def default_workers() -> int:
     """Every core this process may run on (at most MAX_WORKERS)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MAX_WORKERS, cores))
+    return min(MAX_WORKERS, usable_cpus())
+
+
+def clamp_workers(workers: int, *, oversubscribe: bool = False) -> int:
+    """`workers` processes on this machine, at most one a usable CPU unless `oversubscribe`: more
+    only share the CPUs, each with its own memory (256 on 2 CPUs took 6 GiB, and no less time)."""
+    return workers if oversubscribe else min(workers, usable_cpus())
 
 
 def _ignore_ctrl_c() -> None:
@@ -35,13 +46,14 @@ def _finished(future: Future[Any]) -> bool:
 
 
 class LocalPool:
-    """A process pool of `slots` workers, made for each batch."""
+    """A process pool of `slots` workers, made for each batch: `workers`, at most the usable CPUs
+    unless `oversubscribe`."""
 
     name = "local"
     task_seconds = 0.5
 
-    def __init__(self, workers: int) -> None:
-        self.slots = workers
+    def __init__(self, workers: int, *, oversubscribe: bool = False) -> None:
+        self.slots = clamp_workers(workers, oversubscribe=oversubscribe)
 
     def run(self, job: Job, spans: Spans, take: Take, interrupts: Interrupts) -> None:
         workers = min(self.slots, len(spans))  # a small batch needs no more processes than chunks

@@ -9,6 +9,7 @@ from typing import Any
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.batch import run_batch
+from engine.simulate.executors import Executor
 from engine.simulate.stats import summary
 from engine.state.encounter import Encounter
 
@@ -23,9 +24,11 @@ def fork_batch(
     from_event: int | None = None,
     interruptible: bool = False,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Fight on from `state` `n` times, each combatant on its tactics in `loaded`; the batch
-    report as `ua simulate` gives it. `progress` is told the fights done after each chunk."""
+    report as `ua simulate` gives it. `progress` is told the fights done after each chunk;
+    `executor`: where (default: this process, or a local pool of `workers`)."""
     scripted = {f.id for f in loaded.fighters}
     missing = [c.id for c in state.combatants if c.id not in scripted]
     if missing:
@@ -33,6 +36,6 @@ def fork_batch(
     if state.fight.phase == "ended":
         raise InvalidInput("the fight is already over at that point", hint="fork from an earlier event")
     prep, tally, _ = run_batch(
-        loaded, n, seed, workers=workers, start=state, interruptible=interruptible, progress=progress
+        loaded, n, seed, workers=workers, start=state, interruptible=interruptible, progress=progress, executor=executor
     )
     return summary(prep, tally, seed=seed, requested=n, from_event=from_event)

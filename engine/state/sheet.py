@@ -4,6 +4,8 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
+from engine.text import UNSAFE_CLASS
+
 StatName = Literal["body", "speed", "mind", "soul"]
 MeterName = Literal["violence", "unnatural", "helplessness", "isolation", "self"]
 PassionKind = Literal["rage", "fear", "noble"]
@@ -23,11 +25,13 @@ Rating = Annotated[int, msgspec.Meta(ge=0, le=150)]
 Hardened = Annotated[int, msgspec.Meta(ge=0, le=MAX_HARDENED)]
 Failed = Annotated[int, msgspec.Meta(ge=0, le=MAX_FAILED)]
 
-#: No control character anywhere (C0, DEL, C1 — a trailing newline too), so a name read from a
-#: file cannot rewrite a terminal line. Checked when a sheet is decoded, not on construction.
-PRINTABLE = r"^(?![\s\S]*[\x00-\x1f\x7f-\x9f])"
+#: None of the characters `engine.text.unsafe` refuses (control characters — a trailing newline
+#: too —, bidirectional controls, zero-width and other invisible ones), so a name read from a file
+#: can neither rewrite a terminal line nor pass for another. Checked when a sheet is decoded, not
+#: on construction.
+PRINTABLE = rf"^(?![\s\S]*[\t\n\r{UNSAFE_CLASS}])"
 #: As PRINTABLE, but tabs and line breaks are allowed (free text such as notes).
-PRINTABLE_LINES = r"^(?![\s\S]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f])"
+PRINTABLE_LINES = rf"^(?![\s\S]*[{UNSAFE_CLASS}])"
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=PRINTABLE)]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound, TornTail
 from engine.logging import get_logger
-from engine.safefile import fsync_directory, write_all, write_file
+from engine.safefile import check_not_a_database_sidecar, fsync_directory, write_all, write_file
 from engine.store.base import ClosesOnExit, EventData, EventStore, NewEvent, StoredEvent, data_of
 from engine.store.logfile import Index, Scanner, check_data, encode_commands, encode_lines
 
@@ -237,6 +237,7 @@ class JsonlStore(ClosesOnExit):
 
 
 def _open(path: Path) -> int:
+    check_not_a_database_sidecar(path)  # appending to a database's `-wal` would be its undoing
     existed = path.exists()
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)

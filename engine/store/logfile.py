@@ -40,6 +40,7 @@ import msgspec
 
 from engine.errors import CorruptLog, InvalidInput, NotFound, TornTail
 from engine.hashing import blake2b
+from engine.nesting import check_depth
 from engine.store.base import COMMAND_ID_PATTERN, StoredEvent
 
 #: The longest line read (an event with a large sheet is a few kB; a stored scenario a few 100 kB).
@@ -237,6 +238,8 @@ class Scanner:
         where = f"{self.path}:{self._line_no}"
         if self._bad is not None:
             raise self._bad  # a bad line with another after it: damage, not a crash
+        # never a crash's doing (a cut makes no line deeper): refused at once, before the decoder
+        check_depth(raw, where=where, error=CorruptLog, hint="no event line nests that deep: it was damaged or edited")
         try:
             line = _decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

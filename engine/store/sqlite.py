@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
 from engine.logging import get_logger
+from engine.safefile import check_not_a_database_sidecar
 from engine.store.base import ClosesOnExit, EventData, NewEvent, StoredEvent
 
 log = get_logger(__name__)
@@ -97,6 +98,7 @@ class SqliteStore(ClosesOnExit):
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
         self.path = Path(path)
+        check_not_a_database_sidecar(self.path)  # `D-wal` opened as a database would be D's undoing
         self.timeout = timeout
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []

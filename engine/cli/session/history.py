@@ -10,6 +10,7 @@ import typer
 from engine.cli.common import JsonOption
 from engine.cli.session.options import DEFAULT_DB, CommandIdOpt, Db, Full, Name, service
 from engine.cli.session.run import act, show_marker
+from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput
 
 
@@ -34,7 +35,9 @@ def amend_json(
 ) -> None:
     """Replace command N with a corrected one given as JSON (or use --amend N on any action)."""
     from engine.commands import COMMAND_TYPES, command_decoder
+    from engine.nesting import check_depth
 
+    check_depth(command, where="--command")
     try:
         corrected = command_decoder.decode(command)
     except Exception as exc:  # msgspec's errors carry the $.path
@@ -52,7 +55,10 @@ def fork(
     at: Annotated[str, typer.Argument(help="Start from the state after event N, or after command #N ('#9').")],
     simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
-    workers: Annotated[int, typer.Option("--workers")] = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes (at most the usable CPUs unless --oversubscribe).")
+    ] = 1,
+    oversubscribe: OversubscribeOpt = False,
     scenario: Annotated[
         Path | None,
         typer.Option("--scenario", help="Take the tactics from this file (default: the scenario the session stores)."),
@@ -68,12 +74,18 @@ def fork(
     from engine.cli.report import render, to_csv
     from engine.cli.simulate import emit_report, stopped_early
     from engine.simulate.batch import check_size
+    from engine.simulate.executors import open_executor
     from engine.simulate.whatif import fork_batch
 
     sessions = service(db, name)
     position = sessions.position(name, at, where="AT")
     state, loaded = sessions.fork_point(name, position, scenario=scenario, check=lambda: check_size(simulate, workers))
     batch_seed = seed if seed is not None else 0
-    report = fork_batch(state, loaded, simulate, batch_seed, workers=workers, from_event=position, interruptible=True)
+    note_clamp(workers, oversubscribe=oversubscribe)
+    with open_executor("local", workers=workers, oversubscribe=oversubscribe) as executor:
+        report = fork_batch(
+            state, loaded, simulate, batch_seed, workers=workers, from_event=position, interruptible=True,
+            executor=executor,
+        )
     stopped_early(report["fights"], simulate)
     emit_report(report, json=json, as_csv=False, text=render, table=to_csv)

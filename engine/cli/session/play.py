@@ -24,6 +24,7 @@ class CommandScript(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_
 def read_script(path: Path) -> list[Command]:
     """Commands from TOML/YAML/JSON (`commands = [...]`) or JSON lines (one command a line)."""
     from engine.commands import command_decoder
+    from engine.nesting import check_depth
     from engine.scenario.files import load_document, read_limited
 
     if path.suffix != ".jsonl":
@@ -34,6 +35,7 @@ def read_script(path: Path) -> list[Command]:
     text = read_limited(path, any_format=True).decode("utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
+            check_depth(line, where=f"{path}:{number}")
             try:
                 out.append(command_decoder.decode(line))
             except msgspec.ValidationError as exc:
