@@ -136,8 +136,9 @@ def test_a_grappler_declaring_its_grapple_again_is_taken_as_made():
 def test_a_grappler_may_not_do_nothing_on_its_turn():
     """U-17: its turn is its exchange roll, not "nothing instead" (U-22's escape)."""
     fight, _ = grabbed()
-    with pytest.raises(Refused, match="U-17"):
+    with pytest.raises(Refused, match="U-17") as refused:
         fight.do(f.DoNothing(actor="b"))
+    assert "its turn is its ua3_grapple" in (refused.value.hint or "")
     events = fight.do(f.Grapple(actor="b", dice=(9, 0)))
     assert of_type(events, GridironRolled)[0].actor == "b"
 

@@ -245,14 +245,15 @@ def _grapples_on(t: Table, row: Row, action: str, targets: tuple[str, ...]) -> b
     return not targets or targets == (grapple_side(t, row.id)[1],)
 
 
-def grapple_bound(t: Table, row: Row, action: str) -> Refused:
+def grapple_bound(t: Table, row: Row, action: str, *, on_turn: bool = False) -> Refused:
     """U-17: a grappler who can act does its grapple (its exchange roll, or an option it has)
-    every round, never `action` instead."""
+    every round, never `action` instead (`on_turn`: refused on its turn, not declaring)."""
     _, opponent = grapple_side(t, row.id)
-    instead = "nothing" if action == "nothing" else action.replace("_", " ")
+    options = "the exchange roll, or with advantage wounds, disarm, swap or shoot"
     return Refused(
-        f"{row.id} is in a grapple with {opponent}: its action each round is its grapple (U-17), not {instead}",
-        hint="declare grapple; on its turn it rolls the exchange (with advantage: wounds, disarm, swap or shoot)",
+        f"{row.id} is in a grapple with {opponent}: its action each round is its grapple (U-17), "
+        f"not {action.replace('_', ' ')}",
+        hint=f"its turn is its ua3_grapple: {options}" if on_turn else f"declare grapple ({options} on its turn)",
     )
 
 
@@ -367,7 +368,7 @@ def turn_of(t: Table, actor: str, *actions: str) -> Row:
     declared = row.declared
     grappled = grapple_of(t, actor) is not None
     if grappled and "grapple" not in actions:
-        raise grapple_bound(t, row, actions[0])
+        raise grapple_bound(t, row, actions[0], on_turn=True)
     if grappled:  # grabbed after declaring: its turn is its roll in the grapple (U-17, Decision)
         return row
     if declared is None or declared.action not in actions:
@@ -455,7 +456,7 @@ def do_nothing(sink: Sink[Table], command: DoNothing, dice: DiceSource) -> None:
     if t.phase != "acting" or t.current != command.actor:
         raise Refused(f"it is not {command.actor}'s turn", hint=f"it is {t.current or 'no one'}'s")
     if grapple_of(t, command.actor) is not None:
-        raise grapple_bound(t, t.by_id[command.actor], "nothing")
+        raise grapple_bound(t, t.by_id[command.actor], "nothing", on_turn=True)
     end_turn(sink, command.actor, dice)
 
 
