@@ -118,6 +118,9 @@ def test_a_grappler_the_round_closes_on_undeclared_declares_its_grapple():
     events = fight.declare(("a", "grapple"))
     declared = {e.actor: (e.action, e.rating) for e in of_type(events, ev.ActionDeclared)}
     assert declared == {"a": ("grapple", 40), "b": ("grapple", 30)}
+    assert of_type(events, ev.ActionDeclared)[1].explain() == (
+        "b declares grapple: its exchange this round (Struggle 30) (U-17, U-22)."
+    )
     assert fight.state.fight.order == ("a", "b")
 
 
