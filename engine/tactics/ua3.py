@@ -314,8 +314,8 @@ def _sorted(pool: list[Row], keys: list[tuple[int, int]], *, descending: bool = 
 def _feasible(t: Table, row: Row, rule: Rule, weapon: Arm | None, grapple: Conflict | None) -> bool:
     """Whether the rules would take this declaration now (so a rule that cannot apply is
     skipped); `weapon`: the one in hand (`_weapon`), `grapple`: the one it is in."""
-    if grapple is not None:
-        return rule.do in ("grapple", "nothing")
+    if grapple is not None:  # U-17: its action is its grapple, whatever else a rule would do
+        return rule.do == "grapple"
     action = rule.do
     if row.reaction is not None and row.reaction.kind == "flee":
         return action == "flee"
@@ -360,7 +360,8 @@ def _best_weapon(row: Row) -> Arm | None:
 
 
 def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Declaration:
-    """U-22: the first rule that holds and can be declared (nothing when none)."""
+    """U-22: the first rule that holds and can be declared (nothing when none; in a grapple,
+    U-17, its grapple)."""
     if not can_act(row):
         return Declaration(actor=row.id, action="nothing")
     weapon, grapple = _weapon(row), grapple_of(t, row.id)  # the declaration changes neither
@@ -389,7 +390,7 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
             assert best is not None
             return Declaration(actor=row.id, action="ready", weapon=best.name)
         return Declaration(actor=row.id, action=action)
-    return Declaration(actor=row.id, action="nothing")
+    return Declaration(actor=row.id, action="nothing" if grapple is None else "grapple")
 
 
 def profile_of(profiles: Mapping[str, Ua3Profile], actor: str) -> Ua3Profile | None:
@@ -454,7 +455,7 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
             move = "wounds" if key == "a" else "roll"
         if move == "shoot":
             gun = _weapon(row)
-            if gun is None or not gun.gun or row.jammed:
+            if gun is None or not gun.gun or row.jammed or firearms(row) is None:
                 move = "roll"
         if move in ("wounds", "disarm") and key != "a":
             move = "roll"

@@ -82,7 +82,9 @@ class Ua3TacticRule(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_
     gauge: GaugeName = "violence"
     threat: str = ""
     #: U-17: the move with advantage (default, Decision: the attacker's 1d10 wounds; the
-    #: defender rolls on) and what the attacker does in its end zone
+    #: defender rolls on; `shoot` falls back to the roll without a working gun in hand and a
+    #: firearms identity) and what the attacker does in its end zone. A grappler always
+    #: declares its grapple (U-17), with or without a rule naming it.
     grapple_move: GrappleMove | None = None
     grapple_end: GrappleEnd = "restrain"
     fists_crit: Literal["unconscious", "dead"] = "unconscious"
@@ -116,8 +118,10 @@ PRESETS: dict[str, tuple[Ua3TacticRule, ...]] = {
         R(do="grapple", target="weakest", spare_helpless=True),
         R(do="attack", target="weakest"),
     ),
-    # Sprays the enemy: full auto at two targets, suppressive fire when it cannot hit (U-7, U-8).
+    # Sprays the enemy: full auto at two targets, suppressive fire when it cannot hit (U-7, U-8);
+    # grappled, rolls to break free and shoots point-blank with advantage (U-17, U-5).
     "gunner": (
+        R(do="grapple", when=W(grappled=True), grapple_move="shoot"),
         R(do="clear_jam", when=W(jammed=True)),
         R(do="ready", when=W(holding_gun=False)),
         R(do="full_auto", target="most_dangerous", two_targets=True, burst="three_round"),
@@ -129,8 +133,9 @@ PRESETS: dict[str, tuple[Ua3TacticRule, ...]] = {
         R(do="clear_jam", when=W(jammed=True)),
         R(do="suppress", target="nearest"),
     ),
-    # Aims a round (U-9), then shoots the most dangerous enemy.
+    # Aims a round (U-9), then shoots the most dangerous enemy; grappled, as the gunner (U-17).
     "marksman": (
+        R(do="grapple", when=W(grappled=True), grapple_move="shoot"),
         R(do="clear_jam", when=W(jammed=True)),
         R(do="ready", when=W(holding_gun=False)),
         R(do="attack", target="most_dangerous", when=W(round_at_least=2)),

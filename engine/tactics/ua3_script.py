@@ -11,10 +11,10 @@ from typing import Any, Final
 from engine.commands.base import CommandBase
 from engine.commands.setup import StartEncounter
 from engine.commands.ua3 import StressCheck
-from engine.commands.ua3_combat import BeginFight, Declare, DoNothing
+from engine.commands.ua3_combat import BeginFight, Declare, DoNothing, Grapple
 from engine.dice.source import DiceSource
 from engine.rules.script import CombatantEnd
-from engine.rules.ua3.combat.situation import frozen
+from engine.rules.ua3.combat.situation import frozen, grapple_of
 from engine.rules.ua3.table import Table
 from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import GAUGES, Gauges
@@ -98,9 +98,11 @@ class Ua3Script:
 
     def instead(self, table: Table, phase: str) -> CommandBase:
         if phase == "declare":
-            return Declare(close=True)  # the rest declare nothing
+            return Declare(close=True)  # the rest declare nothing (a grappler, its grapple: U-17)
         actor = table.current
         assert actor is not None, "a turn belongs to someone"
+        if grapple_of(table, actor) is not None:  # U-17: a grappler's turn is its exchange roll
+            return Grapple(actor=actor)
         return DoNothing(actor=actor)
 
     def baseline(self, state: Ua3Encounter) -> dict[str, Any]:

@@ -11,12 +11,14 @@ from typing import Any
 from typer.testing import CliRunner
 
 from engine.cli.app import app
-from engine.session.live import LiveEncounter
+from engine.events.ua3 import GridironRolled
+from engine.session.live import LiveEncounter, read_records
 from engine.session.verify import verify
 from engine.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 AMBUSH = ROOT / "scenarios" / "ua3" / "full-auto-ambush.toml"
+GARAGE = ROOT / "scenarios" / "ua3" / "garage-grapple.toml"
 runner = CliRunner()
 
 
@@ -108,3 +110,48 @@ def test_a_ua3_session_forks_into_fights_from_where_the_table_left_it(tmp_path: 
     at = str(session(tmp_path).version)
     out = ua(tmp_path, "session", "fork", "ambush", at, "--simulate", "30", "--seed", "1", "--json")
     assert out["fights"] == 30 and sum(e["count"] for e in out["endings"]) == 30
+
+
+def garage(tmp_path: Path) -> Any:
+    """The garage session's state now."""
+    return LiveEncounter(SqliteStore(tmp_path / "s.sqlite"), "g").state
+
+
+def garage_events(tmp_path: Path) -> list[Any]:
+    return [e for _, e in read_records(SqliteStore(tmp_path / "s.sqlite"), "g")]
+
+
+def test_at_the_table_a_grappled_player_declares_its_grapple_and_cannot_sit_it_out(tmp_path: Path) -> None:
+    """U-17, U-22: in the garage, Knuckles (an NPC) grabs Vasquez (a player) in round 1. In round
+    2 the NPCs declare their grapples as the round opens; Vasquez may not declare nothing or an
+    attack (one clear line, U-17, nothing recorded), the GM's `declare-action Knuckles grapple`
+    stands as made, and `declare-action Vasquez grapple` sets the order. On his turn `next`
+    (doing nothing) is refused, and his `act` is his exchange roll."""
+    db = ("--db", str(tmp_path / "s.sqlite"))
+    ua(tmp_path, "session", "new", "g", "--scenario", str(GARAGE), "--seed", "3", "--players", "Vasquez")
+    ua(tmp_path, "session", "begin", "g")
+    ua(tmp_path, "session", "declare-action", "g", "Vasquez", "full_auto", "Knuckles", "Moose")
+    ua(tmp_path, "session", "npc", "g", "--all")
+    state = garage(tmp_path)
+    assert state.fight.order[state.fight.turn] == "Vasquez"
+    assert any(c.kind == "grapple" and c.result is None for c in state.conflicts)
+    ua(tmp_path, "session", "act", "g", "--dice", "9,0")
+    ua(tmp_path, "session", "npc", "g", "--all")
+    state = garage(tmp_path)
+    assert state.fight.phase == "declare" and state.fight.round == 2
+    for action in (["nothing"], ["attack", "Knuckles"]):
+        refused = runner.invoke(app, ["session", "declare-action", "g", "Vasquez", *action, *db])
+        assert refused.exit_code != 0 and "U-17" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert garage(tmp_path).version == state.version
+    ua(tmp_path, "session", "declare-action", "g", "Knuckles", "grapple")
+    ua(tmp_path, "session", "declare-action", "g", "Vasquez", "grapple")
+    state = garage(tmp_path)
+    assert state.fight.phase == "acting" and "Vasquez" in state.fight.order
+    ua(tmp_path, "session", "npc", "g", "--all")
+    state = garage(tmp_path)
+    assert state.fight.phase == "acting" and state.fight.order[state.fight.turn] == "Vasquez"
+    refused = runner.invoke(app, ["session", "next", "g", *db])
+    assert refused.exit_code != 0 and "U-17" in refused.stderr
+    ua(tmp_path, "session", "act", "g", "--dice", "9,0")
+    rolled = [e for e in garage_events(tmp_path) if isinstance(e, GridironRolled)]
+    assert [e.actor for e in rolled][-1] == "Vasquez" and len([e for e in rolled if e.actor == "Vasquez"]) == 2

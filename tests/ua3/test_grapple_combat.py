@@ -90,11 +90,86 @@ def test_a_grappler_holding_an_edged_weapon_cuts_1d10_each_exchange():
 
 
 def test_a_grappler_does_nothing_but_grapple():
-    """U-17 (Decision): in a grapple, grapple or do nothing."""
+    """U-17: in a grapple, its action each round is its grapple — an attack is refused."""
     fight, _ = grabbed()
     fight.do(f.Grapple(actor="b", dice=(9, 0)))
-    with pytest.raises(Refused, match="grapple"):
+    with pytest.raises(Refused, match="U-17"):
         fight.declare(("a", "attack", ["b"]), ("b", "grapple"))
+
+
+@pytest.mark.parametrize("who", ["a", "b"])
+def test_neither_grappler_may_declare_nothing_and_skip_its_roll(who):
+    """U-17: "neither may declare 'nothing' and so skip its roll" — the attacker or the defender;
+    nothing is declared (the refusal records nothing)."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    before = fight.state.version
+    with pytest.raises(Refused, match=r"U-17.*not nothing") as refused:
+        fight.declare(*((x, "nothing" if x == who else "grapple") for x in ("a", "b")))
+    assert "declare grapple" in (refused.value.hint or "")
+    assert fight.state.version == before and fight.state.fight.phase == "declare"
+
+
+def test_a_grappler_the_round_closes_on_undeclared_declares_its_grapple():
+    """U-17, U-22: the GM closes the round with only a's grapple declared: b's action is its
+    grapple all the same, rated by its Struggle 30, and b is in the order after a's 40."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    events = fight.declare(("a", "grapple"))
+    declared = {e.actor: (e.action, e.rating) for e in of_type(events, ev.ActionDeclared)}
+    assert declared == {"a": ("grapple", 40), "b": ("grapple", 30)}
+    assert of_type(events, ev.ActionDeclared)[1].explain() == (
+        "b declares grapple: its exchange this round (Struggle 30) (U-17, U-22)."
+    )
+    assert fight.state.fight.order == ("a", "b")
+
+
+def test_a_grappler_declaring_its_grapple_again_is_taken_as_made():
+    """U-17, U-22: a grappler's one action is its grapple; declared again (the GM at the table, after
+    its tactics declared it), it stands as made and nothing new is recorded."""
+    fight, _ = grabbed()
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="grapple"),)))
+    again = fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="grapple", targets=("a",)),)))
+    assert not of_type(again, ev.ActionDeclared) and fight.who("b").declared is not None
+    with pytest.raises(Refused, match="already declared"):
+        fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="dodge"),)))
+
+
+def test_a_grappler_may_not_do_nothing_on_its_turn():
+    """U-17: its turn is its exchange roll, not "nothing instead" (U-22's escape)."""
+    fight, _ = grabbed()
+    with pytest.raises(Refused, match="U-17") as refused:
+        fight.do(f.DoNothing(actor="b"))
+    assert "its turn is its ua3_grapple" in (refused.value.hint or "")
+    events = fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    assert of_type(events, GridironRolled)[0].actor == "b"
+
+
+def test_a_grapple_declared_at_someone_else_is_refused():
+    """U-17: a grappler grapples its own opponent."""
+    fight = Fight(join("a", "x", GRABBER), join("b", "y", HELD), join("c", "y", HELD))
+    fight.declare(("a", "grapple", ["b"]), ("b", "attack", ["a"]), ("c", "nothing"))
+    fight.do(f.Grapple(actor="a", target="b", dice=(9, 0)))
+    fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    with pytest.raises(Refused, match="grappling a, not c"):
+        fight.do(f.Declare(declarations=(f.Declaration(actor="b", action="grapple", targets=("c",)),)))
+
+
+def test_a_blade_in_a_grapplers_hand_cuts_each_round_until_it_is_disarmed():
+    """U-17: b holds a knife: its 90 fails and the knife cuts 1d10 (4); a's 10 takes the token to
+    advantage A, then a disarms b; on b's next turn (90 again) there is no cut."""
+    fight, _ = grabbed((9, 0), held_weapons=(KNIFE,))
+    events = fight.do(f.Grapple(actor="b", dice=(9, 0, 4)))
+    assert wounds_to(events, "a") == 4
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    fight.do(f.Grapple(actor="a", dice=(1, 0)))
+    fight.do(f.Grapple(actor="b", dice=(9, 0, 4)))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    fight.do(f.Grapple(actor="a", move="disarm"))
+    assert fight.who("b").in_hand == "fists"
+    events = fight.do(f.Grapple(actor="b", dice=(9, 0)))
+    assert wounds_to(events, "a") == 0
 
 
 def test_a_grapple_is_rolled_on_the_grapplers_turns_not_as_a_general_conflict():

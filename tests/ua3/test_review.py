@@ -193,8 +193,9 @@ def test_a_surrendered_combatant_is_a_witness_of_a_finishing():
 def test_a_held_grappler_that_fails_with_flee_struggles_free_then_flees():
     """U-23, U-17 (Decision): a grabs b (90 misses: balance) and cuts it with the knife (1d10 = 5);
     b, attacked with a weapon (U-25, violence 1 over its 0 hardened), fails with 99 and would flee
-    — but it is held: it stays in the grapple. Next round it struggles: a crit (01) is two steps
-    to its end zone, it breaks free with a punch (10 + 1) and flees then."""
+    — but it is held: it stays in the grapple. Next round both roll (U-17): a's 90 fails and its
+    knife cuts again (1d10 = 3); b's crit (01) is two steps to its end zone, it breaks free with
+    a punch (10 + 1) and flees then."""
     fight = Fight(join("a", "x", BRUISER, KNIFE), join("b", "y", person("Runner", violence=0), reaction="flee"))
     fight.declare(("a", "grapple", ["b"]), ("b", "nothing"))
     events = fight.do(f.Grapple(actor="a", target="b", dice=(9, 0, 5, 9, 9)))
@@ -202,7 +203,8 @@ def test_a_held_grappler_that_fails_with_flee_struggles_free_then_flees():
     assert checked(events, "b") == [(1, "attacked with a weapon (U-25)")]
     assert b.status == "active" and b.reaction is not None and b.reaction.kind == "flee"
     assert fight.state.conflicts[0].result is None
-    fight.declare(("a", "nothing"), ("b", "grapple"))
+    fight.declare(("a", "grapple"), ("b", "grapple"))
+    fight.do(f.Grapple(actor="a", dice=(9, 0, 3)))
     events = fight.do(f.Grapple(actor="b", dice=(0, 1)))
     assert wounds_to(events, "a") == 11 and fight.who("b").status == "fled"
 

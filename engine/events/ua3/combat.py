@@ -31,6 +31,8 @@ class ActionDeclared(EventBase, frozen=True, kw_only=True, tag="ua3_action_decla
         at = f" at {', '.join(self.targets)}" if self.targets else ""
         with_ = f" with the {self.weapon}" if self.weapon and self.weapon != "fists" else ""
         rated = f" ({self.rated_by} {self.rating})" if self.rated_by else ""
+        if self.action == "grapple" and not self.targets:  # in a grapple: its one action (U-17)
+            return f"{self.actor} declares grapple: its exchange this round{rated} (U-17, U-22)."
         return f"{self.actor} declares {self.action.replace('_', ' ')}{at}{with_}{rated} (U-22)."
 
 

@@ -34,12 +34,12 @@ from engine.rules.ua3.combat.apply import action_declared, fight_ended, order_se
 from engine.rules.ua3.combat.harm import failed, flee_if_free, stress
 from engine.rules.ua3.combat.situation import (
     FRENZY,
-    IN_GRAPPLE,
     action_rating,
     can_act,
     combatant,
     frozen,
     grapple_of,
+    grapple_side,
     held,
     helpless,
     standing,
@@ -125,8 +125,8 @@ def _check(
         return "", None
     reaction = row.reaction
     grapple = grapple_of(t, row.id)
-    if grapple is not None and action not in IN_GRAPPLE:  # one that would flee struggles to get free
-        raise Refused(f"{row.id} is in a grapple (U-17): it grapples or does nothing")
+    if grapple is not None and action != "grapple":  # one that would flee struggles to get free
+        raise grapple_bound(t, row, action)
     if reaction is not None and reaction.kind == "flee" and grapple is None and action not in ("flee", "nothing"):
         raise Refused(f"{row.id} flees until {reaction.source} is gone (U-23)", hint="declare flee")
     low, high = TARGETS.get(action, (0, 1 if action == "grapple" else 0))
@@ -161,6 +161,8 @@ def _check(
         raise Refused("suppressive fire needs a gun (U-8)")
     if action == "finish" and not helpless(t.by_id[targets[0]]):
         raise Refused(f"{targets[0]} is not helpless (U-10: unconscious, restrained or frozen)")
+    if grapple is not None and targets and targets != (grapple_side(t, row.id)[1],):
+        raise Refused(f"{row.id} is grappling {grapple_side(t, row.id)[1]}, not {targets[0]} (U-17)")
     if action == "grapple" and grapple is None:
         if not targets:
             raise Refused("a grab names whom it grabs (U-17)")
@@ -183,10 +185,14 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
     for d in declarations:
         actor, action, targets, named, gauge = astuple(d)
         row = combatant(t, actor)
-        if row.id in seen or row.declared is not None:
+        if row.id in seen or (row.declared is not None and not _grapples_on(t, row, action, targets)):
             raise Refused(f"{row.id} has already declared this round", hint="U-22: one action a round")
         seen.add(row.id)
+        if row.declared is not None:  # its grapple again (U-17): declared already, nothing new
+            continue
         if action == "nothing":
+            if can_act(row) and grapple_of(t, row.id) is not None:
+                raise grapple_bound(t, row, action)
             decided.append((row, action, (), "", 0, ""))
             continue
         weapon, option = _check(t, row, action, targets, named, gauge)
@@ -194,19 +200,17 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
             decided.append((row, action, targets, weapon, 0, ""))
         else:
             decided.append((row, action, targets, weapon, option.rating, option.label))
-    waiting = [r.id for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
+    waiting = [r for r in t.rows if can_act(r) and r.declared is None and r.id not in seen]
     recording = sink.recording
     for row, action, targets, weapon, rating, rated_by in decided:
-        action_declared(t, row, action, targets, weapon, rating, rated_by)
-        sink.applied(
-            ev.ActionDeclared(
-                actor=row.id, action=action, targets=targets, weapon=weapon, rating=rating, rated_by=rated_by
-            )
-            if recording
-            else None
-        )
+        _declared(sink, row, action, targets, weapon, rating, rated_by)
     if close is False or (close is None and waiting):
         return
+    for row in waiting:  # U-17: closed, an undeclared grappler's action is its exchange roll all the same
+        if grapple_of(t, row.id) is not None:
+            _, option = _check(t, row, "grapple", (), "", "")
+            assert option is not None
+            _declared(sink, row, "grapple", (), "", option.rating, option.label)
     acting: list[str] = []
     ratings: list[int] = []
     for r in t.rows:
@@ -218,6 +222,39 @@ def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
     order_set(t, order)
     sink.applied(ev.OrderSet(round=t.round, order=order, ratings=ranks, faces=faces) if recording else None)
     advance(sink, dice)
+
+
+def _declared(
+    sink: Sink[Table], row: Row, action: Action, targets: tuple[str, ...], weapon: str, rating: int, rated_by: str
+) -> None:
+    """`row` declares `action` (U-22), rated `rating` by `rated_by`."""
+    action_declared(sink.table, row, action, targets, weapon, rating, rated_by)
+    sink.applied(
+        ev.ActionDeclared(actor=row.id, action=action, targets=targets, weapon=weapon, rating=rating, rated_by=rated_by)
+        if sink.recording
+        else None
+    )
+
+
+def _grapples_on(t: Table, row: Row, action: str, targets: tuple[str, ...]) -> bool:
+    """U-17: `row`, declared already, declares its grapple again (a grappler's one action: the
+    same declaration, taken as made)."""
+    declared = row.declared
+    if action != "grapple" or declared is None or declared.action != "grapple" or grapple_of(t, row.id) is None:
+        return False
+    return not targets or targets == (grapple_side(t, row.id)[1],)
+
+
+def grapple_bound(t: Table, row: Row, action: str, *, on_turn: bool = False) -> Refused:
+    """U-17: a grappler who can act does its grapple (its exchange roll, or an option it has)
+    every round, never `action` instead (`on_turn`: refused on its turn, not declaring)."""
+    _, opponent = grapple_side(t, row.id)
+    options = "the exchange roll, or with advantage wounds, disarm, swap or shoot"
+    return Refused(
+        f"{row.id} is in a grapple with {opponent}: its action each round is its grapple (U-17), "
+        f"not {action.replace('_', ' ')}",
+        hint=f"its turn is its ua3_grapple: {options}" if on_turn else f"declare grapple ({options} on its turn)",
+    )
 
 
 def ranked(
@@ -331,7 +368,7 @@ def turn_of(t: Table, actor: str, *actions: str) -> Row:
     declared = row.declared
     grappled = grapple_of(t, actor) is not None
     if grappled and "grapple" not in actions:
-        raise Refused(f"{actor} is in a grapple (U-17): it grapples or does nothing")
+        raise grapple_bound(t, row, actions[0], on_turn=True)
     if grappled:  # grabbed after declaring: its turn is its roll in the grapple (U-17, Decision)
         return row
     if declared is None or declared.action not in actions:
@@ -412,11 +449,14 @@ def surrender(sink: Sink[Table], command: Surrender, dice: DiceSource) -> None:
 
 
 def do_nothing(sink: Sink[Table], command: DoNothing, dice: DiceSource) -> None:
-    """U-22: whatever was declared, the actor may do nothing instead."""
+    """U-22: whatever was declared, the actor may do nothing instead — unless it is grappling
+    (U-17: its turn is its exchange roll)."""
     t = sink.table
     require_started(t)
     if t.phase != "acting" or t.current != command.actor:
         raise Refused(f"it is not {command.actor}'s turn", hint=f"it is {t.current or 'no one'}'s")
+    if grapple_of(t, command.actor) is not None:
+        raise grapple_bound(t, t.by_id[command.actor], "nothing", on_turn=True)
     end_turn(sink, command.actor, dice)
 
 

@@ -11,9 +11,6 @@ from engine.state.ua3.sheet import U18
 
 #: U-22: statuses that are out of the fight (not standing).
 GONE = frozenset({"dead", "unconscious", "fled", "surrendered"})
-#: What a combatant in a grapple may do (U-17, Decision): its grapple, or nothing.
-IN_GRAPPLE = frozenset({"grapple", "nothing"})
-
 
 #: U-23 (as M2-7): what a combatant in a frenzy may declare — an attack on its threat.
 FRENZY = frozenset({"attack", "full_auto", "suppress", "grapple", "finish"})
