@@ -62,6 +62,20 @@ def test_h2_wounds_taken_off_come_off_the_most_recent_injury_first_and_may_heal_
     assert "H2-4" in healed.explain()
 
 
+def test_c2_31_an_incapacitated_combatant_a_ruling_heals_above_the_line_is_able_again() -> None:
+    t = wounded((0, 6))
+    events = t.do(rule(wounds=(RulingWounds(who="bob", amount=40),)))  # 44 → 4
+    assert one(events, ev.StatusChanged).status == "incapacitated"
+    events = t.do(rule(wounds=(RulingWounds(who="bob", amount=-10),)))
+    assert one(events, ev.StatusChanged).status == "active" and who(t, "bob").wounds == 14
+
+
+def test_a_ruling_with_nothing_to_heal_is_refused() -> None:
+    t = arena(("ann", "a", fighter("Ann")), ("bob", "b", fighter("Bob")), begin=False)
+    with pytest.raises(Refused, match="ann has no wounds to take off"):
+        t.do(rule(wounds=(RulingWounds(who="ann", amount=-3),)))
+
+
 def test_h2_wounds_taken_off_a_named_injury_come_off_it_only_and_never_past_it() -> None:
     t = wounded((0, 6), (1, 2))
     healed = one(t.do(rule(wounds=(RulingWounds(who="bob", amount=-10, injury=1),))), RulingHealed)

@@ -17,12 +17,12 @@ from engine.events.ruling import CONDITION_RULES, CONDITION_SHIFTS, ConditionRul
 from engine.rules.common import each_effect, ruling_note
 from engine.rules.ua2.combat.aftermath import inflict
 from engine.rules.ua2.combat.cherries import CONDITION_ROUNDS
+from engine.rules.ua2.combat.healing import recover, spread
 from engine.rules.ua2.combat.situation import frozen, wound_shift_of
 from engine.rules.ua2.combat.turns import fight_over
 from engine.rules.ua2.madness import check_meter
 from engine.rules.ua2.sink import Sink, recording_sink
 from engine.rules.ua2.table import Row
-from engine.state.encounter import Injury
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED
 
 #: Who or what a ruling's wounds and notches are from, as their events name it.
@@ -79,26 +79,21 @@ def _wounds(sink: Sink, change: RulingWounds) -> None:
             shift_after=wound_shift_of(row, after, sink.table),
         )
     )
+    recover(sink, row.id)  # C2-31: able again above the line
 
 
 def _healing(row: Row, amount: int, injury: int | None) -> tuple[tuple[int, int], ...]:
     """(injury id, points) taking `amount` off `row`'s open injuries, the most recent first (or
     only `injury`), at most what each has open — its last point too (H2-4; T-5)."""
-    injuries: list[Injury] = list(reversed(row.injuries))
-    if injury is not None:
-        injuries = [i for i in injuries if i.id == injury]
-        if not injuries:
-            known = ", ".join(f"#{i.id}" for i in row.injuries) or "none"
-            raise Refused(f"{row.id} has no injury #{injury}", hint=f"injuries: {known}")
-    healed: list[tuple[int, int]] = []
-    for found in injuries:
-        points = min(found.open, amount - sum(p for _, p in healed))
-        if points > 0:
-            healed.append((found.id, points))
+    injuries = [i for i in reversed(row.injuries) if injury is None or i.id == injury]
+    if injury is not None and not injuries:
+        known = ", ".join(f"#{i.id}" for i in row.injuries) or "none"
+        raise Refused(f"{row.id} has no injury #{injury}", hint=f"injuries: {known}")
+    healed = spread(injuries, amount)
     if not healed:
         which = f"injury #{injury} is" if injury is not None else "its injuries are"
         raise Refused(f"{row.id} has no wounds to take off: {which} healed", hint="see `state` for injuries")
-    return tuple(healed)
+    return healed
 
 
 def _notches(sink: Sink, change: RulingNotch) -> None:
