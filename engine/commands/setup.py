@@ -1,6 +1,6 @@
 """Setup, ruling and plain-check commands (shared by every ruleset)."""
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -56,9 +56,69 @@ class AddCombatant(JoinCommand, frozen=True, kw_only=True, tag="add_combatant"):
     tactics: str | msgspec.UnsetType = msgspec.UNSET
 
 
+class RulingWounds(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """Wounds a ruling deals (`amount` > 0: one injury, U-26, C2-32) or takes off (< 0: in ua2
+    from the most recent injury first, or from `injury` when named; H2)."""
+
+    who: str
+    amount: Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+    injury: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+class RulingFall(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """A crash or a fall of `wounds`, which armor reduces by 10 (ua3, U-13)."""
+
+    who: str
+    wounds: Annotated[int, msgspec.Meta(ge=1, le=1000)]
+
+
+class RulingNotch(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """Notches marked (`change` > 0) or erased (< 0) on a madness meter (ua2) or shock gauge (ua3)."""
+
+    who: str
+    meter: str
+    kind: Literal["hardened", "failed"]
+    change: Annotated[int, msgspec.Meta(ge=-10, le=10)]
+
+
+class RulingCondition(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
+    """A condition of the edition set (or cleared, `clear`) on `who`."""
+
+    who: str
+    condition: str
+    clear: bool = False
+
+
+E = TypeVar("E")
+
+
+class RulingEffects(NamedTuple):
+    """A ruling's effects, in the order they apply."""
+
+    wounds: tuple[RulingWounds, ...]
+    falls: tuple[RulingFall, ...]
+    notches: tuple[RulingNotch, ...]
+    conditions: tuple[RulingCondition, ...]
+
+
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):
+    """A GM ruling: a note, and the effects it carries, applied in this order (U-26, T-5). The
+    effects are unset unless given, so a note-only ruling encodes as it always did."""
+
     note: str
     about: str = ""
+    wounds: tuple[RulingWounds, ...] | msgspec.UnsetType = msgspec.UNSET
+    falls: tuple[RulingFall, ...] | msgspec.UnsetType = msgspec.UNSET
+    notches: tuple[RulingNotch, ...] | msgspec.UnsetType = msgspec.UNSET
+    conditions: tuple[RulingCondition, ...] | msgspec.UnsetType = msgspec.UNSET
+
+    def effects(self) -> RulingEffects:
+        """The effects given (each empty when not)."""
+        return RulingEffects(_given(self.wounds), _given(self.falls), _given(self.notches), _given(self.conditions))
+
+
+def _given(value: tuple[E, ...] | msgspec.UnsetType) -> tuple[E, ...]:
+    return () if isinstance(value, msgspec.UnsetType) else value
 
 
 class RollCheck(CommandBase, frozen=True, kw_only=True, tag="check"):

@@ -43,6 +43,7 @@ from engine.events.madness import (
     ReactionTaken,
     TherapyGiven,
 )
+from engine.events.ruling import ConditionRuled, RulingHealed
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 
 EVENTS: tuple[type[EventBase], ...] = (
@@ -90,4 +91,6 @@ EVENTS: tuple[type[EventBase], ...] = (
     FightEnded,
     InjuryTreated,
     Convalesced,
+    RulingHealed,
+    ConditionRuled,
 )

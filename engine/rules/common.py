@@ -3,8 +3,8 @@ working table only its version and its combatants by id."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from engine.commands.setup import RollCheck, Ruling, StartEncounter
 from engine.dice.checks import roll_check
@@ -14,6 +14,8 @@ from engine.events.checks import CheckRolled
 from engine.events.setup import EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
 from engine.rules.sink import Sink, TableBase
+
+E = TypeVar("E")
 
 
 def require_started(t: TableBase) -> None:
@@ -44,11 +46,22 @@ def starter(settings_type: type[Any]) -> Callable[[Sink[Any], StartEncounter, Di
     return start
 
 
-def ruling(sink: Sink[Any], command: Ruling, dice: DiceSource) -> None:
+def ruling_note(sink: Sink[Any], command: Ruling) -> None:
+    """A ruling's note, first of its events (what its effects, if any, follow)."""
     require_started(sink.table)
     if not command.note.strip():
-        raise Refused("a ruling needs a note saying what was ruled")
+        raise Refused("a ruling needs a note saying what was ruled", hint="give --note TEXT")
     sink.emit(GmRuling(note=command.note, about=command.about))
+
+
+def each_effect(entries: Sequence[E], field: str, apply: Callable[[E], None]) -> None:
+    """`apply` each of a ruling's `field` entries in order; a refusal names the entry it is
+    about (`$.wounds[0]`)."""
+    for i, entry in enumerate(entries):
+        try:
+            apply(entry)
+        except Refused as refused:
+            raise Refused(refused.message, where=f"$.{field}[{i}]", hint=refused.hint) from None
 
 
 def check(sink: Sink[Any], command: RollCheck, dice: DiceSource) -> None:

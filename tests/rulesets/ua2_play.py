@@ -28,6 +28,7 @@ from engine.rules.ua2 import RULESET
 from engine.scenario.scenario import LoadedScenario, load_scenario
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
+from tests.rulesets.rulings_play import ruled
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 LOADED: dict[str, LoadedScenario] = {
@@ -68,6 +69,7 @@ def commands_for(
         ),
     ]
     if ids:
+        general.append(ruled(ids, METERS, ("unconscious", "frozen", "prone", "blind", "dazed")))
         general.append(
             st.builds(
                 MadnessCheck,

@@ -15,6 +15,7 @@ from engine.rules.ua3.samples import samples
 from engine.scenario.ua3_scenario import LoadedUa3Scenario, load_ua3_scenario
 from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import ABILITIES, GAUGES
+from tests.rulesets.rulings_play import ruled
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "ua3"
 LOADED: dict[str, LoadedUa3Scenario] = {p.name: load_ua3_scenario(p) for p in sorted(SCENARIOS.glob("*.toml"))}
@@ -81,6 +82,7 @@ def commands_for(state: Ua3Encounter, setup: list[CommandBase]) -> st.SearchStra
     legal: list[st.SearchStrategy[CommandBase]] = []
     if ids:
         who = st.sampled_from(ids)
+        legal.append(ruled(ids, GAUGES, ("unconscious", "frozen", "restrained"), falls=True))
         legal += [
             who.flatmap(
                 lambda w: st.builds(

@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "passion": ("checks", "passion"),
     "heal": ("care", "heal"),
     "rest": ("care", "rest"),
-    "ruling": ("care", "ruling"),
+    "ruling": ("ruling", "ruling"),
     "undo": ("history", "undo"),
     "redo": ("history", "redo"),
     "amend": ("history", "amend_json"),

@@ -1,4 +1,4 @@
-"""`ua session` healing (H2-*) and GM rulings."""
+"""`ua session` healing (H2-*)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 from engine.cli.common import JsonOption
 from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, DrawRest, Full, Name, parse_dice
 from engine.cli.session.run import act
-from engine.commands import Convalesce, FirstAid, MedicalCare, Ruling
+from engine.commands import Convalesce, FirstAid, MedicalCare
 from engine.commands.base import CommandBase
 from engine.commands.healing import Care
 
@@ -53,15 +53,3 @@ def rest(
 ) -> None:
     """Convalescence, day by day (H2-5)."""
     act(db, name, Convalesce(patient=patient, days=days, care=care), json=json, command_id=command_id)
-
-
-def ruling(
-    name: Name,
-    note: Annotated[str, typer.Argument(help="What the GM rules.")],
-    about: Annotated[str, typer.Option("--about", help="Who or what it concerns.")] = "",
-    command_id: CommandIdOpt = None,
-    db: Db = Path(DEFAULT_DB),
-    json: JsonOption = False,
-) -> None:
-    """A GM ruling with a note (what the seeds leave to the GM)."""
-    act(db, name, Ruling(note=note, about=about), json=json, command_id=command_id)

@@ -41,6 +41,7 @@ from engine.events.ua3.mind import (
     StressChecked,
     TraumaMarked,
 )
+from engine.events.ua3.ruling import ConditionRuled, Fell, NotchErased, WoundsRemoved
 from engine.events.ua3.setup import CharacterJoined
 
 EVENTS: tuple[type[EventBase], ...] = (
@@ -88,6 +89,10 @@ EVENTS: tuple[type[EventBase], ...] = (
     WeaponDropped,
     WeaponJammed,
     WeaponReadied,
+    WoundsRemoved,
+    Fell,
+    NotchErased,
+    ConditionRuled,
 )
 
 __all__ = [
@@ -101,15 +106,18 @@ __all__ = [
     "CharacterJoined",
     "CoercionAnswered",
     "CoercionRolled",
+    "ConditionRuled",
     "ConflictEnded",
     "ConflictStarted",
     "FailedNotchMarked",
+    "Fell",
     "FightEnded",
     "GrappleSwapped",
     "GrappleTurn",
     "GridironRolled",
     "HardenedNotchMarked",
     "HelmetSpent",
+    "NotchErased",
     "OpeningGiven",
     "OrderSet",
     "PassionSpent",
@@ -128,5 +136,6 @@ __all__ = [
     "WeaponDropped",
     "WeaponJammed",
     "WeaponReadied",
+    "WoundsRemoved",
     "WoundsTaken",
 ]

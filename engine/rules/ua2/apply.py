@@ -25,12 +25,13 @@ from engine.events.madness import (
     ReactionTaken,
     TherapyGiven,
 )
+from engine.events.ruling import CONDITION_SHIFTS, RULED_SOURCE, ConditionRuled, RulingHealed
 from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
 from engine.rules.settings import read_settings
 from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
 from engine.state.encounter import Combatant, Injury, Reaction, ReactionState
-from engine.state.fight import Fighter, FightResult, Focus, Initiative, Suppression
+from engine.state.fight import Condition, Fighter, FightResult, Focus, Initiative, Suppression
 from engine.state.sheet import MAX_FAILED, MAX_HARDENED, METER_AT, Meter, MeterName, Meters
 from engine.state.weapons import FISTS
 
@@ -493,6 +494,33 @@ def _convalesced(t: Table, e: Convalesced) -> None:
         heal(row, e.healed)
 
 
+# -- rulings (T-5) -------------------------------------------------------------------------------
+
+
+def _ruling_healed(t: Table, e: RulingHealed) -> None:
+    row = t.by_id.get(e.patient)
+    if row is not None:
+        heal(row, e.healed)
+
+
+def _condition_ruled(t: Table, e: ConditionRuled) -> None:
+    row = t.by_id.get(e.id)
+    if row is None:
+        return
+    name = e.condition
+    if name == "unconscious":
+        status_changed(t, row, "active" if e.clear else "unconscious")
+    elif name == "frozen":
+        row.reaction = None if e.clear else ReactionState(kind="freeze", source=RULED_SOURCE, meter="violence")
+    elif name == "prone":
+        row.prone = not e.clear
+    elif e.clear:  # blind, dazed (C2-24, C2-25)
+        row.conditions = tuple(c for c in row.conditions if c.name != name)
+    else:
+        held = Condition(name=name, shift=CONDITION_SHIFTS[name], until_round=e.until_round, source=RULED_SOURCE)
+        row.conditions = (*row.conditions, held)
+
+
 #: Every event type of the ua2 encounter and what it does, in plain sight. Session markers
 #: (undo, redo, amend) change which commands count, not the table: the fold skips them.
 APPLIERS: dict[type[EventBase], Applier] = {
@@ -540,4 +568,6 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.FightEnded: _ended,
     InjuryTreated: _treated,
     Convalesced: _convalesced,
+    RulingHealed: _ruling_healed,
+    ConditionRuled: _condition_ruled,
 }

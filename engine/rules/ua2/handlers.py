@@ -33,14 +33,14 @@ from engine.commands import (
 from engine.commands.base import CommandBase
 from engine.rules import common
 from engine.rules.ruleset import Handler
-from engine.rules.ua2 import madness, setup, skills
+from engine.rules.ua2 import madness, ruling, setup, skills
 from engine.rules.ua2.combat import actions, attack, healing, initiative, turns
 from engine.settings import Settings
 
 HANDLERS: dict[type[CommandBase], Handler] = {
     StartEncounter: common.starter(Settings),
     AddCombatant: setup.add_combatant,
-    Ruling: common.ruling,
+    Ruling: ruling.ruling,
     RollCheck: common.check,
     SkillCheck: skills.skill_check,
     SpendPassion: skills.spend_passion,

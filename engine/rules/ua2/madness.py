@@ -64,7 +64,7 @@ def _combatant(t: Table, actor_id: str) -> Row:
     return combatant
 
 
-def _check_meter(meter: str) -> MeterName:
+def check_meter(meter: str) -> MeterName:
     for name in METERS:
         if name == meter:
             return name
@@ -94,7 +94,7 @@ def require_check(
     combatant = _combatant(t, actor_id)
     if combatant.status in ("dead", "fled"):
         raise Refused(f"{actor_id} is {combatant.status} and takes no madness check")
-    name = _check_meter(meter)
+    name = check_meter(meter)
     if not MIN_RANK <= rank <= MAX_RANK:
         raise Refused(f"a madness check's rank is 1–10, got {rank}", hint="M2-1")
     _check_reaction(reaction)
@@ -229,7 +229,7 @@ def end_reactions(sink: Sink, source: str, actor: str = "") -> int:
             continue
         reaction_ended(row)
         sink.applied(
-            ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, meter=_check_meter(kept.meter))
+            ReactionEnded(actor=row.id, reaction=kept.kind, source=kept.source, meter=check_meter(kept.meter))
             if recording
             else None
         )
@@ -263,7 +263,7 @@ def therapy(sink: Sink, command: Therapy, dice: DiceSource) -> None:
     """M2-6: remove notches, never more than are marked (the event records what was removed)."""
     require_started(sink.table)
     combatant = _combatant(sink.table, command.actor)
-    name = _check_meter(command.meter)
+    name = check_meter(command.meter)
     if command.hardened < 0 or command.failed < 0:
         raise Refused("therapy removes notches: give counts of 0 or more", hint="M2-6")
     if command.hardened == 0 and command.failed == 0:

@@ -14,6 +14,7 @@ from engine.events import ua3 as ev
 from engine.events.checks import CheckRolled
 from engine.events.commands import CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import EncounterStarted, GmRuling
+from engine.events.ua3.ruling import RULED_BY, ConditionRuled, Fell, NotchErased, WoundsRemoved
 from engine.rules.settings import read_settings
 from engine.rules.ua3.combat.apply import APPLIERS as COMBAT_APPLIERS
 from engine.rules.ua3.table import Row, Table
@@ -238,6 +239,30 @@ def status_changed(row: Row, status: Status) -> None:
     row.status = status
 
 
+def _wounds_removed(t: Table, e: WoundsRemoved) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        row.wounds -= e.amount
+
+
+def _notch_erased(t: Table, e: NotchErased) -> None:
+    row = t.by_id.get(e.actor)
+    if row is not None:
+        _gauge(row, e.gauge, **{e.kind: e.after})
+
+
+def _condition_ruled(t: Table, e: ConditionRuled) -> None:
+    row = t.by_id.get(e.actor)
+    if row is None:
+        return
+    if e.condition == "unconscious":
+        status_changed(row, "active" if e.clear else "unconscious")
+    elif e.condition == "frozen":
+        row.reaction = None if e.clear else ReactionState(kind="freeze", source=RULED_BY, gauge="violence")
+    else:
+        row.restrained_by = "" if e.clear else RULED_BY
+
+
 #: Every event type of the ua3 encounter and what it does, in plain sight. Session markers
 #: (undo, redo, amend) change which commands count, not the table: the fold skips them.
 APPLIERS: dict[type[EventBase], Applier] = {
@@ -266,5 +291,9 @@ APPLIERS: dict[type[EventBase], Applier] = {
     ev.ConflictEnded: _conflict_ended,
     ev.WoundsTaken: _wounds,
     ev.StatusChanged: _status,
+    WoundsRemoved: _wounds_removed,
+    Fell: _nothing,
+    NotchErased: _notch_erased,
+    ConditionRuled: _condition_ruled,
     **COMBAT_APPLIERS,
 }

@@ -7,14 +7,14 @@ from engine.commands import ua3 as cmd
 from engine.commands.base import CommandBase
 from engine.rules import common
 from engine.rules.ruleset import Handler
-from engine.rules.ua3 import checks, coercion, gridiron, setup, stress
+from engine.rules.ua3 import checks, coercion, gridiron, ruling, setup, stress
 from engine.rules.ua3.combat.handlers import COMBAT_HANDLERS
 from engine.state.ua3.settings import Ua3Settings
 
 HANDLERS: dict[type[CommandBase], Handler] = {
     StartEncounter: common.starter(Ua3Settings),
     cmd.AddCharacter: setup.add_character,
-    Ruling: common.ruling,
+    Ruling: ruling.ruling,
     RollCheck: common.check,
     cmd.AbilityCheck: checks.ability_check,
     cmd.SpendPassion: checks.spend_passion,

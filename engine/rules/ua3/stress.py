@@ -165,7 +165,7 @@ def _decide(
         if held.hardened < MAX_HARDENED:
             total, threshold = row.hardened_total(), t.settings.burnout_hardened
             out.hardened_notch(held.hardened)
-            if total < threshold <= total + 1:
+            if burns_out(total, threshold):
                 out.burned_out(total + 1, threshold)
         return "success"
     out.checked("failure", result, option.source, kind)
@@ -180,6 +180,35 @@ def hardened_against(held: Gauge, rank: int) -> bool:
     """U-23, 1.: hardened notches in the gauge at or above the rank: immune (no roll, nothing
     marked, its `StressChecked` changing nothing on the table)."""
     return held.hardened >= rank
+
+
+def burns_out(total: int, threshold: int) -> bool:
+    """U-24: one more hardened notch on `total` in all gauges reaches the burnout `threshold`."""
+    return total < threshold <= total + 1
+
+
+def hardened_notch_event(actor: str, gauge: GaugeName, before: int, cause: str) -> HardenedNotchMarked:
+    """U-23: one hardened notch on `before`, U-18 recomputing the gauge's two abilities at once."""
+    rules = U18[gauge]
+    return HardenedNotchMarked(
+        actor=actor,
+        gauge=gauge,
+        before=before,
+        after=before + 1,
+        upbeat=label(rules.upbeat),
+        upbeat_before=upbeat(before),
+        upbeat_after=upbeat(before + 1),
+        downbeat=label(rules.downbeat),
+        downbeat_before=downbeat(before),
+        downbeat_after=downbeat(before + 1),
+        cause=cause,
+    )
+
+
+def burned_out_event(row: Row, hardened: int, threshold: int) -> BurnedOut:
+    """U-24: `row` burns out at `hardened` notches in all, losing its passions (U-21)."""
+    kinds = tuple(p.kind for p in row.sheet.passions)
+    return BurnedOut(actor=row.id, hardened=hardened, threshold=threshold, passions=kinds)
 
 
 class _Facts:
@@ -257,26 +286,10 @@ class _Recorded(_Facts):
         self.events += spent
 
     def hardened_notch(self, before: int) -> None:
-        rules = U18[self.gauge]
-        self.events.append(
-            HardenedNotchMarked(
-                actor=self.row.id,
-                gauge=self.gauge,
-                before=before,
-                after=before + 1,
-                upbeat=label(rules.upbeat),
-                upbeat_before=upbeat(before),
-                upbeat_after=upbeat(before + 1),
-                downbeat=label(rules.downbeat),
-                downbeat_before=downbeat(before),
-                downbeat_after=downbeat(before + 1),
-                cause=self.cause,
-            )
-        )
+        self.events.append(hardened_notch_event(self.row.id, self.gauge, before, self.cause))
 
     def burned_out(self, hardened: int, threshold: int) -> None:
-        kinds = tuple(p.kind for p in self.row.sheet.passions)
-        self.events.append(BurnedOut(actor=self.row.id, hardened=hardened, threshold=threshold, passions=kinds))
+        self.events.append(burned_out_event(self.row, hardened, threshold))
 
     def failed_notch(self, before: int) -> None:
         self.events.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 
 from engine.commands.healing import Convalesce, FirstAid, MedicalCare
@@ -126,12 +127,12 @@ def _treat(
             wounds_after=after,
         )
     )
-    _recover(sink, patient_id)
+    recover(sink, patient_id)
     if in_fight:
         end_turn(sink, dice)
 
 
-def _recover(sink: Sink, patient_id: str) -> None:
+def recover(sink: Sink, patient_id: str) -> None:
     """An incapacitated patient healed above the line is able again (C2-31)."""
     c = sink.table.by_id.get(patient_id)
     if c is not None and c.status == "incapacitated" and c.wounds > sink.table.settings.incapacitated_at:
@@ -183,6 +184,19 @@ def day_points(current: int, maximum: int, care: str) -> int:
     return PER_DAY[care] if care != "doctor" else PER_DAY["bed_rest"]
 
 
+def spread(injuries: Iterable[Injury], points: int) -> tuple[tuple[int, int], ...]:
+    """(injury id, points) healing up to `points` across `injuries` in order, at most what each
+    has open (H2: healing is per injury)."""
+    healed: list[tuple[int, int]] = []
+    left = points
+    for injury in injuries:
+        take = min(left, injury.open)
+        if take > 0:
+            healed.append((injury.id, take))
+            left -= take
+    return tuple(healed)
+
+
 def convalesce(sink: Sink, command: Convalesce, dice: DiceSource) -> None:
     t = sink.table
     require_started(t)
@@ -195,22 +209,16 @@ def convalesce(sink: Sink, command: Convalesce, dice: DiceSource) -> None:
         raise Refused(f"{command.patient} is dead")
     for day in range(1, command.days + 1):
         points = min(day_points(c.wounds, c.max_wounds, command.care), c.max_wounds - c.wounds)
-        healed: list[tuple[int, int]] = []
-        left = points
-        for injury in c.injuries:  # oldest first
-            take = min(left, injury.open)
-            if take > 0:
-                healed.append((injury.id, take))
-                left -= take
-        points -= left
+        healed = spread(c.injuries, points)  # oldest first
+        points = sum(take for _, take in healed)
         sink.emit(
             Convalesced(
                 patient=command.patient,
                 day=day,
                 care=command.care,
                 points=points,
-                healed=tuple(healed),
+                healed=healed,
                 wounds_after=c.wounds + points,
             )
         )
-        _recover(sink, command.patient)
+        recover(sink, command.patient)
