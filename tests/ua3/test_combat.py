@@ -408,7 +408,8 @@ def test_a_full_auto_fumble_hits_the_lowest_die_on_the_attackers_side():
 
 
 def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
-    """U-8 (Decision: rank 3): Soft (violence 1) fails Fitness 60 with 90: its action is lost."""
+    """U-8 (rank 2, the lower bound of 2–4, U-23): Soft (violence 1) fails Fitness 60 with 90:
+    its action is lost."""
     soft = person("Soft")
     fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", soft), shot_at_rank=0)  # U-25 off
     fight.declare(("a", "suppress", ["b"]), ("b", "attack", ["a"]))
@@ -417,14 +418,14 @@ def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
     assert fight.who("b").suppressed_until == 2
     events = fight.do(f.Attack(actor="b", targets=("a",), dice=(9, 0)))
     check = of_type(events, StressChecked)[0]
-    assert (check.gauge, check.rank, check.outcome) == ("violence", 3, "failure")
+    assert (check.gauge, check.rank, check.outcome) == ("violence", 2, "failure")
     assert not of_type(events, ev.AttackRolled)
 
 
 @pytest.mark.parametrize("action", ["aim", "suppress"])
 def test_a_suppressed_combatant_checks_before_aiming_or_suppressing_back(action):
     """U-8 (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed): 90
-    fails the Violence 3 check, and the aim or the fire is lost."""
+    fails the Violence 2 check, and the aim or the fire is lost."""
     guns = (PISTOL,) if action == "suppress" else ()  # no firearms identity: it aims its fists
     fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", person("Soft"), *guns), shot_at_rank=0)
     fight.declare(("a", "suppress", ["b"]), ("b", action, ["a"]))
