@@ -212,9 +212,11 @@ def test_a_matched_failure_with_a_melee_weapon_disarms_the_attacker():
 
 
 def test_a_matched_success_with_a_melee_weapon_deals_the_roll_and_thick_armor_stops_it():
-    """U-4 (Decision: the roll plus the bonus); U-13: thick jackets keep it to normal damage."""
+    """U-4: 33 is a matched success with the axe (+6, cleaves and heavy): wounds = the roll, 33,
+    no bonus; U-13: thick jackets keep it to normal damage, 3 + 3 + 6 = 12."""
     _, events = _axe((3, 3))
-    assert wounds_to(events, "b") == 39
+    assert wounds_to(events, "b") == 33
+    assert attack_roll(events).breakdown == "matched success: the roll 33 (U-4: no weapon bonus)"
     _, events = _axe((3, 3), armor=Armor(thick=True))
     assert wounds_to(events, "b") == 12
 
