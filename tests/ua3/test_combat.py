@@ -274,6 +274,20 @@ def test_a_fumble_jams_the_gun_and_an_action_clears_it():
     assert not fight.who("a").jammed
 
 
+def test_a_jammed_shot_raises_no_shot_at_check_and_the_next_shot_is_the_first():
+    """U-25 (a jammed shot counts for nothing, as M2-8): Soft (violence 1) is not shot at by the
+    fumble (00); the next shot, a miss (90), is its first: the Violence 2 check (Fitness 60, 25)."""
+    fight, events = _shot((0, 0), target=person("Soft"))
+    assert of_type(events, ev.WeaponJammed) and not of_type(events, StressChecked)
+    assert "shot_at" not in fight.who("b").triggered
+    fight.declare(("a", "clear_jam"), ("b", "nothing"))
+    fight.do(f.ClearJam(actor="a"))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(9, 0, 2, 5)))
+    check = of_type(events, StressChecked)[0]
+    assert (check.actor, check.rank, check.cause) == ("b", 2, "shot at (U-25)")
+
+
 def test_bulletproof_armor_turns_gun_wounds_into_melee_wounds():
     """U-13: 45 → 4 + 5 = 9."""
     assert wounds_to(_shot((4, 5), armor=Armor(bulletproof=True))[1], "b") == 9
