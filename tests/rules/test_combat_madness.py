@@ -51,6 +51,15 @@ def test_being_shot_at_raises_violence_2_and_fists_raise_nothing_m2_8() -> None:
     assert not of(punched.do(Attack(actor="ann", target="bob", dice=(9, 9))), MadnessCheckResolved)
 
 
+def test_a_jammed_shot_shoots_at_no_one_and_raises_no_shot_at_check_m2_8() -> None:
+    """M2-8: a fumble (00) jams the gun (C2-11): no check for Bob, and he is not marked shot at,
+    so his first shot is still to come."""
+    t = fight(ann_weapon=".22 pistol")
+    events = t.do(Attack(actor="ann", target="bob", dice=(0, 0)))
+    assert of(events, ev.WeaponJammed) and not of(events, MadnessCheckResolved)
+    assert "shot_at" not in t.state.fighter("bob").triggered
+
+
 def test_a_kill_raises_violence_3_for_the_killer_and_2_for_the_victim_s_allies_m2_8() -> None:
     t = fight(ann_weapon=".22 pistol", cy_hardened=0)
     events = t.do(Attack(actor="ann", target="bob", dice=(0, 1, 2, 5, 2, 5)))  # a crit kills; two Mind rolls

@@ -212,9 +212,11 @@ def test_a_matched_failure_with_a_melee_weapon_disarms_the_attacker():
 
 
 def test_a_matched_success_with_a_melee_weapon_deals_the_roll_and_thick_armor_stops_it():
-    """U-4 (Decision: the roll plus the bonus); U-13: thick jackets keep it to normal damage."""
+    """U-4: 33 is a matched success with the axe (+6, cleaves and heavy): wounds = the roll, 33,
+    no bonus; U-13: thick jackets keep it to normal damage, 3 + 3 + 6 = 12."""
     _, events = _axe((3, 3))
-    assert wounds_to(events, "b") == 39
+    assert wounds_to(events, "b") == 33
+    assert attack_roll(events).breakdown == "matched success: the roll 33 (U-4: no weapon bonus)"
     _, events = _axe((3, 3), armor=Armor(thick=True))
     assert wounds_to(events, "b") == 12
 
@@ -270,6 +272,20 @@ def test_a_fumble_jams_the_gun_and_an_action_clears_it():
     fight.declare(("a", "clear_jam"), ("b", "nothing"))
     fight.do(f.ClearJam(actor="a"))
     assert not fight.who("a").jammed
+
+
+def test_a_jammed_shot_raises_no_shot_at_check_and_the_next_shot_is_the_first():
+    """U-25 (a jammed shot counts for nothing, as M2-8): Soft (violence 1) is not shot at by the
+    fumble (00); the next shot, a miss (90), is its first: the Violence 2 check (Fitness 60, 25)."""
+    fight, events = _shot((0, 0), target=person("Soft"))
+    assert of_type(events, ev.WeaponJammed) and not of_type(events, StressChecked)
+    assert "shot_at" not in fight.who("b").triggered
+    fight.declare(("a", "clear_jam"), ("b", "nothing"))
+    fight.do(f.ClearJam(actor="a"))
+    fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b",), dice=(9, 0, 2, 5)))
+    check = of_type(events, StressChecked)[0]
+    assert (check.actor, check.rank, check.cause) == ("b", 2, "shot at (U-25)")
 
 
 def test_bulletproof_armor_turns_gun_wounds_into_melee_wounds():
@@ -408,7 +424,8 @@ def test_a_full_auto_fumble_hits_the_lowest_die_on_the_attackers_side():
 
 
 def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
-    """U-8 (Decision: rank 3): Soft (violence 1) fails Fitness 60 with 90: its action is lost."""
+    """U-8 (rank 2, the lower bound of 2–4, U-23): Soft (violence 1) fails Fitness 60 with 90:
+    its action is lost."""
     soft = person("Soft")
     fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", soft), shot_at_rank=0)  # U-25 off
     fight.declare(("a", "suppress", ["b"]), ("b", "attack", ["a"]))
@@ -417,14 +434,14 @@ def test_suppressive_fire_makes_a_combatant_pass_a_violence_check_to_act():
     assert fight.who("b").suppressed_until == 2
     events = fight.do(f.Attack(actor="b", targets=("a",), dice=(9, 0)))
     check = of_type(events, StressChecked)[0]
-    assert (check.gauge, check.rank, check.outcome) == ("violence", 3, "failure")
+    assert (check.gauge, check.rank, check.outcome) == ("violence", 2, "failure")
     assert not of_type(events, ev.AttackRolled)
 
 
 @pytest.mark.parametrize("action", ["aim", "suppress"])
 def test_a_suppressed_combatant_checks_before_aiming_or_suppressing_back(action):
     """U-8 (Decision: any attack, aim, suppressive fire, grab or finishing while suppressed): 90
-    fails the Violence 3 check, and the aim or the fire is lost."""
+    fails the Violence 2 check, and the aim or the fire is lost."""
     guns = (PISTOL,) if action == "suppress" else ()  # no firearms identity: it aims its fists
     fight = Fight(join("a", "x", BRUISER, PISTOL), join("b", "y", person("Soft"), *guns), shot_at_rank=0)
     fight.declare(("a", "suppress", ["b"]), ("b", action, ["a"]))

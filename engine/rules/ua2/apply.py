@@ -306,23 +306,50 @@ def turn_skipped(t: Table, fighter: str) -> None:
 TRIGGER_OF_KIND: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon"}
 
 
+def trigger_of(kind: str, outcome: str) -> str:
+    """M2-8: what an attack with a weapon of that kind marks its target as, the first time
+    ("": nothing) — not a shot that jams the gun (C2-11's fumble): it never leaves the gun."""
+    if kind == "firearm" and outcome == "fumble":
+        return ""
+    return TRIGGER_OF_KIND.get(kind, "")
+
+
 def attack_made(
-    t: Table, attacker_id: str, target_id: str, weapon: str, kind: str, part: int, round_: int, hit: int, injury: int
+    t: Table,
+    attacker_id: str,
+    target_id: str,
+    weapon: str,
+    kind: str,
+    outcome: str,
+    part: int,
+    round_: int,
+    hit: int,
+    injury: int,
 ) -> None:
     """One attack roll made (C2-8 counts it); the target marked as attacked with a weapon of
-    that kind (M2-8); `hit` wounds dealt to it as injury `injury` (none: 0)."""
-    attack_on(t, t.by_id[attacker_id], t.by_id.get(target_id), weapon, kind, part, round_, hit, injury)
+    that kind (M2-8, `trigger_of` the roll's `outcome`); `hit` wounds dealt to it as injury
+    `injury` (none: 0)."""
+    attack_on(t, t.by_id[attacker_id], t.by_id.get(target_id), weapon, kind, outcome, part, round_, hit, injury)
 
 
 def attack_on(
-    t: Table, attacker: Row, target: Row | None, weapon: str, kind: str, part: int, round_: int, hit: int, injury: int
+    t: Table,
+    attacker: Row,
+    target: Row | None,
+    weapon: str,
+    kind: str,
+    outcome: str,
+    part: int,
+    round_: int,
+    hit: int,
+    injury: int,
 ) -> None:
     """`attack_made` on the rows of the attacker and its target (None: not a combatant)."""
     attacker.attacks_this_round += 1
     attacker.acted_round = t.round
     # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
     attacker.extra_attack = attacker.extra_attack and part > 1
-    trigger = TRIGGER_OF_KIND.get(kind)
+    trigger = trigger_of(kind, outcome)
     if trigger and target is not None and trigger not in target.triggered:
         target.triggered = (*target.triggered, trigger)
     if hit:
@@ -334,7 +361,7 @@ def attack_on(
 
 def _attack(t: Table, e: ev.AttackResolved) -> None:
     amount, injury = (e.hit.amount, e.hit.injury_id) if e.hit is not None else (0, 0)
-    attack_made(t, e.attacker, e.target, e.weapon, e.weapon_kind, e.part, e.round, amount, injury)
+    attack_made(t, e.attacker, e.target, e.weapon, e.weapon_kind, e.result.outcome, e.part, e.round, amount, injury)
 
 
 def _wounds(t: Table, e: ev.WoundsInflicted) -> None:

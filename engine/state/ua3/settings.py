@@ -35,5 +35,5 @@ class Ua3Settings(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_un
     #: U-10: finishing the helpless (Violence 7–8) and seeing it (Violence 3–4).
     finish_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 7
     witness_finish_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 3
-    #: U-8: the Violence 2–4 check a suppressed combatant passes to act (Decision: 3).
-    suppression_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 3
+    #: U-8: the Violence 2–4 check a suppressed combatant passes to act (U-23: the lower bound, 2).
+    suppression_rank: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2

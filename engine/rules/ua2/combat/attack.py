@@ -11,7 +11,7 @@ from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
-from engine.rules.ua2.apply import attack_on
+from engine.rules.ua2.apply import attack_on, trigger_of
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import (
     hit_numbers,
@@ -59,7 +59,7 @@ class Plan:
     when every attack goes at one target, that target's shifts (it is focusing, it is held).
     With several targets each part gets its own target's shifts after dividing (a decision:
     they differ by target, so they cannot be added before). `kind` is the AttackResolved weapon
-    kind, `trigger` the M2-8 trigger it raises in its target ("": none). The command's fields
+    kind. The command's fields
     the strikes read are kept here too, read once (a compiled build reads a struct's slowly)."""
 
     __slots__ = (
@@ -77,7 +77,6 @@ class Plan:
         "single_target",
         "spec",
         "strikes",
-        "trigger",
         "weapon",
     )
 
@@ -102,7 +101,6 @@ class Plan:
         self.pool = pool
         kind = self.arm.kind
         self.kind: str = kind
-        self.trigger: str = TRIGGERS[kind]
         self.passion: PassionKind | None = None
         #: C-10: a passion on a roll the attack makes someone roll (None: none)
         self.roll_passion: RollPassion | None = None
@@ -113,10 +111,6 @@ class Plan:
         #: targets); a strike made before anything changed uses them rather than working them out again
         self.side: list[Shift] | None = None
         self.planned_at = -1
-
-
-#: M2-8: what being attacked with a weapon of each kind is, the first time.
-TRIGGERS: Final = {"firearm": "shot_at", "melee": "attacked_with_weapon", "unarmed": ""}
 
 
 def _weapon_for(t: Table, fighter: Row, named: str, mode: str) -> Weapon:
@@ -454,7 +448,8 @@ def strike(
     hand = not arm.firearm
     thrown = plan.mode == "throw"
     kind = plan.kind
-    first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
+    trigger = trigger_of(kind, result.outcome)  # M2-8: a jammed shot shoots at no one
+    first_trigger = bool(trigger) and trigger not in target_c.triggered
     helpless = target_c.status != "active" or frozen(target_c) or bool(target_c.held_by)  # M2-8, C2-33
     was_alive = target_c.status != "dead"
 
@@ -500,7 +495,7 @@ def strike(
             else:
                 amount = 0
     round_ = t.round
-    attack_on(t, plan.attacker, target_c, arm.name, kind, part, round_, amount, injury)
+    attack_on(t, plan.attacker, target_c, arm.name, kind, result.outcome, part, round_, amount, injury)
     sink.applied(
         ev.AttackResolved(
             round=round_,

@@ -315,10 +315,9 @@ def strike(
         elif outcome == "crit":
             note = f"crit: {target.id} is {blow.fists_crit}" if recording else ""
         elif outcome == "matched_success" and kind == "melee" and not target.armor.thick:
-            value = read_value(tens, ones, flipped)
-            amount = value + weapon.bonus
+            amount = read_value(tens, ones, flipped)  # U-4: the roll alone, the bonuses are the digit sum's
             if recording:
-                parts = f"matched success: the roll {value}" + (f" +{weapon.bonus}" if weapon.bonus else "")
+                parts = f"matched success: the roll {amount}" + (" (U-4: no weapon bonus)" if weapon.bonus else "")
         else:
             amount = digit_sum(tens, ones) + weapon.bonus
             if recording:
