@@ -184,7 +184,7 @@ def resolve_ua3_scenario(scenario: Ua3Scenario, name: str, *, root: Path | None)
         if spec.id.casefold() in seen:
             raise FileError(name, f"combatant id {spec.id!r} is used twice", json_path=f"{where}.id")
         seen.add(spec.id.casefold())
-        sheet = _sheet_of(name, root, spec, where)
+        sheet = _sheet_of(name, root, spec, where, scenario.settings.wound_threshold)
         arsenal = _arsenal(name, catalog, spec, where)
         known = {"fists": "fists", **{w.name.casefold(): w.name for w in arsenal}}
         in_hand = known.get((spec.in_hand or "fists").casefold())
@@ -275,11 +275,12 @@ def _rules(name: str, spec: Ua3CombatantSpec, known: dict[str, str], where: str)
     return spec.tactics
 
 
-def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str) -> Ua3Sheet:
+def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str, threshold: int) -> Ua3Sheet:
+    """The combatant's sheet, checked against the scenario's wound threshold (U-2, U-19)."""
     if (spec.sheet is None) == (spec.character is None):
         raise FileError(name, f"{spec.id}: give either `sheet` (a file) or `character` (inline)", json_path=where)
     if spec.character is not None:
-        problems = sheet_problems(spec.character)
+        problems = sheet_problems(spec.character, default_threshold=threshold)
         if problems:
             first = first_problem(name, problems)
             raise FileError(
@@ -306,7 +307,7 @@ def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str) 
             f'{spec.id}: {spec.sheet} is not a ua3 sheet (add ruleset = "ua3" to it)',
             json_path=f"{where}.sheet",
         )
-    return load_ua3_sheet(target, document)
+    return load_ua3_sheet(target, document, wound_threshold=threshold)
 
 
 def ua3_scenario_document(loaded: LoadedUa3Scenario) -> dict[str, Any]:
