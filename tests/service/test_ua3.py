@@ -217,3 +217,14 @@ def test_a_ua3_logs_rounds_are_the_timelines_and_filter_by_round(
         store.close()
     assert streamed == {p: r for p, r in timeline.items() if p}
     assert all(json.loads(str(m.data))["round"] == timeline[int(m.id)] for m in resumed)  # type: ignore[arg-type]
+
+
+def test_the_timeline_carries_its_editions_words_for_the_viewers_charts(client: TestClient[Any]) -> None:
+    _church(client)
+    ua3 = client.get("/sessions/church/timeline").json()["words"]
+    assert (ua3["mind"], ua3["meter"], ua3["permanent_damage"]) == ("shock gauges", "gauge", "")
+    assert "wound threshold" in ua3["wounds"] and "madness" not in json.dumps(ua3)
+    made = client.post("/sessions", json={"name": "duel", "scenario": {"name": "knife-vs-22"}, "seed": 7})
+    assert made.status_code == 201, made.text
+    ua2 = client.get("/sessions/duel/timeline").json()["words"]
+    assert (ua2["mind"], ua2["wounds"]) == ("madness", "wound points") and "C2-32" in ua2["permanent_damage"]
