@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 
 from engine.catalog import weapon_catalog
+from engine.commands.base import CommandBase
 from engine.commands.setup import AddCombatant
 from engine.rules.registry import RULESETS
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
@@ -80,6 +81,10 @@ class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     reaction: Literal["flee", "freeze", "frenzy"] | None
     rules: tuple[TacticRule, ...]
     cherry: CherryName | None
+
+    def enters(self) -> tuple[CommandBase, ...]:
+        """The commands that bring this combatant in."""
+        return (self.joins(),)
 
     def joins(self) -> AddCombatant:
         """The command that adds this combatant to an encounter."""

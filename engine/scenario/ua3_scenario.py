@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from engine import ua3_catalog
-from engine.commands.ua3 import AddCharacter, Reaction
+from engine.commands.base import CommandBase
+from engine.commands.ua3 import AddCharacter, Reaction, StartHelpless, StartingCondition
 from engine.rules.ua3.sheet_check import sheet_problems
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.ua3_sheets import first_problem, load_ua3_sheet, ruleset_of_document
@@ -52,6 +53,9 @@ class Ua3CombatantSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True, forb
     reaction: Reaction | None = None
     tactics: str | tuple[Ua3TacticRule, ...] = "aggressive"
     coerced: Coerced = "auto"
+    #: a helpless start: a bound prisoner (restrained), a guard out cold (unconscious), one
+    #: frozen with fear (C2-33, U-10, U-22)
+    condition: StartingCondition | None = None
 
 
 class Ua3Trigger(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
@@ -91,6 +95,13 @@ class Ua3Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     armor: Armor = Armor()
     rules: tuple[Ua3TacticRule, ...] = ()
     coerced: Coerced = "auto"
+    condition: StartingCondition | None = None
+
+    def enters(self) -> tuple[CommandBase, ...]:
+        """The commands that bring this character in: it joins, then any helpless start."""
+        if self.condition is None:
+            return (self.joins(),)
+        return self.joins(), StartHelpless(actor=self.id, condition=self.condition)
 
     def joins(self) -> AddCharacter:
         """The command that adds this character to an encounter."""
@@ -206,6 +217,7 @@ def resolve_ua3_scenario(scenario: Ua3Scenario, name: str, *, root: Path | None)
                 armor=worn(_pieces(name, armory, spec, where)),
                 rules=_rules(name, spec, known, where),
                 coerced=spec.coerced,
+                condition=spec.condition,
             )
         )
     sides = {f.side for f in fighters}  # one side is a scene at the table; a fight needs two (U-22)

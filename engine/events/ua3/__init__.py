@@ -41,7 +41,7 @@ from engine.events.ua3.mind import (
     StressChecked,
     TraumaMarked,
 )
-from engine.events.ua3.setup import CharacterJoined
+from engine.events.ua3.setup import CharacterJoined, StartedHelpless
 
 EVENTS: tuple[type[EventBase], ...] = (
     EncounterStarted,
@@ -52,6 +52,7 @@ EVENTS: tuple[type[EventBase], ...] = (
     CommandRedone,
     CommandAmended,
     CharacterJoined,
+    StartedHelpless,
     AbilityChecked,
     StressChecked,
     HardenedNotchMarked,
@@ -118,6 +119,7 @@ __all__ = [
     "ReactionTaken",
     "Restrained",
     "RoundStarted",
+    "StartedHelpless",
     "StatusChanged",
     "StressChecked",
     "SuppressionLaid",
