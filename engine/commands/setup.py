@@ -56,6 +56,14 @@ class AddCombatant(JoinCommand, frozen=True, kw_only=True, tag="add_combatant"):
     tactics: str | msgspec.UnsetType = msgspec.UNSET
 
 
+class StartHelpless(CommandBase, frozen=True, kw_only=True, tag="start_helpless"):
+    """C2-33, M2-8: before the fight, `actor` is helpless — bound (a prisoner) or frozen (M2-7),
+    standing but unable to act or dodge, or unconscious (not standing)."""
+
+    actor: str
+    condition: Literal["restrained", "unconscious", "frozen"]
+
+
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):
     note: str
     about: str = ""

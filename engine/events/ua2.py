@@ -43,11 +43,12 @@ from engine.events.madness import (
     ReactionTaken,
     TherapyGiven,
 )
-from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling, StartedHelpless
 
 EVENTS: tuple[type[EventBase], ...] = (
     EncounterStarted,
     CombatantJoined,
+    StartedHelpless,
     GmRuling,
     CheckRolled,
     CommandRecorded,

@@ -28,8 +28,8 @@ from engine.rules.ua2.combat.situation import (
     able_to_act,
     attack_spec,
     combatant,
-    frozen,
     roll_shifts,
+    stuck,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import RollPassionUse, passion_on_failure, require_passion
@@ -455,7 +455,7 @@ def strike(
     thrown = plan.mode == "throw"
     kind = plan.kind
     first_trigger = bool(plan.trigger) and plan.trigger not in target_c.triggered
-    helpless = target_c.status != "active" or frozen(target_c) or bool(target_c.held_by)  # M2-8, C2-33
+    helpless = target_c.status != "active" or stuck(target_c) or bool(target_c.held_by)  # M2-8, C2-33
     was_alive = target_c.status != "dead"
 
     dodge = None
