@@ -7,7 +7,7 @@ from engine.commands.setup import AddCombatant, StartHelpless
 from engine.dice.source import DiceSource
 from engine.errors import NotFound, Refused
 from engine.events.setup import CombatantJoined, StartedHelpless
-from engine.rules.common import require_started
+from engine.rules.common import helpless_at_setup, require_started
 from engine.rules.ua2.sink import Sink
 from engine.state.weapons import FISTS
 
@@ -53,15 +53,8 @@ def add_combatant(sink: Sink, command: AddCombatant, dice: DiceSource) -> None:
 
 
 def start_helpless(sink: Sink, command: StartHelpless, dice: DiceSource) -> None:
-    """C2-33: a scenario's prisoner or guard starts bound, unconscious or frozen — before the
-    fight begins, on a combatant still standing and able to act."""
+    """C2-33: a scenario's prisoner or guard starts bound, unconscious or frozen."""
     t = sink.table
-    require_started(t)
-    if t.phase != "setup":
-        raise Refused("a starting condition is set before the fight begins", hint="a GM ruling, once it runs")
     row = t.by_id.get(command.actor)
-    if row is None:
-        raise Refused(f"no combatant {command.actor!r} in this encounter", hint=f"combatants: {', '.join(t.by_id)}")
-    if row.status != "active" or row.bound or row.reaction is not None:
-        raise Refused(f"{row.id} already starts {row.status if row.status != 'active' else 'helpless or reacting'}")
-    sink.emit(StartedHelpless(actor=row.id, condition=command.condition))
+    helpless_at_setup(t, command.actor, already=row is not None and row.bound)
+    sink.emit(StartedHelpless(actor=command.actor, condition=command.condition))

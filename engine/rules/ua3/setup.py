@@ -6,7 +6,7 @@ from engine.commands.ua3 import AddCharacter, StartHelpless
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events.ua3 import CharacterJoined, StartedHelpless
-from engine.rules.common import require_started
+from engine.rules.common import helpless_at_setup, require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3.sheet_check import sheet_problems
 from engine.rules.ua3.table import Table
@@ -49,15 +49,8 @@ def add_character(sink: Sink[Table], command: AddCharacter, dice: DiceSource) ->
 
 
 def start_helpless(sink: Sink[Table], command: StartHelpless, dice: DiceSource) -> None:
-    """C2-33, U-10, U-22: a scenario's prisoner or guard starts restrained, unconscious or
-    frozen — before the fight begins, on a character still standing."""
+    """C2-33, U-10, U-22: a scenario's prisoner or guard starts restrained, unconscious or frozen."""
     t = sink.table
-    require_started(t)
-    if t.phase != "setup":
-        raise Refused("a starting condition is set before the fight begins", hint="a GM ruling, once it runs")
     row = t.by_id.get(command.actor)
-    if row is None:
-        raise Refused(f"no combatant {command.actor!r} in this encounter", hint=f"combatants: {', '.join(t.by_id)}")
-    if row.status != "active" or row.restrained_by or row.reaction is not None:
-        raise Refused(f"{row.id} already starts {row.status if row.status != 'active' else 'helpless or reacting'}")
-    sink.emit(StartedHelpless(actor=row.id, condition=command.condition))
+    helpless_at_setup(t, command.actor, already=row is not None and bool(row.restrained_by))
+    sink.emit(StartedHelpless(actor=command.actor, condition=command.condition))
