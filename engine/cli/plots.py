@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from engine.cli.report import histogram
+from engine.cli.report import histogram, words_of
 from engine.errors import InvalidInput
 from engine.safefile import write_file
 
@@ -46,12 +46,26 @@ def _save(fig: Any, path: Path, force: bool) -> None:
     write_file(path, image.getvalue(), force=force)
 
 
+def report_titles(report: dict[str, Any]) -> dict[str, str]:
+    """The titles of a report's four panels, in the words of its edition (madness meters in
+    ua2, shock gauges in ua3)."""
+    words = words_of(report)
+    return {
+        "wins": "per side: wins, someone dies, everyone down (95% intervals)",
+        "rounds": "rounds per fight",
+        "wounds": f"taken per fight: {words.wounds_taken}",
+        "minds": f"{words.mind}: chance of at least one failed notch, per {words.meter}",
+    }
+
+
 def plot_report(report: dict[str, Any], path: Path, *, force: bool = False) -> None:
     """Win rates with intervals, the rounds distribution, wounds taken per combatant (median,
-    90th percentile, mean) and madness per meter."""
+    90th percentile, mean) and failed notches per madness meter (ua2) or shock gauge (ua3), in
+    the words of the report's edition."""
+    titles = report_titles(report)
     plt = _pyplot()
     fig, axes = plt.subplots(2, 2, figsize=(13, 8.5))
-    wins, rounds, wounds, madness = axes.flat
+    wins, rounds, wounds, minds = axes.flat
 
     sides = report["sides"]
     names = [f"{s} (players)" if s == report["players"] else s for s in sides]
@@ -64,12 +78,12 @@ def plot_report(report: dict[str, Any], path: Path, *, force: bool = False) -> N
     wins.bar([len(sides)], [draws["rate"]], 0.27, yerr=_errors([draws]), capsize=3, color=DRAW, label="draw")
     wins.set_xticks(range(len(sides) + 1), [*names, "draw"])
     wins.set_ylim(0, 1)
-    wins.set_title("per side: wins, someone dies, everyone down (95% intervals)")
+    wins.set_title(titles["wins"])
     wins.legend(fontsize="small")
 
     buckets = histogram(report["rounds"]["distribution"])
     rounds.bar([label for label, _ in buckets], [count for _, count in buckets], color=GREY)
-    rounds.set_title("rounds per fight")
+    rounds.set_title(titles["rounds"])
     rounds.set_xlabel("rounds")
     rounds.set_ylabel("fights")
     if len(buckets) > 12:
@@ -83,7 +97,7 @@ def plot_report(report: dict[str, Any], path: Path, *, force: bool = False) -> N
     wounds.barh(ids, median, color=DEATH, label="median")
     wounds.scatter([c["wounds_taken_mean"] for _, c in people], ids, color="black", zorder=3, label="mean")
     wounds.invert_yaxis()
-    wounds.set_title("wounds taken per fight")
+    wounds.set_title(titles["wounds"])
     wounds.legend(fontsize="small")
 
     meters = [m for m in next(iter(report["combatants"].values()))["meters"]]
@@ -91,13 +105,11 @@ def plot_report(report: dict[str, Any], path: Path, *, force: bool = False) -> N
     width = 0.8 / len(used)
     for k, meter in enumerate(used):
         offsets = [i + (k - (len(used) - 1) / 2) * width for i in range(len(ids))]
-        madness.bar(
-            offsets, [c["meters"][meter]["failed_at_least_once"]["rate"] for _, c in people], width, label=meter
-        )
-    madness.set_xticks(range(len(ids)), ids)
-    madness.set_ylim(0, 1)
-    madness.set_title("madness: chance of at least one failed notch, per meter")
-    madness.legend(fontsize="small")
+        minds.bar(offsets, [c["meters"][meter]["failed_at_least_once"]["rate"] for _, c in people], width, label=meter)
+    minds.set_xticks(range(len(ids)), ids)
+    minds.set_ylim(0, 1)
+    minds.set_title(titles["minds"])
+    minds.legend(fontsize="small")
 
     partial = " (partial)" if report["partial"] else ""
     fig.suptitle(f"{report['scenario']} — {report['fights']:,} fights, seed {report['seed']}{partial}")

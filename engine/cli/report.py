@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine.cli.common import console
+from engine.rules.words import Words
 from engine.simulate.stats import TOP_ENDINGS, TOP_REASONS, percent
 
 #: Most rows the rounds histogram shows; more distinct rounds are binned.
@@ -50,8 +51,16 @@ def histogram(distribution: dict[str, int], rows: int = HISTOGRAM_ROWS) -> list[
     return out
 
 
+def words_of(report: dict[str, Any]) -> Words:
+    """How the report's edition names its figures (a report without a ruleset is ua2's)."""
+    from engine.rules.registry import find_ruleset
+
+    return find_ruleset(report.get("ruleset", "ua2")).words
+
+
 def render(report: dict[str, Any]) -> None:
     """The report as a GM reads it: the sentence about the players' side first."""
+    words = words_of(report)
     head = f"[bold]{escape(report['scenario'])}[/bold] — {report['fights']:,} fights, seed {report['seed']}"
     if report.get("from_event") is not None:
         head += f", from event {report['from_event']}"
@@ -61,10 +70,10 @@ def render(report: dict[str, Any]) -> None:
     console.print(report["headline"], markup=False)
     for text in report["warnings"]:
         console.print(f"warning: {text}", markup=False, style="yellow")
-    _sides(report)
+    _sides(report, words)
     _rounds(report)
-    _combatants(report)
-    _madness(report)
+    _combatants(report, words)
+    _minds(report, words)
     _endings(report)
     _refusals(report)
     for note in report["notes"]:
@@ -73,21 +82,17 @@ def render(report: dict[str, Any]) -> None:
         console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {kept['file']}", markup=False)
 
 
-def _sides(report: dict[str, Any]) -> None:
+def _sides(report: dict[str, Any], words: Words) -> None:
     table = Table(title="who wins (95% confidence interval)")
-    for column in ("side", "wins", "rate", "someone dies", "all down", "permanent damage"):
+    permanent = bool(words.permanent_damage)
+    columns = ("side", "wins", "rate", "someone dies", "all down") + (("permanent damage",) if permanent else ())
+    for column in columns:
         table.add_column(column, justify="left" if column == "side" else "right", overflow="fold")
     for name, s in report["sides"].items():
         label = f"{name} (players)" if name == report["players"] else name
-        table.add_row(
-            escape(label),
-            f"{s['wins']:,}",
-            _pct(s),
-            _pct(s["someone_dies"]),
-            _pct(s["all_down"]),
-            _pct(s["permanent_damage"]),
-        )
-    table.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]), "", "", "")
+        cells = [escape(label), f"{s['wins']:,}", _pct(s), _pct(s["someone_dies"]), _pct(s["all_down"])]
+        table.add_row(*cells, *([_pct(s["permanent_damage"])] if permanent else []))
+    table.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]), *[""] * (len(columns) - 3))
     show(table)
 
 
@@ -102,13 +107,14 @@ def _rounds(report: dict[str, Any]) -> None:
         console.print(f"  {label:>{width}} {bar} {count:,}", markup=False)
 
 
-def _combatants(report: dict[str, Any]) -> None:
+def _combatants(report: dict[str, Any], words: Words) -> None:
+    permanent = words.permanent_damage
+    perm = f"; perm: {permanent.replace(' (', ', ').rstrip(')')}" if permanent else ""
     table = Table(
-        title="combatants (down = incapacitated or unconscious; taken: wounds, median and 90th percentile; "
-        "perm: permanent damage, C2-32)"
+        title=f"combatants (down = {words.down}; taken: {words.wounds_taken}, median and 90th percentile{perm})"
     )
-    columns = ("who", "side", "dies", "down", "fled", "surr.", "frozen", "dealt", "taken", "taken p50/p90", "perm")
-    for column in columns:
+    columns = ("who", "side", "dies", "down", "fled", "surr.", "frozen", "dealt", "taken", "taken p50/p90")
+    for column in (*columns, *(("perm",) if permanent else ())):
         table.add_column(column, justify="left" if column in ("who", "side") else "right", overflow="fold")
     for name, c in report["combatants"].items():
         w = c["wounds_taken"]
@@ -123,12 +129,13 @@ def _combatants(report: dict[str, Any]) -> None:
             f"{c['wounds_dealt_mean']:.1f}",
             f"{c['wounds_taken_mean']:.1f}",
             f"{w['median']:g} / {w['p90']}",
-            f"{c['permanent_damage']['rate']:.1%}",
+            *([f"{c['permanent_damage']['rate']:.1%}"] if permanent else []),
         )
     show(table)
 
 
-def _madness(report: dict[str, Any]) -> None:
+def _minds(report: dict[str, Any], words: Words) -> None:
+    """Madness meters (ua2) or shock gauges (ua3): the notches each combatant gained."""
     rows = [
         (name, meter, m)
         for name, c in report["combatants"].items()
@@ -136,11 +143,11 @@ def _madness(report: dict[str, Any]) -> None:
         if m["notches_mean"]
     ]
     if not rows:
-        console.print("madness: no notches gained")
+        console.print(f"{words.mind}: no notches gained")
         return
-    table = Table(title="madness (per meter: fights with a failed notch; mean notches gained)")
-    for column in ("who", "meter", "failed ≥ 1", "+hardened", "+failed"):
-        table.add_column(column, justify="left" if column in ("who", "meter") else "right", overflow="fold")
+    table = Table(title=f"{words.mind} (per {words.meter}: fights with a failed notch; mean notches gained)")
+    for column in ("who", words.meter, "failed ≥ 1", "+hardened", "+failed"):
+        table.add_column(column, justify="left" if column in ("who", words.meter) else "right", overflow="fold")
     for name, meter, m in rows:
         table.add_row(
             escape(name),

@@ -7,7 +7,7 @@ breaks a creation rule (one line per finding); 2 a usage error.
 """
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 import typer
@@ -183,8 +183,13 @@ def _check_ua3(scenario: Path, loaded: Any, tried: dict[str, Any] | None, *, jso
 
 
 @app.command("schema")
-def schema() -> None:
-    """Print the JSON Schema of scenario files."""
+def schema(
+    ruleset: Annotated[
+        Literal["ua2", "ua3"], typer.Option("--ruleset", help="The edition whose scenario files to describe.")
+    ] = "ua2",
+) -> None:
+    """Print the JSON Schema of scenario files (of the second edition, or --ruleset ua3)."""
     from engine.scenario.scenario import Scenario
+    from engine.scenario.ua3_scenario import Ua3Scenario
 
-    emit_json(msgspec.json.schema(Scenario))
+    emit_json(msgspec.json.schema({"ua2": Scenario, "ua3": Ua3Scenario}[ruleset]))

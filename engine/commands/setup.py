@@ -101,6 +101,14 @@ class RulingEffects(NamedTuple):
     conditions: tuple[RulingCondition, ...]
 
 
+class StartHelpless(CommandBase, frozen=True, kw_only=True, tag="start_helpless"):
+    """C2-33, M2-8: before the fight, `actor` is helpless — bound (a prisoner) or frozen (M2-7),
+    standing but unable to act or dodge, or unconscious (not standing)."""
+
+    actor: str
+    condition: Literal["restrained", "unconscious", "frozen"]
+
+
 class Ruling(CommandBase, frozen=True, kw_only=True, tag="ruling"):
     """A GM ruling: a note, and the effects it carries, applied in this order (U-26, T-5). The
     effects are unset unless given, so a note-only ruling encodes as it always did."""

@@ -21,11 +21,12 @@ from engine.commands.combat import (
 )
 from engine.commands.healing import Convalesce, FirstAid, MedicalCare
 from engine.commands.madness import MadnessCheck, SourceGone, Therapy
-from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter
+from engine.commands.setup import AddCombatant, RollCheck, Ruling, StartEncounter, StartHelpless
 
 COMMANDS: tuple[type[CommandBase], ...] = (
     StartEncounter,
     AddCombatant,
+    StartHelpless,
     Ruling,
     RollCheck,
     SkillCheck,

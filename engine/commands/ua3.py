@@ -28,6 +28,18 @@ class AddCharacter(JoinCommand, frozen=True, kw_only=True, tag="ua3_add_characte
     armor: Armor = NO_ARMOR
 
 
+#: A scenario's helpless start (C2-33, U-10, U-22): bound, out cold, or frozen with fear.
+StartingCondition = Literal["restrained", "unconscious", "frozen"]
+
+
+class StartHelpless(CommandBase, frozen=True, kw_only=True, tag="ua3_start_helpless"):
+    """Before the fight, `actor` is helpless: restrained (a bound prisoner) or frozen — standing
+    but unable to act or dodge — or unconscious (not standing); it can be finished (U-10)."""
+
+    actor: str
+    condition: StartingCondition
+
+
 class AbilityCheck(CommandBase, frozen=True, kw_only=True, tag="ua3_check"):
     """U-1: roll what `name` names — an ability (or the best identity standing in for it, U-19),
     an identity, or a relationship's person (U-20). `flipped` is a person's stated orientation

@@ -12,6 +12,7 @@ COMMANDS: tuple[type[CommandBase], ...] = (
     Ruling,
     RollCheck,
     _ua3.AddCharacter,
+    _ua3.StartHelpless,
     _ua3.AbilityCheck,
     _ua3.StressCheck,
     _ua3.Coerce,

@@ -25,6 +25,11 @@ class EventBase(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="
         """(who rolled, result) for every check this fact records (the audit's odds and luck)."""
         return []
 
+    def opens_round(self) -> int | None:
+        """The round this fact starts (0: the ambush before round 1), or None: each ruleset's
+        round events say, so a log's reader follows rounds without naming an edition."""
+        return None
+
 
 def describe_target(spec: CheckSpec) -> str:
     """`Fighting 45, focus +10 = 55` — the rating and every named shift (C-12)."""

@@ -85,6 +85,9 @@ class AmbushStarted(EventBase, frozen=True, kw_only=True, tag="ambush_started"):
     def explain(self) -> str:
         return f"Ambush! {', '.join(self.order)} act before round 1 (I2-3)."
 
+    def opens_round(self) -> int:
+        return 0
+
 
 class RoundStarted(EventBase, frozen=True, kw_only=True, tag="round_started"):
     """A round begins; declarations come first (C2-4)."""
@@ -94,6 +97,9 @@ class RoundStarted(EventBase, frozen=True, kw_only=True, tag="round_started"):
 
     def explain(self) -> str:
         return f"Round {self.round} begins; order {', '.join(self.order)}; declarations, slowest first (C2-4)."
+
+    def opens_round(self) -> int:
+        return self.round
 
 
 class Declared(EventBase, frozen=True, kw_only=True, tag="declared"):

@@ -51,6 +51,21 @@ class CombatantJoined(EventBase, frozen=True, kw_only=True, tag="combatant_joine
         )
 
 
+class StartedHelpless(EventBase, frozen=True, kw_only=True, tag="started_helpless"):
+    """`actor` starts the fight helpless (C2-33): bound, unconscious or frozen (M2-7)."""
+
+    actor: str
+    condition: Literal["restrained", "unconscious", "frozen"]
+
+    def explain(self) -> str:
+        how = {
+            "restrained": "bound: standing, but it cannot act or dodge",
+            "frozen": "frozen (M2-7): standing, but it cannot act or dodge until its source is gone",
+            "unconscious": "unconscious: not standing",
+        }[self.condition]
+        return f"{self.actor} starts {how}; killing it is killing the helpless (C2-33, M2-8)."
+
+
 class GmRuling(EventBase, frozen=True, kw_only=True, tag="gm_ruling"):
     """A ruling of taste the seeds leave to the GM, applied as stated (RULES: left to the GM)."""
 

@@ -44,11 +44,12 @@ from engine.events.madness import (
     TherapyGiven,
 )
 from engine.events.ruling import ConditionRuled, RulingHealed
-from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling, StartedHelpless
 
 EVENTS: tuple[type[EventBase], ...] = (
     EncounterStarted,
     CombatantJoined,
+    StartedHelpless,
     GmRuling,
     CheckRolled,
     CommandRecorded,

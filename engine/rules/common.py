@@ -23,6 +23,21 @@ def require_started(t: TableBase) -> None:
         raise Refused("the encounter has not started", hint="start it first")
 
 
+def helpless_at_setup(t: Any, actor: str, *, already: bool) -> Any:
+    """C2-33, U-22: the row of `actor`, who may start the fight helpless — the fight not begun,
+    the combatant known, standing and neither helpless nor reacting yet (`already`: its
+    edition's own flag for that) — or `Refused`."""
+    require_started(t)
+    if t.phase != "setup":
+        raise Refused("a starting condition is set before the fight begins", hint="a GM ruling, once it runs")
+    row = t.by_id.get(actor)
+    if row is None:
+        raise Refused(f"no combatant {actor!r} in this encounter", hint=f"combatants: {', '.join(t.by_id)}")
+    if row.status != "active" or already or row.reaction is not None:
+        raise Refused(f"{row.id} already starts {row.status if row.status != 'active' else 'helpless or reacting'}")
+    return row
+
+
 def starter(settings_type: type[Any]) -> Callable[[Sink[Any], StartEncounter, DiceSource], None]:
     """The rule starting an encounter of a ruleset whose settings are `settings_type`."""
 

@@ -23,6 +23,7 @@ from engine.events.commands import MARKER_TYPES
 from engine.rules.script import Script
 from engine.rules.sink import Sink
 from engine.rules.view import View
+from engine.rules.words import Words
 
 
 class Table(Protocol):
@@ -90,6 +91,7 @@ class Ruleset(ABC, Generic[T, S]):
         appliers: Mapping[type[EventBase], Callable[[T, Any], None]],
         handlers: Mapping[type[CommandBase], Handler],
         script_module: str,
+        words: Words | None = None,
     ) -> None:
         #: the name scenario files and `StartEncounter` use ("ua2")
         self.name = name
@@ -103,6 +105,8 @@ class Ruleset(ABC, Generic[T, S]):
         #: the module whose `SCRIPT` is how its scripted combatants fight (batches, NPC turns):
         #: its tactics, imported when first used (reading a session needs none)
         self.script_module = script_module
+        #: how its reports, plots and the viewer name what they show (default: the second edition's)
+        self.words = Words() if words is None else words
         self._script: Script | None = None
 
     @property

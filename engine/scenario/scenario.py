@@ -14,7 +14,8 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 
 from engine.catalog import weapon_catalog
-from engine.commands.setup import AddCombatant
+from engine.commands.base import CommandBase
+from engine.commands.setup import AddCombatant, StartHelpless
 from engine.rules.registry import RULESETS
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.sheets import load_sheet, sheet_problems
@@ -42,6 +43,9 @@ class CombatantSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_
     reaction: Literal["flee", "freeze", "frenzy"] | None = None
     tactics: str | tuple[TacticRule, ...] = "aggressive"
     cherry: CherryName | None = None
+    #: a helpless start: a bound prisoner (restrained), a guard out cold (unconscious), one
+    #: frozen with fear (C2-33, M2-7, M2-8)
+    condition: Literal["restrained", "unconscious", "frozen"] | None = None
 
 
 class Trigger(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
@@ -80,6 +84,13 @@ class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     reaction: Literal["flee", "freeze", "frenzy"] | None
     rules: tuple[TacticRule, ...]
     cherry: CherryName | None
+    condition: Literal["restrained", "unconscious", "frozen"] | None = None
+
+    def enters(self) -> tuple[CommandBase, ...]:
+        """The commands that bring this combatant in: it joins, then any helpless start."""
+        if self.condition is None:
+            return (self.joins(),)
+        return self.joins(), StartHelpless(actor=self.id, condition=self.condition)
 
     def joins(self) -> AddCombatant:
         """The command that adds this combatant to an encounter."""
@@ -212,6 +223,7 @@ def resolve_scenario(scenario: Scenario, name: str, *, root: Path | None) -> Loa
                 reaction=spec.reaction,
                 rules=_rules(name, spec, where, known),
                 cherry=spec.cherry,
+                condition=spec.condition,
             )
         )
     if len({f.side for f in fighters}) < 2:

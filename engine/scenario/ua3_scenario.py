@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from engine import ua3_catalog
-from engine.commands.ua3 import AddCharacter, Reaction
+from engine.commands.base import CommandBase
+from engine.commands.ua3 import AddCharacter, Reaction, StartHelpless, StartingCondition
 from engine.rules.ua3.sheet_check import sheet_problems
 from engine.scenario.files import FileError, convert_document, parse_document, read_limited
 from engine.scenario.ua3_sheets import first_problem, load_ua3_sheet, ruleset_of_document
@@ -52,6 +53,9 @@ class Ua3CombatantSpec(msgspec.Struct, frozen=True, gc=False, kw_only=True, forb
     reaction: Reaction | None = None
     tactics: str | tuple[Ua3TacticRule, ...] = "aggressive"
     coerced: Coerced = "auto"
+    #: a helpless start: a bound prisoner (restrained), a guard out cold (unconscious), one
+    #: frozen with fear (C2-33, U-10, U-22)
+    condition: StartingCondition | None = None
 
 
 class Ua3Trigger(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_unknown_fields=True):
@@ -91,6 +95,13 @@ class Ua3Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     armor: Armor = Armor()
     rules: tuple[Ua3TacticRule, ...] = ()
     coerced: Coerced = "auto"
+    condition: StartingCondition | None = None
+
+    def enters(self) -> tuple[CommandBase, ...]:
+        """The commands that bring this character in: it joins, then any helpless start."""
+        if self.condition is None:
+            return (self.joins(),)
+        return self.joins(), StartHelpless(actor=self.id, condition=self.condition)
 
     def joins(self) -> AddCharacter:
         """The command that adds this character to an encounter."""
@@ -184,7 +195,7 @@ def resolve_ua3_scenario(scenario: Ua3Scenario, name: str, *, root: Path | None)
         if spec.id.casefold() in seen:
             raise FileError(name, f"combatant id {spec.id!r} is used twice", json_path=f"{where}.id")
         seen.add(spec.id.casefold())
-        sheet = _sheet_of(name, root, spec, where)
+        sheet = _sheet_of(name, root, spec, where, scenario.settings.wound_threshold)
         arsenal = _arsenal(name, catalog, spec, where)
         known = {"fists": "fists", **{w.name.casefold(): w.name for w in arsenal}}
         in_hand = known.get((spec.in_hand or "fists").casefold())
@@ -206,6 +217,7 @@ def resolve_ua3_scenario(scenario: Ua3Scenario, name: str, *, root: Path | None)
                 armor=worn(_pieces(name, armory, spec, where)),
                 rules=_rules(name, spec, known, where),
                 coerced=spec.coerced,
+                condition=spec.condition,
             )
         )
     sides = {f.side for f in fighters}  # one side is a scene at the table; a fight needs two (U-22)
@@ -275,11 +287,12 @@ def _rules(name: str, spec: Ua3CombatantSpec, known: dict[str, str], where: str)
     return spec.tactics
 
 
-def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str) -> Ua3Sheet:
+def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str, threshold: int) -> Ua3Sheet:
+    """The combatant's sheet, checked against the scenario's wound threshold (U-2, U-19)."""
     if (spec.sheet is None) == (spec.character is None):
         raise FileError(name, f"{spec.id}: give either `sheet` (a file) or `character` (inline)", json_path=where)
     if spec.character is not None:
-        problems = sheet_problems(spec.character)
+        problems = sheet_problems(spec.character, default_threshold=threshold)
         if problems:
             first = first_problem(name, problems)
             raise FileError(
@@ -306,7 +319,7 @@ def _sheet_of(name: str, root: Path | None, spec: Ua3CombatantSpec, where: str) 
             f'{spec.id}: {spec.sheet} is not a ua3 sheet (add ruleset = "ua3" to it)',
             json_path=f"{where}.sheet",
         )
-    return load_ua3_sheet(target, document)
+    return load_ua3_sheet(target, document, wound_threshold=threshold)
 
 
 def ua3_scenario_document(loaded: LoadedUa3Scenario) -> dict[str, Any]:

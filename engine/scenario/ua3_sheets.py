@@ -78,12 +78,13 @@ def first_problem(name: str, problems: list[Problem]) -> FileError:
     return FileError(name, first.message, json_path=first.path, hint=hint)
 
 
-def load_ua3_sheet(path: str | Path, document: Any = None) -> Ua3Sheet:
+def load_ua3_sheet(path: str | Path, document: Any = None, *, wound_threshold: int = 50) -> Ua3Sheet:
     """The ua3 sheet at `path`, checked: `FileError` (one line: file, `$.path`, hint) when it
     cannot be read, has the wrong shape, or breaks a sheet rule (two obsessions, a feature naming
-    an unknown ability or gauge, two relationships on one gauge, …)."""
+    an unknown ability or gauge, two relationships on one gauge, wounds at the threshold — the
+    table's `wound_threshold` unless an identity sets one, U-2, U-19 — …)."""
     sheet = decode_ua3_sheet(path, document)
-    problems = sheet_problems(sheet)
+    problems = sheet_problems(sheet, default_threshold=wound_threshold)
     if problems:
         raise first_problem(str(path), problems)
     return sheet

@@ -12,6 +12,7 @@ import msgspec
 
 from engine.commands import Command
 from engine.dice.checks import CheckSpec
+from engine.rules.words import Words
 from engine.simulate.batch import MAX_FIGHTS
 from engine.simulate.pool import MAX_WORKERS
 
@@ -271,6 +272,8 @@ class Timeline(Response, frozen=True):
     version: int
     ruleset: str
     points: list[TimelinePoint]
+    #: how the ruleset names the charts' figures
+    words: Words = Words()
 
 
 class Luck(Response, frozen=True):

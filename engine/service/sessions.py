@@ -269,7 +269,10 @@ def timeline_view(name: str, records: Sequence[Record]) -> Timeline:
         )
         for p, s in along
     ]
-    return Timeline(session=name, version=len(records), ruleset=along[-1][1].ruleset, points=points)
+    last = along[-1][1]
+    return Timeline(
+        session=name, version=len(records), ruleset=last.ruleset, points=points, words=ruleset_of(last).words
+    )
 
 
 def audit_view(name: str, records: Sequence[Record]) -> Audit:

@@ -18,7 +18,6 @@ import anyio.to_thread
 import msgspec
 from litestar.response import ServerSentEventMessage
 
-from engine.events.combat import AmbushStarted, RoundStarted
 from engine.events.commands import MARKERS
 from engine.service.sessions import event_view
 from engine.session.audit import rounds
@@ -107,10 +106,8 @@ def _messages(
         round_of = {}
         current = round_now
         for p, e in records:
-            if isinstance(e, RoundStarted):
-                current = e.round
-            elif isinstance(e, AmbushStarted):
-                current = 0
+            opened = e.opens_round()
+            current = current if opened is None else opened
             round_of[p] = current
     out = []
     for position, event in records:

@@ -15,7 +15,6 @@ from engine.dice.odds import success_chance
 from engine.errors import InvalidInput
 from engine.events import tag_of
 from engine.events.base import EventBase
-from engine.events.combat import AmbushStarted, RoundStarted
 from engine.events.commands import MARKERS, CommandAmended, CommandRecorded, CommandRedone, CommandUndone
 from engine.events.setup import CombatantJoined
 from engine.session.history import Record, excluded
@@ -158,8 +157,8 @@ def rounds(records: Iterable[Record]) -> Iterator[tuple[int, int, EventBase]]:
                 superseded.update(event.superseded)
             skip = undone | superseded
             current_round = next((r for command, r in reversed(starts) if command not in skip), 0)
-        elif isinstance(event, (RoundStarted, AmbushStarted)):
-            current_round = event.round if isinstance(event, RoundStarted) else 0
+        elif (opened := event.opens_round()) is not None:
+            current_round = opened
             starts.append((event.command, current_round))
         yield position, current_round, event
 

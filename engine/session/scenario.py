@@ -72,4 +72,4 @@ def setup_commands(
             scenario_document=scenario_document(loaded),
             players=players,
         )
-    return [start, *(f.joins() for f in loaded.fighters)]
+    return [start, *(c for f in loaded.fighters for c in f.enters())]

@@ -378,6 +378,7 @@ def summary(
     players = prep.scenario.players
     report: dict[str, Any] = {
         "scenario": prep.scenario.scenario.title,
+        "ruleset": prep.scenario.scenario.ruleset,
         "file": prep.scenario.path,
         "seed": seed,
         "fights": n,

@@ -81,6 +81,8 @@ class Fighter(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     #: C2-18: shots this fighter laid down as suppressive fire last round (0: none), so that it
     #: may declare continuing it (C2-4).
     suppressed_last_round: int = 0
+    #: C2-33: bound from the start (a scenario's prisoner): standing, helpless, it cannot act
+    bound: bool = False
 
     def weapon(self, name: str | None = None) -> Weapon | None:
         wanted = (name or self.in_hand).casefold()

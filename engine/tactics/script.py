@@ -51,7 +51,7 @@ class Ua2Script:
     def setup(self, loaded: Any) -> list[CommandBase]:
         scenario = loaded.scenario
         start = StartEncounter(ruleset=scenario.ruleset, title=scenario.title, settings=loaded.settings)
-        return [start, *(f.joins() for f in loaded.fighters)]
+        return [start, *(c for f in loaded.fighters for c in f.enters())]
 
     def opening(self, loaded: Any) -> tuple[CommandBase, ...]:
         triggers = []

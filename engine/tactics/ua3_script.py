@@ -45,7 +45,7 @@ class Ua3Script:
     def setup(self, loaded: Any) -> list[CommandBase]:
         scenario = loaded.scenario
         start = StartEncounter(ruleset="ua3", title=scenario.title, settings=loaded.settings)
-        return [start, *(f.joins() for f in loaded.fighters)]
+        return [start, *(c for f in loaded.fighters for c in f.enters())]
 
     def opening(self, loaded: Any) -> tuple[CommandBase, ...]:
         checks = []

@@ -213,3 +213,44 @@ def test_table_play_in_a_ua3_session_begins_with_npcs_and_names_whose_dice_went_
     done = ua("session", "check", "church", "Marge", "Notice", "--dice", "2,3")
     assert done.exit_code == 0, done.stderr
     assert "Marge's Notice 2,3" in done.stdout  # the faces named by the roll they made
+
+
+def _hurt_table(tmp_path: Path, threshold: int | None, wounds: int, identity: str = "") -> str:
+    """A ua3 scenario whose two sheets, one a file and one inline, bring `wounds` to the fight."""
+    (tmp_path / "hurt.toml").write_text(f'ruleset = "ua3"\nname = "Harry"\nwounds = {wounds}\n{identity}')
+    settings = f"[settings]\nwound_threshold = {threshold}\n" if threshold else ""
+    path = tmp_path / "thick.toml"
+    path.write_text(
+        f'title = "Thick skins"\nruleset = "ua3"\n{settings}'
+        '[[combatants]]\nid = "Harry"\nside = "a"\nsheet = "hurt.toml"\n'
+        '[[combatants]]\nid = "Moe"\nside = "b"\n[combatants.character]\nname = "Moe"\n'
+        f"wounds = {wounds}\n{identity.replace('[[identities]]', '[[combatants.character.identities]]')}"
+    )
+    return str(path)
+
+
+def test_u2_a_scenarios_wound_threshold_is_the_one_its_sheets_are_checked_against(ua: Ua, tmp_path: Path) -> None:
+    """U-2: with `wound_threshold = 100`, 85 wounds are badly beaten, not dead, for `scenario
+    check` and `session new` as for the session itself."""
+    scenario = _hurt_table(tmp_path, 100, 85)
+    checked = ua.ok("scenario", "check", scenario, "--trial", "0")
+    assert checked["valid"] and checked["errors"] == 0 and [c["id"] for c in checked["combatants"]] == ["Harry", "Moe"]
+    ua.ok("session", "new", "thick", "--scenario", scenario)
+    state = ua.ok("session", "state", "thick")
+    assert [(c["wounds"], c["wound_threshold"]) for c in state["combatants"]] == [(85, 100), (85, 100)]
+    default = _hurt_table(tmp_path, None, 85)
+    assert "$.wounds" in ua.fails("scenario", "check", default) and "threshold 50" in ua.fails(
+        "scenario", "check", default
+    )
+    assert ua.ok("scenario", "check", default, "--set", "settings.wound_threshold=100", "--trial", "0")["valid"]
+    dead = ua.fails("session", "new", "dead", "--scenario", _hurt_table(tmp_path, 100, 100))
+    assert "threshold 100" in dead and "$.wounds" in dead and ua.count("dead") == 0
+    lower = ua.fails("scenario", "check", _hurt_table(tmp_path, 30, 40))
+    assert "40 wounds reach the wound threshold 30" in lower
+
+
+def test_u19_a_wound_threshold_identity_sets_the_threshold_a_sheet_is_checked_against(ua: Ua, tmp_path: Path) -> None:
+    tough = '[[identities]]\nname = "Marine"\nrating = 70\nwound_threshold = true\n'
+    assert ua.ok("scenario", "check", _hurt_table(tmp_path, None, 60, tough), "--trial", "0")["valid"]
+    assert ua.ok("scenario", "check", _hurt_table(tmp_path, 30, 60, tough), "--trial", "0")["valid"]
+    assert "threshold 70" in ua.fails("scenario", "check", _hurt_table(tmp_path, 100, 75, tough))

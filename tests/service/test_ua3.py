@@ -5,12 +5,16 @@ batches (ua3 combat)."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
+from engine.service import stream
+from engine.store.sqlite import SqliteStore
 from tests.service.conftest import run
 
 CHURCH = "ua3/the-hollow-church"
@@ -181,3 +185,46 @@ def test_the_npcs_of_a_ua3_fight_declare_first_and_act_by_their_tactics_over_htt
     assert run(client, "amb", {"command": "ua3_attack", "actor": "Dana", "targets": ["Vasquez"]}).status_code == 200
     out = client.post("/sessions/amb/npc", json={"all": True}).json()
     assert out["turns"][0]["npc"] == "Vasquez" and out["turn"] in ("Sam", None)  # Vasquez, Dink; then Sam
+
+
+def test_a_ua3_logs_rounds_are_the_timelines_and_filter_by_round(
+    client: TestClient[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """U-22: each ua3 log line, `?round=N` and the event stream say the round the timeline is in
+    (they all said round 0)."""
+    log = Path("replays/ua3/back-alley-brawl.jsonl").read_text()
+    assert client.post("/sessions/brawl/import", json={"log": log}).status_code == 201
+    timeline = {p["position"]: p["round"] for p in client.get("/sessions/brawl/timeline").json()["points"]}
+    lines = client.get("/sessions/brawl/log").json()["lines"]
+    assert lines and all(line["round"] == timeline[line["position"]] for line in lines)
+    for n in (0, 1, 3):
+        picked = client.get("/sessions/brawl/log", params={"round": n}).json()["lines"]
+        assert picked and [line["position"] for line in picked] == [
+            line["position"] for line in lines if timeline[line["position"]] == n
+        ]
+    monkeypatch.setattr(stream, "BATCH", 40)
+    store = SqliteStore(tmp_path / "sessions.sqlite")
+    try:
+        streamed: dict[int, int] = {}
+        after, round_now = 0, None
+        while True:  # in batches, as `follow` sends them: the first from the log's start
+            messages, after, round_now = stream._messages(store, "brawl", after, round_now)
+            if not messages:
+                break
+            streamed.update((int(m.id), json.loads(str(m.data))["round"]) for m in messages)  # type: ignore[arg-type]
+        resumed, _, _ = stream._messages(store, "brawl", 100, None)  # a follower resuming mid-log
+    finally:
+        store.close()
+    assert streamed == {p: r for p, r in timeline.items() if p}
+    assert all(json.loads(str(m.data))["round"] == timeline[int(m.id)] for m in resumed)  # type: ignore[arg-type]
+
+
+def test_the_timeline_carries_its_editions_words_for_the_viewers_charts(client: TestClient[Any]) -> None:
+    _church(client)
+    ua3 = client.get("/sessions/church/timeline").json()["words"]
+    assert (ua3["mind"], ua3["meter"], ua3["permanent_damage"]) == ("shock gauges", "gauge", "")
+    assert "wound threshold" in ua3["wounds"] and "madness" not in json.dumps(ua3)
+    made = client.post("/sessions", json={"name": "duel", "scenario": {"name": "knife-vs-22"}, "seed": 7})
+    assert made.status_code == 201, made.text
+    ua2 = client.get("/sessions/duel/timeline").json()["words"]
+    assert (ua2["mind"], ua2["wounds"]) == ("madness", "wound points") and "C2-32" in ua2["permanent_damage"]

@@ -180,7 +180,7 @@ def test_the_ua3_golden_replay_charts_shock_gauges_as_the_server_states_them(ser
             "ls => ls.map(l => new Set(l.dataset.values.split(',')).size > 1)",
         )
         assert any(flat)
-    assert page.locator("#chart svg[data-chart='wound points']").count() == 1
+    assert page.locator("#chart svg[data-chart='wounds toward the wound threshold']").count() == 1  # ua3's words
     assert "U-23" in page.inner_text("#log")
 
 

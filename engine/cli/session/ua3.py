@@ -85,9 +85,14 @@ def stress(
     name: Name,
     actor: Actor,
     gauge: Annotated[
-        str, typer.Argument(help="violence, helplessness, isolation, unnatural or self (or give --sample).")
+        str,
+        typer.Argument(
+            help="violence, helplessness, isolation, unnatural or self (or give --sample); the rank may come first."
+        ),
     ] = "",
-    rank: Annotated[int | None, typer.Argument(help="1–10 (with --sample: within its range).")] = None,
+    rank: Annotated[
+        str, typer.Argument(help="1–10 (with --sample: within its range, alone or with the gauge).", metavar="[RANK]")
+    ] = "",
     sample: Annotated[
         str,
         typer.Option("--sample", help='A sample check by its text: "violence: kill someone in a fight" (U-25).'),
@@ -110,14 +115,15 @@ def stress(
 ) -> None:
     """A stress check (U-23): immune at hardened ≥ rank, an automatic failure at five failed,
     else the resisting ability (or a `resists` identity, or a relationship involved; the best)."""
+    gauge, level = gauge_and_rank(gauge, rank)
     if not gauge and not sample:
         raise InvalidInput("name a gauge and a rank, or a sample with --sample", where="GAUGE", hint=_GAUGES_HINT)
-    if gauge and not sample and rank is None:
+    if gauge and not sample and level is None:
         raise InvalidInput(f"a {gauge} stress check needs a rank, 1–10", where="RANK")
     command = cmd.StressCheck(
         actor=actor,
         gauge=gauge,
-        rank=rank,
+        rank=level,
         sample=sample,
         source=source,
         roll_with=roll_with,
@@ -133,6 +139,17 @@ def stress(
 
 
 _GAUGES_HINT = "gauges: " + ", ".join(GAUGES) + "; samples: ua stress-checks"
+
+
+def gauge_and_rank(first: str, second: str) -> tuple[str, int | None]:
+    """A stress check's gauge and rank in either order (`violence 3`, `3 violence`); a number
+    alone is the rank (of a `--sample`)."""
+    words = [w.strip() for w in (first, second) if w.strip()]
+    numbers = [int(w) for w in words if w.isdigit()]
+    names = [w for w in words if not w.isdigit()]
+    if len(numbers) > 1 or len(names) > 1:
+        raise InvalidInput(f"{' '.join(words)!r}: give one gauge and one rank", where="GAUGE RANK", hint=_GAUGES_HINT)
+    return (names[0] if names else ""), (numbers[0] if numbers else None)
 
 
 def coerce(
@@ -319,7 +336,8 @@ def conflict_end(
     db: Db = Path(DEFAULT_DB),
     json: JsonOption = False,
 ) -> None:
-    """The GM ends a conflict (U-16), naming the winner or none."""
+    """The GM ends a conflict (U-16), naming the winner or none; a grapple (U-17, a conflict of
+    the fight, `grapple-1` in `ua session state`) as its rules allow."""
     act(db, name, cmd.EndConflict(conflict=conflict_id, winner=winner, reason=reason), json=json, command_id=command_id)
 
 

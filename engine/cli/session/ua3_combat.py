@@ -27,12 +27,13 @@ from engine.cli.session.options import (
     service,
 )
 from engine.cli.session.run import act as run
-from engine.cli.session.ua3 import Flipped, PassionModeOpt, PassionOpt
+from engine.cli.session.ua3 import Flipped
 from engine.commands.base import CommandBase
-from engine.commands.ua3_combat import Declaration, Declare, FistsCrit, GrappleEnd, GrappleMove
+from engine.commands.ua3 import Coerce
+from engine.commands.ua3_combat import Declaration, Declare, FistsCrit, FistsMiss, GrappleEnd, GrappleMove
 from engine.errors import InvalidInput, Refused
 from engine.state.ua3.combat import Action, AttackMode, Burst, Called
-from engine.state.ua3.sheet import GaugeName
+from engine.state.ua3.sheet import GaugeName, PassionKind, PassionMode
 
 
 def declare_action(
@@ -50,6 +51,14 @@ def declare_action(
             "--close", help="Close the round's declarations now: whoever has not declared does nothing (U-22)."
         ),
     ] = False,
+    tie_dice: Annotated[
+        str | None,
+        typer.Option(
+            "--tie-dice",
+            help="Should this declaration set the order: a die each for those tied (U-22, I2-4), in roster "
+            "order, then again for any still tied: 7,3.",
+        ),
+    ] = None,
     amend: Amend = None,
     command_id: CommandIdOpt = None,
     db: Db = Path(DEFAULT_DB),
@@ -57,10 +66,16 @@ def declare_action(
 ) -> None:
     """ua3: declare ACTOR's action for the round (U-22; dodging too, U-12). Each combatant's
     declaration is its own command, until the round's order is set: once everyone able to act
-    has declared (the NPCs declare as the round opens), or with --close. Reads no dice."""
+    has declared (the NPCs declare as the round opens), or with --close. Reads no dice but the
+    tie dice (--tie-dice) of the declaration that sets the order."""
     declaration = Declaration(actor=actor, action=action, targets=tuple(targets or ()), weapon=weapon, gauge=gauge)
-    command = Declare(declarations=(declaration,), close=True if close else None)
-    run(db, name, command, amend=amend, json=json, command_id=command_id)
+    command = Declare(declarations=(declaration,), close=True if close else None, dice=parse_dice(tie_dice))
+    try:
+        run(db, name, command, amend=amend, json=json, command_id=command_id)
+    except InvalidInput as exc:  # the dice a declaration reads are its tie dice
+        if exc.where == "--dice":
+            exc.where, exc.hint = "--tie-dice", exc.hint.replace("--dice", "--tie-dice")
+        raise
 
 
 def act(
@@ -85,14 +100,31 @@ def act(
     gauge: Annotated[
         GaugeName | None, typer.Option("--gauge", help="coerce: the gauge the threat works on (U-15).")
     ] = None,
+    fists_miss: Annotated[
+        FistsMiss | None,
+        typer.Option(
+            "--fists-miss",
+            help="attack with fists: a matched failure costs the attacker −10 on its next roll (penalty), or "
+            "gives the opponent +10 on its next attack on it (opening) (U-3).",
+        ),
+    ] = None,
     fists_crit: Annotated[
         FistsCrit | None,
         typer.Option("--fists-crit", help="attack with fists: a crit knocks out, or kills (U-3)."),
     ] = None,
     shift: Shifts = None,
     flipped: Flipped = None,
-    passion: PassionOpt = None,
-    passion_mode: PassionModeOpt = "reroll",
+    passion: Annotated[
+        PassionKind | None,
+        typer.Option(
+            "--passion",
+            help="A passion in play: spent on the roll should it fail (U-21); on a coercion, the coercer's, "
+            "+1 rank (U-15).",
+        ),
+    ] = None,
+    passion_mode: Annotated[
+        PassionMode | None, typer.Option("--passion-mode", help="reroll (the default) or flip.", show_default=False)
+    ] = None,
     dice: Dice = None,
     draw_rest: DrawRest = False,
     command_id: CommandIdOpt = None,
@@ -129,7 +161,7 @@ def act(
     declared = table.by_id[who].declared
     rule = Ua3TacticRule(do=declared.action if declared is not None else "nothing", grapple_move=move)
     command = carry_out(table, who, {who: Ua3Profile(rules=(rule,))}, SeededDice(0))
-    options = {
+    options: dict[str, Any] = {
         "mode": mode,
         "called": called,
         "burst": burst,
@@ -137,13 +169,18 @@ def act(
         "end": end,
         "threat": threat,
         "gauge": gauge,
+        "fists_miss": fists_miss,
         "fists_crit": fists_crit,
         "shifts": parse_shifts(shift),
         "flipped": flipped,
         "passion": passion,
-        "passion_mode": passion_mode if passion is not None else None,
+        "passion_mode": None if passion is None else (passion_mode or "reroll"),
         "dice": parse_dice(dice),
     }
+    if passion_mode is not None and passion is None:
+        raise InvalidInput("--passion-mode says how a passion is spent", where="--passion-mode", hint="give --passion")
+    if isinstance(command, Coerce) and passion is not None:  # U-15 (4): in play, not spent on a roll
+        options.update(passion=None, passion_mode=passion_mode, coercer_passions=(passion,))
     run(db, name, _with(command, options), json=json, command_id=command_id, draw_rest=draw_rest)
 
 

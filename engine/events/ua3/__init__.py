@@ -42,7 +42,7 @@ from engine.events.ua3.mind import (
     TraumaMarked,
 )
 from engine.events.ua3.ruling import ConditionRuled, Fell, NotchErased, WoundsRemoved
-from engine.events.ua3.setup import CharacterJoined
+from engine.events.ua3.setup import CharacterJoined, StartedHelpless
 
 EVENTS: tuple[type[EventBase], ...] = (
     EncounterStarted,
@@ -53,6 +53,7 @@ EVENTS: tuple[type[EventBase], ...] = (
     CommandRedone,
     CommandAmended,
     CharacterJoined,
+    StartedHelpless,
     AbilityChecked,
     StressChecked,
     HardenedNotchMarked,
@@ -126,6 +127,7 @@ __all__ = [
     "ReactionTaken",
     "Restrained",
     "RoundStarted",
+    "StartedHelpless",
     "StatusChanged",
     "StressChecked",
     "SuppressionLaid",

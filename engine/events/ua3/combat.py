@@ -16,6 +16,9 @@ class RoundStarted(EventBase, frozen=True, kw_only=True, tag="ua3_round_started"
     def explain(self) -> str:
         return f"Round {self.round}: everyone declares an action (U-22)."
 
+    def opens_round(self) -> int:
+        return self.round
+
 
 class ActionDeclared(EventBase, frozen=True, kw_only=True, tag="ua3_action_declared"):
     """U-22: `actor` declares `action` for the round; `rating` (from `rated_by`) orders it."""

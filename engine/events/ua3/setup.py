@@ -27,3 +27,21 @@ class CharacterJoined(EventBase, frozen=True, kw_only=True, tag="ua3_character_j
         held = f"; carries {kit}, {self.in_hand} in hand" if kit else ""
         armor = f"; armor: {self.armor.describe()}" if self.armor != NO_ARMOR else ""
         return f"{self.id} joins side {self.side} (gauges hardened/failed: {gauges}{wounds}{held}{armor}; U-18, U-2)."
+
+
+#: What each starting condition is, as the log says it.
+HELPLESS = {
+    "restrained": "restrained (bound): standing, but it cannot act or dodge",
+    "frozen": "frozen: standing, but it cannot act or dodge until the GM calls the threat gone",
+    "unconscious": "unconscious: not standing",
+}
+
+
+class StartedHelpless(EventBase, frozen=True, kw_only=True, tag="ua3_started_helpless"):
+    """`actor` starts the fight helpless (`condition`: restrained, unconscious or frozen)."""
+
+    actor: str
+    condition: Literal["restrained", "unconscious", "frozen"]
+
+    def explain(self) -> str:
+        return f"{self.actor} starts {HELPLESS[self.condition]}; helpless, it can be finished (C2-33, U-10, U-22)."

@@ -26,7 +26,7 @@ from engine.events.madness import (
     TherapyGiven,
 )
 from engine.events.ruling import CONDITION_SHIFTS, RULED_SOURCE, ConditionRuled, RulingHealed
-from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling
+from engine.events.setup import CombatantJoined, EncounterStarted, GmRuling, StartedHelpless
 from engine.rules.settings import read_settings
 from engine.rules.ua2.table import NO_SUPPRESSION, Row, Table
 from engine.settings import Settings
@@ -66,6 +66,20 @@ def _joined(t: Table, e: CombatantJoined) -> None:
         row.injuries = (earlier,)
         t.next_injury_id += 1
     t.add(row)
+
+
+#: A frozen start's source: none in the fight, so it lasts until the GM calms it (M2-4).
+FROZEN_START = ReactionState(kind="freeze", source="", meter="helplessness")
+
+
+def _started_helpless(t: Table, e: StartedHelpless) -> None:
+    row = t.by_id[e.actor]
+    if e.condition == "unconscious":
+        row.status = "unconscious"
+    elif e.condition == "restrained":
+        row.bound = True
+    else:
+        row.reaction = FROZEN_START
 
 
 def _nothing(t: Table, e: EventBase) -> None:
@@ -553,6 +567,7 @@ def _condition_ruled(t: Table, e: ConditionRuled) -> None:
 APPLIERS: dict[type[EventBase], Applier] = {
     EncounterStarted: _started,
     CombatantJoined: _joined,
+    StartedHelpless: _started_helpless,
     GmRuling: _nothing,
     CheckRolled: _check,
     CommandRecorded: _nothing,

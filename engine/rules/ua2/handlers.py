@@ -31,6 +31,7 @@ from engine.commands import (
     Therapy,
 )
 from engine.commands.base import CommandBase
+from engine.commands.setup import StartHelpless
 from engine.rules import common
 from engine.rules.ruleset import Handler
 from engine.rules.ua2 import madness, ruling, setup, skills
@@ -40,6 +41,7 @@ from engine.settings import Settings
 HANDLERS: dict[type[CommandBase], Handler] = {
     StartEncounter: common.starter(Settings),
     AddCombatant: setup.add_combatant,
+    StartHelpless: setup.start_helpless,
     Ruling: ruling.ruling,
     RollCheck: common.check,
     SkillCheck: skills.skill_check,

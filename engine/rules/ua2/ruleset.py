@@ -15,6 +15,7 @@ from engine.rules.ua2.combat.turns import acting_now
 from engine.rules.ua2.handlers import HANDLERS
 from engine.rules.ua2.table import Table
 from engine.rules.view import View
+from engine.rules.words import Words
 from engine.state.encounter import Encounter
 
 
@@ -55,4 +56,5 @@ RULESET = Ua2(
     appliers=APPLIERS,
     handlers=HANDLERS,
     script_module="engine.tactics.script",
+    words=Words(),  # the defaults are this edition's
 )

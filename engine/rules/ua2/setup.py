@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.catalog import find_weapon
-from engine.commands.setup import AddCombatant
+from engine.commands.setup import AddCombatant, StartHelpless
 from engine.dice.source import DiceSource
 from engine.errors import NotFound, Refused
-from engine.events.setup import CombatantJoined
-from engine.rules.common import require_started
+from engine.events.setup import CombatantJoined, StartedHelpless
+from engine.rules.common import helpless_at_setup, require_started
 from engine.rules.ua2.sink import Sink
 from engine.state.weapons import FISTS
 
@@ -50,3 +50,11 @@ def add_combatant(sink: Sink, command: AddCombatant, dice: DiceSource) -> None:
 
         method = automatic_method(t.by_id[command.id], False)
         sink.emit(DidNothing(id=command.id, reinitiative=method))
+
+
+def start_helpless(sink: Sink, command: StartHelpless, dice: DiceSource) -> None:
+    """C2-33: a scenario's prisoner or guard starts bound, unconscious or frozen."""
+    t = sink.table
+    row = t.by_id.get(command.actor)
+    helpless_at_setup(t, command.actor, already=row is not None and row.bound)
+    sink.emit(StartedHelpless(actor=command.actor, condition=command.condition))

@@ -103,6 +103,7 @@ class Row:
     triggered: tuple[str, ...]
     default_reaction: str | None
     suppressed_last_round: int
+    bound: bool
     #: derived, not stored: the weapon in hand (kept by `rearm` whenever hand or arsenal change)
     held: Weapon | None
     #: derived, not stored: the sheet's skills by name, case-folded (shared by copies)
@@ -177,6 +178,7 @@ class Row:
         row.triggered = self.triggered
         row.default_reaction = self.default_reaction
         row.suppressed_last_round = self.suppressed_last_round
+        row.bound = self.bound
         row.held = self.held
         row.skills = self.skills
         row.ratings = self.ratings

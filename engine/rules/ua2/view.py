@@ -53,7 +53,8 @@ def state_view(state: Encounter, turn: str | None, up_next: str | None, *, title
             shifts.append(f"{wounds_shift:+d} wounds")
         live = [cond for cond in f.conditions if fight.round <= cond.until_round]
         shifts += [f"{cond.shift:+d} {cond.name}" for cond in live if cond.shift]
-        status = c.status if c.reaction is None else f"{c.status}, {c.reaction.kind} ({c.reaction.source})"
+        status = c.status + (", bound" if f.bound and c.status == "active" else "")
+        status += f", {c.reaction.kind} ({c.reaction.source or 'until calmed'})" if c.reaction is not None else ""
         notes = [f"{cond.name} to round {cond.until_round}" for cond in live]
         flags = {
             "dodging": f.dodging,

@@ -48,6 +48,22 @@ def _joined(t: Table, e: ev.CharacterJoined) -> None:
     t.add(Row.thaw(combatant))
 
 
+#: Whom a bound prisoner is restrained by: no combatant, so no one's fall frees it (U-17).
+BONDS = "bonds"
+#: A frozen start's threat: none in the fight, so it lasts until the GM says it is gone (U-23).
+FROZEN_START = ReactionState(kind="freeze", source="", gauge="helplessness")
+
+
+def _started_helpless(t: Table, e: ev.StartedHelpless) -> None:
+    row = t.by_id[e.actor]
+    if e.condition == "unconscious":
+        row.status = "unconscious"
+    elif e.condition == "restrained":
+        row.restrained_by = BONDS
+    else:
+        row.reaction = FROZEN_START
+
+
 def _nothing(t: Table, e: EventBase) -> None:
     """Facts that change nothing the rules read (a ruling, a command's record, a trauma or a
     burnout — both read off the gauges)."""
@@ -274,6 +290,7 @@ APPLIERS: dict[type[EventBase], Applier] = {
     CommandRedone: _nothing,
     CommandAmended: _nothing,
     ev.CharacterJoined: _joined,
+    ev.StartedHelpless: _started_helpless,
     ev.AbilityChecked: _ability_check,
     ev.StressChecked: _stress,
     ev.HardenedNotchMarked: _hardened,

@@ -14,6 +14,7 @@ from engine.state.ua3.settings import Ua3Settings
 HANDLERS: dict[type[CommandBase], Handler] = {
     StartEncounter: common.starter(Ua3Settings),
     cmd.AddCharacter: setup.add_character,
+    cmd.StartHelpless: setup.start_helpless,
     Ruling: ruling.ruling,
     RollCheck: common.check,
     cmd.AbilityCheck: checks.ability_check,

@@ -10,6 +10,7 @@ from engine.rules.ua3.apply import APPLIERS
 from engine.rules.ua3.handlers import HANDLERS
 from engine.rules.ua3.table import Table
 from engine.rules.view import View
+from engine.rules.words import Words
 from engine.state.ua3.encounter import Ua3Encounter
 
 
@@ -39,4 +40,12 @@ RULESET = Ua3(
     appliers=APPLIERS,
     handlers=HANDLERS,
     script_module="engine.tactics.ua3_script",
+    words=Words(
+        mind="shock gauges",
+        meter="gauge",
+        down="unconscious",
+        wounds_taken="wounds toward the wound threshold (U-2)",
+        wounds="wounds toward the wound threshold",
+        permanent_damage="",  # U-2: wounds count up to a threshold; no C2-32 injuries
+    ),
 )

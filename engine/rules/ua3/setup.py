@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.commands.ua3 import AddCharacter
+from engine.commands.ua3 import AddCharacter, StartHelpless
 from engine.dice.source import DiceSource
 from engine.errors import Refused
-from engine.events.ua3 import CharacterJoined
-from engine.rules.common import require_started
+from engine.events.ua3 import CharacterJoined, StartedHelpless
+from engine.rules.common import helpless_at_setup, require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3.sheet_check import sheet_problems
 from engine.rules.ua3.table import Table
@@ -46,3 +46,11 @@ def add_character(sink: Sink[Table], command: AddCharacter, dice: DiceSource) ->
             armor=command.armor,
         )
     )
+
+
+def start_helpless(sink: Sink[Table], command: StartHelpless, dice: DiceSource) -> None:
+    """C2-33, U-10, U-22: a scenario's prisoner or guard starts restrained, unconscious or frozen."""
+    t = sink.table
+    row = t.by_id.get(command.actor)
+    helpless_at_setup(t, command.actor, already=row is not None and bool(row.restrained_by))
+    sink.emit(StartedHelpless(actor=command.actor, condition=command.condition))

@@ -71,9 +71,10 @@ def state_json(state: Ua3Encounter, turn: str | None) -> dict[str, Any]:
 
 
 def _status(c: Ua3Combatant) -> str:
+    held = f", restrained by {c.restrained_by}" if c.restrained_by and c.status == "active" else ""
     if c.reaction is None:
-        return c.status
-    return f"{c.status}, {c.reaction.kind} ({c.reaction.source or 'the threat'})"
+        return c.status + held
+    return f"{c.status}{held}, {c.reaction.kind} ({c.reaction.source or 'the threat'})"
 
 
 def _rolling(side: ConflictSide) -> str:

@@ -50,9 +50,10 @@ export function drawCharts(container, timeline, cursor) {
   for (const p of points) for (const c of p.combatants) if (!ids.includes(c.id)) ids.push(c.id);
   const at = (p, id) => p.combatants.find((c) => c.id === id);
   const wounds = ids.map((id) => ({ label: id, values: points.map((p) => (at(p, id) || {}).wounds || 0) }));
-  container.append(lineChart("wound points", positions, wounds, cursor));
-  if (timeline.ruleset === "ua3") { shockCharts(container, points, positions, ids, at, cursor); return; }
-  // the ruleset's other gauges (madness meters in ua2), summed per combatant
+  const words = timeline.words || {};  // the ruleset's own words for what is charted
+  container.append(lineChart(words.wounds || "wounds", positions, wounds, cursor));
+  if (timeline.ruleset === "ua3") { shockCharts(container, points, positions, ids, at, cursor, words); return; }
+  // the ruleset's other gauges (ua2's meters), summed per combatant
   const gauges = new Set();
   for (const p of points) for (const c of p.combatants) for (const k of Object.keys(c.gauges)) gauges.add(k.split(".").slice(0, 2).join("."));
   const groups = [...gauges].filter((g) => points.some((p) => p.combatants.some((c) => sumOf(c, g) > 0)));
@@ -62,7 +63,7 @@ export function drawCharts(container, timeline, cursor) {
       const values = points.map((p) => { const c = at(p, id); return c ? groups.reduce((t, g) => t + sumOf(c, g), 0) : 0; });
       if (values.some((v) => v > 0)) series.push({ label: id, values });
     }
-    const title = groups.every((g) => g.startsWith("meters")) ? "madness notches" : "gauges";
+    const title = `${words.mind || "gauges"} notches`;
     container.append(lineChart(title, positions, series, cursor));
   }
 }
@@ -75,7 +76,7 @@ function sumOf(combatant, group) {
 
 // ua3 (U-23): one chart per character, a line for each shock gauge's hardened and failed notches
 // (every gauge that has a notch somewhere in the log).
-function shockCharts(container, points, positions, ids, at, cursor) {
+function shockCharts(container, points, positions, ids, at, cursor, words) {
   for (const id of ids) {
     const keys = [];
     for (const p of points) {
@@ -87,7 +88,7 @@ function shockCharts(container, points, positions, ids, at, cursor) {
         values: points.map((p) => (at(p, id) || { gauges: {} }).gauges[k] || 0) }))
       .filter((s) => s.values.some((v) => v > 0));
     if (!series.length) continue;
-    const svg = lineChart(`${id}: shock gauges`, positions, series, cursor);
+    const svg = lineChart(`${id}: ${words.mind || "gauges"}`, positions, series, cursor);
     svg.dataset.character = id;
     container.append(svg);
   }

@@ -27,10 +27,10 @@ from engine.rules.ua2.combat.situation import (
     OUT_OF_FIGHT,
     can_dodge,
     combatant,
-    frozen,
     hand_to_hand_rating,
     roll_shifts,
     skill_spec,
+    stuck,
     suppression_shift,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
@@ -154,7 +154,7 @@ def suppressive_fire(sink: Sink, command: SuppressiveFire, dice: DiceSource) -> 
     )
     if result.outcome == "fumble":
         sink.emit(ev.WeaponJammed(id=command.actor, weapon=weapon.name))
-    hit_helpless = bool(hit) and frozen(s.by_id[hit])  # M2-8: a frozen target is helpless (C2-33)
+    hit_helpless = bool(hit) and stuck(s.by_id[hit])  # M2-8: a frozen or bound target is helpless (C2-33)
     if hit:
         sink.emit(ev.StatusChanged(id=hit, status="dead", cause="a crit with a gun kills", rule="C2-10, C2-18"))
         left_fight(sink, hit)

@@ -28,8 +28,8 @@ from engine.rules.ua2.combat.situation import (
     able_to_act,
     attack_spec,
     combatant,
-    frozen,
     roll_shifts,
+    stuck,
 )
 from engine.rules.ua2.combat.turns import end_turn, open_turn
 from engine.rules.ua2.passion import RollPassionUse, passion_on_failure, require_passion
@@ -450,7 +450,7 @@ def strike(
     kind = plan.kind
     trigger = trigger_of(kind, result.outcome)  # M2-8: a jammed shot shoots at no one
     first_trigger = bool(trigger) and trigger not in target_c.triggered
-    helpless = target_c.status != "active" or frozen(target_c) or bool(target_c.held_by)  # M2-8, C2-33
+    helpless = target_c.status != "active" or stuck(target_c) or bool(target_c.held_by)  # M2-8, C2-33
     was_alive = target_c.status != "dead"
 
     dodge = None

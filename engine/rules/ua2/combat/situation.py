@@ -80,9 +80,14 @@ def frozen(c: Row) -> bool:
     return c.reaction is not None and c.reaction.kind == "freeze"
 
 
+def stuck(c: Row) -> bool:
+    """C2-33: standing but unable to act at all — frozen (M2-7) or bound from the start."""
+    return c.bound or frozen(c)
+
+
 def able_to_act(c: Row) -> bool:
-    """C2-33: not dead, incapacitated, unconscious, fled, surrendered, or frozen."""
-    return c.status == "active" and not frozen(c)
+    """C2-33: not dead, incapacitated, unconscious, fled, surrendered, frozen or bound."""
+    return c.status == "active" and not stuck(c)
 
 
 def can_dodge(c: Row) -> bool:
@@ -92,8 +97,8 @@ def can_dodge(c: Row) -> bool:
 
 
 def helpless(c: Row) -> bool:
-    """Standing but unable to defend itself: frozen (M2-7, C2-33) or held in a grip (C2-27)."""
-    return c.status == "active" and (frozen(c) or bool(c.held_by))
+    """Standing but unable to defend itself: frozen (M2-7, C2-33), bound or held in a grip (C2-27)."""
+    return c.status == "active" and (stuck(c) or bool(c.held_by))
 
 
 def verdict(t: Table) -> tuple[str | None, str] | None:
@@ -102,7 +107,7 @@ def verdict(t: Table) -> tuple[str | None, str] | None:
     combatant is standing, helpless, so the fight goes on while one side can act against it."""
     first = None
     for c in t.rows:  # the usual case, quickly: combatants of two sides can still act
-        if c.status == "active" and (first is None or c.side != first) and not frozen(c):
+        if c.status == "active" and (first is None or c.side != first) and not stuck(c):
             if first is None:
                 first = c.side
             else:
@@ -110,7 +115,7 @@ def verdict(t: Table) -> tuple[str | None, str] | None:
     standing: dict[str, bool] = {}  # side → whether one of its standing combatants can act
     for c in t.rows:
         if c.status == "active":
-            standing[c.side] = standing.get(c.side, False) or not frozen(c)
+            standing[c.side] = standing.get(c.side, False) or not stuck(c)
     if len(standing) <= 1:
         if not standing:
             return None, "no one is left standing"
@@ -118,7 +123,7 @@ def verdict(t: Table) -> tuple[str | None, str] | None:
         return side, f"only side {side} is still standing"
     able = [side for side, acts in standing.items() if acts]
     if not able:
-        return None, "no one standing can act: everyone left is frozen (M2-7)"
+        return None, "no one standing can act: everyone left is frozen (M2-7) or bound"
     if len(able) == 1 and t.settings.spare_helpless:
         return able[0], f"every standing opponent of side {able[0]} is frozen, and it spares them (spare_helpless)"
     return None

@@ -29,6 +29,8 @@ def skip_reason(t: Table, fighter_id: str) -> str | None:
         return ""
     if frozen(c):
         return "frozen by a failed madness check (M2-7)"
+    if c.bound:
+        return "bound: helpless, it cannot act (C2-33)"
     if c.acted_round == t.round:
         return ""  # had its turn this round already (knocked down to the end after acting, I2-6)
     if c.continued_dodge:
@@ -190,6 +192,8 @@ def open_turn(sink: Sink, actor: str, *, dice: DiceSource | None = None, helping
         raise Refused(f"{actor} is {c.status} and cannot act")
     if frozen(c):
         raise Refused(f"{actor} is frozen (M2-7) and takes no actions")
+    if c.bound:
+        raise Refused(f"{actor} is bound (C2-33) and takes no actions")
     if current != actor:
         raise Refused(f"it is {current}'s turn, not {actor}'s", hint="act in initiative order")
     if c.extra_attack and not helping:
