@@ -15,6 +15,9 @@ class EventBase(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="
     """
 
     schema_version: ClassVar[int] = 1
+    #: A fact a fight's setup may state with no command recorded (beside the start and the
+    #: joins): what the scenario says of a combatant already joined, e.g. a helpless start.
+    of_setup: ClassVar[bool] = False
     command: int = 0
 
     def explain(self) -> str:

@@ -54,6 +54,8 @@ class CombatantJoined(EventBase, frozen=True, kw_only=True, tag="combatant_joine
 class StartedHelpless(EventBase, frozen=True, kw_only=True, tag="started_helpless"):
     """`actor` starts the fight helpless (C2-33): bound, unconscious or frozen (M2-7)."""
 
+    of_setup: ClassVar[bool] = True
+
     actor: str
     condition: Literal["restrained", "unconscious", "frozen"]
 

@@ -4,7 +4,8 @@ logs).
 
 - The setup is the events from position 1 that no command record precedes: an encounter's start
   (`EncounterStarted`, command 0), then joins — events of command 0 each bringing one new
-  combatant in. A fight's log (`ua fight --save`, `simulate --keep`) begins with it; a session's
+  combatant in — and what the scenario says of a joined combatant (an event type marked
+  `of_setup`, such as a helpless start). A fight's log (`ua fight --save`, `simulate --keep`) begins with it; a session's
   has none (its start and joins are commands).
 - After it, every event is in a command's batch (its record, then the events it decided, all
   naming its number and, when the command ids are known, its command id) or an undo, redo or
@@ -137,6 +138,8 @@ def _setup(state: Any, position: int, event: EventBase) -> Any:
         return apply(state, event)
     after = apply(state, event)
     known = {c.id for c in state.combatants}
+    if type(event).of_setup and getattr(event, "actor", None) in known and after != state:
+        return after  # a scenario's word on a combatant already joined (a helpless start)
     new = [c.id for c in after.combatants if c.id not in known]
     if isinstance(event, EncounterStarted) or len(new) != 1 or len(after.combatants) != len(state.combatants) + 1:
         raise Forged(

@@ -1,6 +1,6 @@
 """A ua3 character joins an encounter (U-18, U-2)."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from engine.events.base import EventBase
 from engine.state.ua3.combat import NO_ARMOR, Armor, Ua3Weapon
@@ -39,6 +39,8 @@ HELPLESS = {
 
 class StartedHelpless(EventBase, frozen=True, kw_only=True, tag="ua3_started_helpless"):
     """`actor` starts the fight helpless (`condition`: restrained, unconscious or frozen)."""
+
+    of_setup: ClassVar[bool] = True
 
     actor: str
     condition: Literal["restrained", "unconscious", "frozen"]
