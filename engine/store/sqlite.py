@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.errors import ConcurrencyConflict, CorruptLog, EngineError, NotFound
 from engine.logging import get_logger
+from engine.safefile import check_not_a_database_sidecar
 from engine.store.base import ClosesOnExit, EventData, NewEvent, StoredEvent
 
 log = get_logger(__name__)
@@ -96,8 +97,6 @@ class SqliteStore(ClosesOnExit):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        from engine.safefile import check_not_a_database_sidecar  # here: it loads hashlib, which a command needs not
-
         self.path = Path(path)
         check_not_a_database_sidecar(self.path)  # `D-wal` opened as a database would be D's undoing
         self.timeout = timeout
