@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -59,6 +58,8 @@ def check_target(path: str | os.PathLike[str], *, force: bool = False) -> Path:
 
 def write_file(path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, force: bool = False) -> int:
     """Write `data` (bytes, or chunks of bytes) as the file `path`, atomically; the byte count."""
+    import secrets  # here: it loads hashlib, which a store that only checks a name needs not
+
     target = check_target(path, force=force)
     temporary = target.parent / f".ua-{secrets.token_hex(6)}.tmp"
     size = 0
