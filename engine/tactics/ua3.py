@@ -44,7 +44,7 @@ from engine.rules.ua3.combat.situation import (
 )
 from engine.rules.ua3.harm import at_percent
 from engine.rules.ua3.table import Arm, Row, Table
-from engine.state.ua3.combat import AttackMode, Burst, Called
+from engine.state.ua3.combat import AttackMode, Burst, Called, LimbEffect
 from engine.state.ua3.conflict import Conflict
 from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
@@ -193,6 +193,7 @@ class Rule:
         "gauge",
         "grapple_end",
         "grapple_move",
+        "limb",
         "mode",
         "spare_helpless",
         "target",
@@ -210,6 +211,7 @@ class Rule:
         self.weapon: str = rule.weapon
         self.mode: AttackMode = rule.mode
         self.called: Called = rule.called
+        self.limb: LimbEffect = rule.limb
         self.burst: Burst = rule.burst
         self.gauge: GaugeName = rule.gauge
         self.threat: str = rule.threat
@@ -468,7 +470,9 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
     if not live and action in ("attack", "full_auto", "suppress", "aim", "finish", "grapple", "coerce"):
         return DoNothing(actor=actor)
     if action == "attack":
-        return Attack(actor=actor, targets=live, mode=rule.mode, called=rule.called, fists_crit=rule.fists_crit)
+        return Attack(
+            actor=actor, targets=live, mode=rule.mode, called=rule.called, limb=rule.limb, fists_crit=rule.fists_crit
+        )
     if action == "full_auto":
         return FullAuto(actor=actor, targets=live, burst=rule.burst)
     if action == "suppress":

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from engine.commands.ua3_combat import GrappleEnd, GrappleMove
-from engine.state.ua3.combat import AttackMode, Burst, Called
+from engine.state.ua3.combat import AttackMode, Burst, Called, LimbEffect
 from engine.state.ua3.sheet import GaugeName
 
 Ua3Action = Literal[
@@ -77,6 +77,8 @@ class Ua3TacticRule(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_
     weapon: str = ""
     mode: AttackMode = "strike"
     called: Called = ""
+    #: U-9: what a limb shot does (the shooter's choice; automated: the drop)
+    limb: LimbEffect = "drop"
     burst: Burst = "three_round"
     #: U-15: the gauge a coercion threatens, and the threat
     gauge: GaugeName = "violence"

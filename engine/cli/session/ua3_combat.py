@@ -31,7 +31,7 @@ from engine.cli.session.ua3 import Flipped, PassionModeOpt, PassionOpt
 from engine.commands.base import CommandBase
 from engine.commands.ua3_combat import Declaration, Declare, FistsCrit, GrappleEnd, GrappleMove
 from engine.errors import InvalidInput, Refused
-from engine.state.ua3.combat import Action, AttackMode, Burst, Called
+from engine.state.ua3.combat import Action, AttackMode, Burst, Called, LimbEffect
 from engine.state.ua3.sheet import GaugeName
 
 
@@ -74,6 +74,12 @@ def act(
     ] = None,
     called: Annotated[
         Called | None, typer.Option("--called", help="attack: a limb (−20) or head (−30) shot (U-9).")
+    ] = None,
+    limb: Annotated[
+        LimbEffect | None,
+        typer.Option(
+            "--limb", help="attack --called limb: the opponent drops what it holds, or its movement halves (U-9)."
+        ),
     ] = None,
     burst: Annotated[Burst | None, typer.Option("--burst", help="full_auto: the burst (U-7).")] = None,
     move: Annotated[
@@ -132,6 +138,7 @@ def act(
     options = {
         "mode": mode,
         "called": called,
+        "limb": limb,
         "burst": burst,
         "move": move,
         "end": end,
