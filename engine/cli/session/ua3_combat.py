@@ -32,6 +32,7 @@ from engine.commands.base import CommandBase
 from engine.commands.ua3_combat import Declaration, Declare, FistsCrit, GrappleEnd, GrappleMove
 from engine.errors import InvalidInput, Refused
 from engine.state.ua3.combat import Action, AttackMode, Burst, Called, LimbEffect
+from engine.state.ua3.conflict import Demand
 from engine.state.ua3.sheet import GaugeName
 
 
@@ -91,6 +92,12 @@ def act(
     gauge: Annotated[
         GaugeName | None, typer.Option("--gauge", help="coerce: the gauge the threat works on (U-15).")
     ] = None,
+    demand: Annotated[
+        Demand | None,
+        typer.Option(
+            "--demand", help="coerce: what the threat demands, surrender (default), flee, drop or release (U-15)."
+        ),
+    ] = None,
     fists_crit: Annotated[
         FistsCrit | None,
         typer.Option("--fists-crit", help="attack with fists: a crit knocks out, or kills (U-3)."),
@@ -144,6 +151,7 @@ def act(
         "end": end,
         "threat": threat,
         "gauge": gauge,
+        "demand": demand,
         "fists_crit": fists_crit,
         "shifts": parse_shifts(shift),
         "flipped": flipped,
