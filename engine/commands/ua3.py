@@ -8,7 +8,7 @@ import msgspec
 from engine.commands.base import CommandBase, JoinCommand
 from engine.dice.checks import Kind, Shift
 from engine.state.ua3.combat import NO_ARMOR, Armor, Ua3Weapon
-from engine.state.ua3.conflict import Space
+from engine.state.ua3.conflict import Demand, Space
 from engine.state.ua3.sheet import PassionKind, PassionMode, Ua3Sheet
 
 Reaction = Literal["flee", "freeze", "frenzy"]
@@ -84,12 +84,15 @@ class Coerce(CommandBase, frozen=True, kw_only=True, tag="ua3_coerce"):
     """U-15: `coercer` makes a credible threat (`threat`) against `target` on `gauge` and rolls
     the gauge's coercing rating, a `coerces` identity, or a relationship with the target (the
     best, unless `roll_with` names one). Passions in play add to the rank. With `answer` the
-    target's choice is made at once; without, it waits for `AnswerCoercion`."""
+    target's choice is made at once; without, it waits for `AnswerCoercion`. In a fight the
+    threat demands `demand` (U-15 Decision: surrender unless it names another), which a target
+    that acquiesces does."""
 
     coercer: str
     target: str
     gauge: str
     threat: str = ""
+    demand: Demand = "surrender"
     roll_with: str = ""
     coercer_passions: tuple[PassionKind, ...] = ()
     target_passions: tuple[PassionKind, ...] = ()

@@ -8,7 +8,7 @@ import msgspec
 from engine.commands.base import CommandBase
 from engine.commands.ua3 import MatchedFailure
 from engine.dice.checks import Shift
-from engine.state.ua3.combat import Action, AttackMode, Burst, Called
+from engine.state.ua3.combat import Action, AttackMode, Burst, Called, LimbEffect
 from engine.state.ua3.sheet import PassionKind, PassionMode
 
 #: U-3: a fist's matched failure costs the attacker −10 on its next roll, or gives the opponent
@@ -50,13 +50,16 @@ class Declare(CommandBase, frozen=True, kw_only=True, tag="ua3_declare"):
 class Attack(CommandBase, frozen=True, kw_only=True, tag="ua3_attack"):
     """An attack on the actor's turn (U-3…U-6, U-9, U-11): one target, or two (U-6, the target
     halved for each). `mode`: a strike, a throw of something heavy (Fitness), a person thrown
-    (Struggle −20), a disarm. `called`: a limb (−20) or head shot (−30, U-9)."""
+    (Struggle −20), a disarm. `called`: a limb (−20) or head shot (−30, U-9); `limb`: what a
+    limb shot that hits does, the shooter's choice (U-9: the opponent drops what it holds, or
+    its movement is halved)."""
 
     actor: str
     targets: tuple[str, ...]
     weapon: str = ""
     mode: AttackMode = "strike"
     called: Called = ""
+    limb: LimbEffect = "drop"
     shifts: tuple[Shift, ...] = ()
     flipped: bool | None = None
     fists_miss: FistsMiss = "penalty"

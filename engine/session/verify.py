@@ -5,8 +5,8 @@ logs).
 - The setup is the events from position 1 that no command record precedes: an encounter's start
   (`EncounterStarted`, command 0), then joins — events of command 0 each bringing one new
   combatant in — and what the scenario says of a joined combatant (an event type marked
-  `of_setup`, such as a helpless start). A fight's log (`ua fight --save`, `simulate --keep`) begins with it; a session's
-  has none (its start and joins are commands).
+  `of_setup`, such as a helpless start). A fight's log (`ua fight --save`, `simulate --keep`)
+  begins with it; a session's has none (its start and joins are commands).
 - After it, every event is in a command's batch (its record, then the events it decided, all
   naming its number and, when the command ids are known, its command id) or an undo, redo or
   amend marker naming what the engine would have named there (`engine.session.ledger`).

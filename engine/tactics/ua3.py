@@ -29,7 +29,9 @@ from engine.commands.ua3_combat import (
     Surrender,
 )
 from engine.dice.source import DiceSource
+from engine.errors import Refused
 from engine.rules.ua3.abilities import gauge_in
+from engine.rules.ua3.coercion import coercible
 from engine.rules.ua3.combat.situation import (
     FRENZY,
     can_act,
@@ -43,9 +45,10 @@ from engine.rules.ua3.combat.situation import (
     threat_of,
 )
 from engine.rules.ua3.harm import at_percent
+from engine.rules.ua3.people import best_coercion
 from engine.rules.ua3.table import Arm, Row, Table
-from engine.state.ua3.combat import AttackMode, Burst, Called
-from engine.state.ua3.conflict import Conflict
+from engine.state.ua3.combat import AttackMode, Burst, Called, LimbEffect
+from engine.state.ua3.conflict import Conflict, Demand
 from engine.state.ua3.sheet import GaugeName
 from engine.tactics.ua3_rules import LEVEL_PERCENT, PRESETS, Ua3Action, Ua3Profile, Ua3TacticRule, Ua3When
 
@@ -188,11 +191,13 @@ class Rule:
     __slots__ = (
         "burst",
         "called",
+        "demand",
         "do",
         "fists_crit",
         "gauge",
         "grapple_end",
         "grapple_move",
+        "limb",
         "mode",
         "spare_helpless",
         "target",
@@ -210,8 +215,10 @@ class Rule:
         self.weapon: str = rule.weapon
         self.mode: AttackMode = rule.mode
         self.called: Called = rule.called
+        self.limb: LimbEffect = rule.limb
         self.burst: Burst = rule.burst
-        self.gauge: GaugeName = rule.gauge
+        self.gauge: GaugeName | None = rule.gauge
+        self.demand: Demand = rule.demand
         self.threat: str = rule.threat
         self.grapple_move: GrappleMove | None = rule.grapple_move
         self.grapple_end: GrappleEnd = rule.grapple_end
@@ -376,7 +383,7 @@ def declaration(t: Table, row: Row, profile: Ua3Profile, ai: DiceSource) -> Decl
             targets = select(t, row, rule, ai, count)
             if not targets:
                 continue
-            gauge = rule.gauge if action == "coerce" else ""
+            gauge = _gauge(row, rule, t.by_id[targets[0]]) if action == "coerce" else ""
             return Declaration(actor=row.id, action=action, targets=targets, weapon=rule.weapon, gauge=gauge)
         if action == "grapple":
             if grapple is not None:
@@ -411,6 +418,27 @@ def declarations(t: Table, profiles: Mapping[str, Ua3Profile], ai: DiceSource) -
         if profile is not None and can_act(row) and row.declared is None:
             out.append(declaration(t, row, profile, ai))
     return Declare(declarations=tuple(out))
+
+
+def _gauge(row: Row, rule: Rule, target: Row) -> GaugeName:
+    """U-15: the rule's gauge, else the one the coercer's best coercing rating against `target`
+    works on (U-19 `coerces`, U-20 a relationship with the target)."""
+    return rule.gauge if rule.gauge is not None else best_coercion(row, target)[0]
+
+
+def _coercion(t: Table, row: Row, rule: Rule, target: Row) -> CommandBase:
+    """U-15: the rule's coercion of `target` — demanding what the rule says, else surrender —
+    as the rules would take it (`coercible`: never one they refuse, such as an unconscious
+    target); nothing when they would take neither."""
+    demands: tuple[Demand, ...] = (rule.demand, "surrender")
+    for demand in demands:
+        try:
+            coercible(t, row.id, target.id, demand)
+        except Refused:
+            continue
+        gauge, threat = _gauge(row, rule, target), rule.threat or "a credible threat"
+        return Coerce(coercer=row.id, target=target.id, gauge=gauge, threat=threat, demand=demand)
+    return DoNothing(actor=row.id)
 
 
 def _rule_for(profile: Ua3Profile, action: Ua3Action) -> Rule:
@@ -469,7 +497,9 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
     if not live and action in ("attack", "full_auto", "suppress", "aim", "finish", "grapple", "coerce"):
         return DoNothing(actor=actor)
     if action == "attack":
-        return Attack(actor=actor, targets=live, mode=rule.mode, called=rule.called, fists_crit=rule.fists_crit)
+        return Attack(
+            actor=actor, targets=live, mode=rule.mode, called=rule.called, limb=rule.limb, fists_crit=rule.fists_crit
+        )
     if action == "full_auto":
         return FullAuto(actor=actor, targets=live, burst=rule.burst)
     if action == "suppress":
@@ -486,7 +516,7 @@ def act(t: Table, actor: str, profiles: Mapping[str, Ua3Profile], ai: DiceSource
             return DoNothing(actor=actor)
         return Grapple(actor=actor, target=live[0], end=rule.grapple_end)
     if action == "coerce":
-        return Coerce(coercer=actor, target=live[0], gauge=rule.gauge, threat=rule.threat or "a credible threat")
+        return _coercion(t, row, rule, t.by_id[live[0]])
     if action == "ready":
         return Ready(actor=actor, weapon=declared.weapon)
     if action == "clear_jam":

@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from engine.commands.ua3_combat import GrappleEnd, GrappleMove
-from engine.state.ua3.combat import AttackMode, Burst, Called
+from engine.state.ua3.combat import AttackMode, Burst, Called, LimbEffect
+from engine.state.ua3.conflict import Demand
 from engine.state.ua3.sheet import GaugeName
 
 Ua3Action = Literal[
@@ -77,10 +78,14 @@ class Ua3TacticRule(msgspec.Struct, frozen=True, gc=False, kw_only=True, forbid_
     weapon: str = ""
     mode: AttackMode = "strike"
     called: Called = ""
+    #: U-9: what a limb shot does (the shooter's choice; automated: the drop)
+    limb: LimbEffect = "drop"
     burst: Burst = "three_round"
-    #: U-15: the gauge a coercion threatens, and the threat
-    gauge: GaugeName = "violence"
+    #: U-15: the gauge a coercion threatens (None: the one its best coercing rating works on,
+    #: U-19, U-20), the threat, and what it demands in a fight (surrender unless another)
+    gauge: GaugeName | None = None
     threat: str = ""
+    demand: Demand = "surrender"
     #: U-17: the move with advantage (default, Decision: the attacker's 1d10 wounds; the
     #: defender rolls on; `shoot` falls back to the roll without a working gun in hand and a
     #: firearms identity) and what the attacker does in its end zone. A grappler always
@@ -141,9 +146,10 @@ PRESETS: dict[str, tuple[Ua3TacticRule, ...]] = {
         R(do="attack", target="most_dangerous", when=W(round_at_least=2)),
         R(do="aim", target="most_dangerous"),
     ),
-    # Talks first: a threat of violence each round while the enemy stands (U-15), then fights.
+    # Talks first: a threat each round while the enemy stands, on the gauge its best coercing
+    # rating works on (U-15, U-19), demanding surrender; then fights.
     "intimidator": (
-        R(do="coerce", target="most_dangerous", gauge="violence", threat="drop it or die", when=W(round_at_most=2)),
+        R(do="coerce", target="most_dangerous", threat="give it up or else", when=W(round_at_most=2)),
         R(do="clear_jam", when=W(jammed=True)),
         R(do="attack", target="most_dangerous"),
     ),

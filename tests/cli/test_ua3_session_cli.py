@@ -155,3 +155,24 @@ def test_at_the_table_a_grappled_player_declares_its_grapple_and_cannot_sit_it_o
     ua(tmp_path, "session", "act", "g", "--dice", "9,0")
     rolled = [e for e in garage_events(tmp_path) if isinstance(e, GridironRolled)]
     assert [e.actor for e in rolled][-1] == "Vasquez" and len([e for e in rolled if e.actor == "Vasquez"]) == 2
+
+
+def test_a_player_calls_a_limb_shot_that_halves_movement(tmp_path: Path) -> None:
+    """U-9: the shooter's choice, `act --called limb --limb halve_movement`: 23 against Beat cop
+    55 − 20 hits; Vasquez keeps his gun and his movement is halved, shown in the tracker."""
+    ua(tmp_path, "session", "new", "ambush", "--scenario", str(AMBUSH), "--seed", "3")
+    ua(tmp_path, "session", "begin", "ambush")
+    ua(tmp_path, "session", "declare-action", "ambush", "Dana", "attack", "Vasquez")
+    ua(tmp_path, "session", "declare-action", "ambush", "Sam", "dodge")
+    out = ua(
+        tmp_path, "session", "act", "ambush", "--called", "limb", "--limb", "halve_movement", "--dice", "2,3", "--json"
+    )
+    assert any(e["type"] == "ua3_movement_halved" for e in out["events"])
+    vasquez = next(c for c in session(tmp_path).state.combatants if c.id == "Vasquez")
+    assert vasquez.movement_halved and vasquez.in_hand == "submachine gun"
+    wide = runner.invoke(
+        app, ["session", "state", "ambush", "--db", str(tmp_path / "s.sqlite")], env={"COLUMNS": "250"}
+    )
+    assert "movement halved by a limb shot (U-9)" in wide.stdout
+    bad = runner.invoke(app, ["session", "act", "ambush", "--limb", "sideways", "--db", str(tmp_path / "s.sqlite")])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output

@@ -7,6 +7,7 @@ import pytest
 from engine.commands.combat import Attack, Dodge, DoNothing, StandUp, Strike
 from engine.errors import Refused
 from engine.events import combat as ev
+from engine.session.live import ExtraFaces
 from engine.settings import Settings
 from tests.fixtures import Table
 from tests.rules.support import QUIET, arena, fighter, of, one, text, where
@@ -218,3 +219,35 @@ def test_turning_tide_takes_the_benefit_of_matches_from_the_target_for_the_rest_
     assert not of(events, ev.CherryTaken)
     assert damage(events) == 6 + 6  # digit sum + 6, not 33 + 6
     assert "Turning Tide: no benefit from the match (C2-30)" in text(events)
+
+
+# --- C2-28: Monkey Dodge ------------------------------------------------------------------------
+
+
+def test_a_monkey_dodge_to_nothing_spends_the_next_attack_on_the_dodger_reading_no_dice_c2_28() -> None:
+    """C2-28 (automated: to nothing): Ann's 22 deals normal damage and takes Monkey Dodge; Bob's
+    next attack on her is spent — no roll, no damage: dice given for it are more than it reads
+    (T-4), and without them it draws none."""
+    t = brawl()
+    t.do(Attack(actor="ann", target="bob", cherry="monkey_dodge", dice=(2, 2)))
+    assert t.state.fighter("ann").monkey_dodge
+    unhurt = t.wounds("ann")
+    with pytest.raises(ExtraFaces, match="reads 0 dice"):
+        t.live.execute(Attack(actor="bob", target="ann", dice=(3, 4)), exact=True)
+    before = t.live.dice_position
+    events = t.do(Attack(actor="bob", target="ann"))
+    assert t.live.dice_position == before
+    dodged = one(events, ev.MonkeyDodged)
+    assert (dodged.protected, dodged.attacker, dodged.redirected_to) == ("ann", "bob", "")
+    assert not of(events, ev.AttackResolved) and t.wounds("ann") == unhurt
+    assert not t.state.fighter("ann").monkey_dodge
+
+
+def test_a_monkey_dodge_redirected_to_a_combatant_is_rolled_against_that_one_c2_28() -> None:
+    """C2-28 (the owner's choice, T-1): Ann sends Bob's next attack to Cy; it is rolled at Cy."""
+    t = brawl()
+    t.do(Attack(actor="ann", target="bob", cherry="monkey_dodge", monkey_redirect="cy", dice=(2, 2)))
+    unhurt = t.wounds("ann")
+    events = t.do(Attack(actor="bob", target="ann", dice=(3, 4, 5, 5)))
+    assert one(events, ev.MonkeyDodged).redirected_to == "cy"
+    assert one(events, ev.AttackResolved).target == "cy" and t.wounds("ann") == unhurt

@@ -16,6 +16,7 @@ from engine.events.ua3 import (
     WoundsTaken,
 )
 from engine.events.ua3 import combat as ev
+from engine.rules.ua3.view import state_view
 from engine.state.ua3.combat import NO_ARMOR, Armor
 from engine.state.ua3.sheet import Identity
 from tests.ua3.fights import AXE, COP, KNIFE, PISTOL, SMG, Fight, join, of_type, person
@@ -244,10 +245,10 @@ def test_a_crit_that_kills_kills_an_unconscious_opponent(weapons, crit):
 # -- U-5 guns, U-13 armor ----------------------------------------------------------------------
 
 
-def _shot(dice, armor=NO_ARMOR, called="", target=HARD):
+def _shot(dice, armor=NO_ARMOR, called="", target=HARD, limb="drop"):
     fight = Fight(join("a", "x", SHOOTER, PISTOL), join("b", "y", target, KNIFE, armor=armor))
     fight.declare(("a", "attack", ["b"]), ("b", "nothing"))
-    return fight, fight.do(f.Attack(actor="a", targets=("b",), called=called, dice=dice))  # type: ignore[arg-type]
+    return fight, fight.do(f.Attack(actor="a", targets=("b",), called=called, limb=limb, dice=dice))  # type: ignore[arg-type]
 
 
 def test_a_gun_needs_a_firearms_identity():
@@ -456,6 +457,49 @@ def test_a_suppressed_combatant_checks_before_aiming_or_suppressing_back(action)
     assert not of_type(events, ev.Aimed) and not of_type(events, ev.AttackRolled)
 
 
+@pytest.mark.parametrize("action", ["attack", "suppress", "finish"])
+def test_a_rating_raised_by_the_suppressed_check_is_the_one_the_same_action_rolls(action):
+    """U-18 ("recomputed at once"), U-8: Soft (violence 1, Struggle 20) passes the Violence 2
+    check with 25 (Fitness 60): a hardened notch, Struggle 20 → 25 at once, and the attack, the
+    suppressive fire (no firearms identity: Struggle, U-8) or the bare-handed finish it then
+    makes rolls Struggle 25 (a bare-handed finish: the frozen c, U-10)."""
+    guns = (PISTOL,) if action == "suppress" else ()
+    people = [join("a", "x", BRUISER, PISTOL), join("b", "y", person("Soft"), *guns)]
+    if action == "finish":
+        people.append(join("c", "x", person("Frozen")))
+    fight = Fight(*people, shot_at_rank=0, witness_finish_rank=0, finish_rank=0)  # only U-8's check
+    if action == "finish":  # c freezes (99): helpless, it can be finished (U-10)
+        fight.do(StressCheck(actor="c", gauge="violence", rank=5, source="b", dice=(9, 9)))
+    fight.declare(("a", "suppress", ["b"]), ("b", action, ["c" if action == "finish" else "a"]))
+    fight.do(f.Suppress(actor="a", targets=("b",), dice=(6, 2)))
+    dice = (2, 5, 9, 0)  # the check, then the action's roll
+    command = {
+        "attack": f.Attack(actor="b", targets=("a",), dice=dice),
+        "suppress": f.Suppress(actor="b", targets=("a",), dice=dice),
+        "finish": f.Finish(actor="b", target="c", dice=dice),
+    }[action]
+    events = fight.do(command)
+    check = of_type(events, StressChecked)[0]
+    assert (check.outcome, fight.who("b").gauges.violence.hardened) == ("success", 2)
+    assert "Struggle 20 → 25 at once" in "\n".join(e.explain() for e in events)
+    assert attack_roll(events).result.spec.rating == 25
+
+
+def test_a_kill_check_passed_between_two_rolls_raises_the_second_rolls_rating():
+    """U-18 ("recomputed at once"), U-6, U-25: Soft (Struggle 20) splits its axe attack on b and c:
+    half of 20 = 10 for the first, a crit (01) that kills b; the kill check (Violence 3, Fitness
+    60) passes with 25, Struggle 20 → 25, and the second roll is half of 25, 12."""
+    fight = Fight(
+        join("a", "x", person("Soft"), AXE), join("b", "y", HARD), join("c", "y", HARD), attacked_with_weapon_rank=0
+    )
+    fight.declare(("a", "attack", ["b", "c"]), ("b", "nothing"), ("c", "nothing"))
+    events = fight.do(f.Attack(actor="a", targets=("b", "c"), dice=(0, 1, 2, 5, 9, 0)))
+    first, second = (e.result.spec for e in of_type(events, ev.AttackRolled))
+    assert fight.who("b").status == "dead" and fight.who("a").gauges.violence.hardened == 2
+    assert [s.source for s in first.shifts] == ["two targets: half of 20, rounded down (U-6)"]
+    assert second.rating + sum(s.amount for s in second.shifts) == 12
+
+
 def test_a_reaction_to_suppression_lasts_for_the_suppression_not_the_suppressor():
     """U-8, U-23 (Decision): Soft fails the suppressed check (90) in round 2 and freezes; the
     suppression ends with round 2, and so does the freeze, though its suppressor still stands."""
@@ -523,6 +567,26 @@ def test_a_limb_shot_ignores_armor_and_drops_what_the_opponent_holds():
     fight, events = _shot((2, 5), armor=Armor(bulletproof=True), called="limb")
     assert attack_roll(events).result.target == 35
     assert wounds_to(events, "b") == 25 and fight.who("b").in_hand == "fists"
+
+
+def test_a_limb_shot_may_halve_movement_instead_the_shooters_choice():
+    """U-9: the opponent drops what it holds *or* its movement is halved (the shooter's choice,
+    T-1): halved, b keeps its knife, and the halving is a condition the GM reads."""
+    fight, events = _shot((2, 5), called="limb", limb="halve_movement")
+    assert wounds_to(events, "b") == 25
+    b = fight.who("b")
+    assert b.in_hand == "knife" and b.movement_halved and not of_type(events, ev.WeaponDropped)
+    (halved,) = of_type(events, ev.MovementHalved)
+    assert halved.explain() == "a's limb shot halves b's movement (U-9: the shooter's choice)."
+    assert "movement halved by a limb shot (U-9)" in str(state_view(fight.state).sections)
+
+
+def test_a_limb_shot_that_misses_halves_nothing_and_halving_needs_a_limb_shot():
+    """U-9: only a limb shot that hits has an effect; halving movement without one is refused."""
+    fight, _events = _shot((9, 0), called="limb", limb="halve_movement")
+    assert not fight.who("b").movement_halved and fight.who("b").in_hand == "knife"
+    with pytest.raises(Refused, match="what a limb shot may do"):
+        _shot((2, 5), limb="halve_movement")
 
 
 def test_a_head_shot_takes_thirty_and_knocks_out():

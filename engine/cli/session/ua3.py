@@ -27,7 +27,7 @@ from engine.cli.session.run import act
 from engine.commands import ua3 as cmd
 from engine.dice.checks import Kind
 from engine.errors import InvalidInput
-from engine.state.ua3.conflict import Space
+from engine.state.ua3.conflict import Demand, Space
 from engine.state.ua3.sheet import GAUGES, PassionKind, PassionMode
 
 Reaction = Literal["flee", "freeze", "frenzy"]
@@ -158,6 +158,10 @@ def coerce(
     target: Annotated[str, typer.Argument(help="Whom it is made against.", show_default=False)],
     gauge: Annotated[str, typer.Argument(help="The gauge the threat works on.", show_default=False)],
     threat: Annotated[str, typer.Option("--threat", help="The credible threat (U-15, 1).")] = "",
+    demand: Annotated[
+        Demand,
+        typer.Option("--demand", help="In a fight: what the threat demands; the target does it if it acquiesces."),
+    ] = "surrender",
     roll_with: RollWith = "",
     coercer_passion: Annotated[
         list[str] | None,
@@ -188,6 +192,7 @@ def coerce(
         target=target,
         gauge=gauge,
         threat=threat,
+        demand=demand,
         roll_with=roll_with,
         coercer_passions=_passions(coercer_passion, "--coercer-passion"),
         target_passions=_passions(target_passion, "--target-passion"),

@@ -32,7 +32,8 @@ from engine.commands.base import CommandBase
 from engine.commands.ua3 import Coerce
 from engine.commands.ua3_combat import Declaration, Declare, FistsCrit, FistsMiss, GrappleEnd, GrappleMove
 from engine.errors import InvalidInput, Refused
-from engine.state.ua3.combat import Action, AttackMode, Burst, Called
+from engine.state.ua3.combat import Action, AttackMode, Burst, Called, LimbEffect
+from engine.state.ua3.conflict import Demand
 from engine.state.ua3.sheet import GaugeName, PassionKind, PassionMode
 
 
@@ -90,6 +91,12 @@ def act(
     called: Annotated[
         Called | None, typer.Option("--called", help="attack: a limb (−20) or head (−30) shot (U-9).")
     ] = None,
+    limb: Annotated[
+        LimbEffect | None,
+        typer.Option(
+            "--limb", help="attack --called limb: the opponent drops what it holds, or its movement halves (U-9)."
+        ),
+    ] = None,
     burst: Annotated[Burst | None, typer.Option("--burst", help="full_auto: the burst (U-7).")] = None,
     move: Annotated[
         GrappleMove | None,
@@ -106,6 +113,12 @@ def act(
             "--fists-miss",
             help="attack with fists: a matched failure costs the attacker −10 on its next roll (penalty), or "
             "gives the opponent +10 on its next attack on it (opening) (U-3).",
+        ),
+    ] = None,
+    demand: Annotated[
+        Demand | None,
+        typer.Option(
+            "--demand", help="coerce: what the threat demands, surrender (default), flee, drop or release (U-15)."
         ),
     ] = None,
     fists_crit: Annotated[
@@ -164,12 +177,14 @@ def act(
     options: dict[str, Any] = {
         "mode": mode,
         "called": called,
+        "limb": limb,
         "burst": burst,
         "move": move,
         "end": end,
         "threat": threat,
         "gauge": gauge,
         "fists_miss": fists_miss,
+        "demand": demand,
         "fists_crit": fists_crit,
         "shifts": parse_shifts(shift),
         "flipped": flipped,

@@ -5,8 +5,16 @@ from typing import Literal
 from engine.dice.checks import CheckResult
 from engine.events.base import EventBase
 from engine.events.ua3.words import a_or_an, gauge_title, rolled
+from engine.state.ua3.conflict import Demand
 from engine.state.ua3.sheet import GaugeName
 
+#: U-15: what each demand asks of the target, in words.
+DEMAND_WORDS: dict[str, str] = {
+    "surrender": "give up",
+    "flee": "flee",
+    "drop": "drop its weapon",
+    "release": "let go of the one it holds",
+}
 RolledWith = Literal["ability", "identity", "relationship", "rating"]
 PassionKind = Literal["rage", "fear", "noble"]
 Answer = Literal["acquiesce", "refuse"]
@@ -31,12 +39,15 @@ class CoercionRolled(EventBase, frozen=True, kw_only=True, tag="ua3_coercion"):
     coercer_passions: tuple[PassionKind, ...] = ()
     target_passions: tuple[PassionKind, ...] = ()
     rank: int = 0
+    #: U-15 in a fight: what the threat demands (surrender unless it names another)
+    demand: Demand = "surrender"
 
     def checks(self) -> list[tuple[str, CheckResult]]:
         return [(self.coercer, self.result)]
 
     def explain(self) -> str:
         threat = f" (“{self.threat}”)" if self.threat else ""
+        threat += f", demanding that {self.target} {DEMAND_WORDS[self.demand]}" if self.demand != "surrender" else ""
         head = f"{self.coercer} coerces {self.target} on {self.gauge}{threat} with {rolled(self.result)}"
         if not self.rank:
             return (

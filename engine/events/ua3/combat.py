@@ -190,6 +190,17 @@ class ThrownDown(EventBase, frozen=True, kw_only=True, tag="ua3_thrown_down"):
         return f"{self.actor} is thrown to the ground and loses its next action (U-9)."
 
 
+class MovementHalved(EventBase, frozen=True, kw_only=True, tag="ua3_movement_halved"):
+    """U-9: `by`'s limb shot halves `actor`'s movement (the shooter's choice over the drop; no
+    movement is modelled: a condition for the GM to read)."""
+
+    actor: str
+    by: str
+
+    def explain(self) -> str:
+        return f"{self.by}'s limb shot halves {self.actor}'s movement (U-9: the shooter's choice)."
+
+
 class Restrained(EventBase, frozen=True, kw_only=True, tag="ua3_restrained"):
     """U-17: `actor` is restrained by `by` (helpless, it can be finished, U-10); `released`
     ends it."""

@@ -328,24 +328,6 @@ def trigger_of(kind: str, outcome: str) -> str:
     return TRIGGER_OF_KIND.get(kind, "")
 
 
-def attack_made(
-    t: Table,
-    attacker_id: str,
-    target_id: str,
-    weapon: str,
-    kind: str,
-    outcome: str,
-    part: int,
-    round_: int,
-    hit: int,
-    injury: int,
-) -> None:
-    """One attack roll made (C2-8 counts it); the target marked as attacked with a weapon of
-    that kind (M2-8, `trigger_of` the roll's `outcome`); `hit` wounds dealt to it as injury
-    `injury` (none: 0)."""
-    attack_on(t, t.by_id[attacker_id], t.by_id.get(target_id), weapon, kind, outcome, part, round_, hit, injury)
-
-
 def attack_on(
     t: Table,
     attacker: Row,
@@ -358,7 +340,9 @@ def attack_on(
     hit: int,
     injury: int,
 ) -> None:
-    """`attack_made` on the rows of the attacker and its target (None: not a combatant)."""
+    """One attack roll made (C2-8 counts it), on the rows of the attacker and its target (None:
+    not a combatant): the target marked as attacked with a weapon of that kind (M2-8,
+    `trigger_of` the roll's `outcome`); `hit` wounds dealt to it as injury `injury` (none: 0)."""
     attacker.attacks_this_round += 1
     attacker.acted_round = t.round
     # a new attack uses up a Second Helping; later parts of one divided attack do not (C2-30)
@@ -375,7 +359,8 @@ def attack_on(
 
 def _attack(t: Table, e: ev.AttackResolved) -> None:
     amount, injury = (e.hit.amount, e.hit.injury_id) if e.hit is not None else (0, 0)
-    attack_made(t, e.attacker, e.target, e.weapon, e.weapon_kind, e.result.outcome, e.part, e.round, amount, injury)
+    attacker, target = t.by_id[e.attacker], t.by_id.get(e.target)
+    attack_on(t, attacker, target, e.weapon, e.weapon_kind, e.result.outcome, e.part, e.round, amount, injury)
 
 
 def _wounds(t: Table, e: ev.WoundsInflicted) -> None:

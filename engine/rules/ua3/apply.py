@@ -157,7 +157,9 @@ def _coercion(t: Table, e: ev.CoercionRolled) -> None:
     _rolled(t, e.coercer)
     if e.rank:
         t.coercions.append(
-            PendingCoercion(coercer=e.coercer, target=e.target, gauge=e.gauge, rank=e.rank, threat=e.threat)
+            PendingCoercion(
+                coercer=e.coercer, target=e.target, gauge=e.gauge, rank=e.rank, threat=e.threat, demand=e.demand
+            )
         )
 
 

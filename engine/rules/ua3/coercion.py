@@ -10,11 +10,11 @@ from engine.events.ua3 import CoercionAnswered, CoercionRolled
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import pick
-from engine.rules.ua3.people import able, in_play, person, rated_options, roll, spec_for
+from engine.rules.ua3.combat.situation import grapple_of, grapple_side
+from engine.rules.ua3.people import able, coercing_options, in_play, person, roll, spec_for
 from engine.rules.ua3.stress import MAX_RANK, gauge_of, stress_events
-from engine.rules.ua3.table import Table
+from engine.rules.ua3.table import Row, Table
 from engine.state.ua3.conflict import PendingCoercion
-from engine.state.ua3.sheet import U18
 
 
 def rank_of(outcome: str, coercer_passions: int, target_passions: int) -> int:
@@ -26,26 +26,58 @@ def rank_of(outcome: str, coercer_passions: int, target_passions: int) -> int:
     return min(MAX_RANK, base + coercer_passions + target_passions)
 
 
-def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
-    """U-15 (1, 2, 4): the coercer rolls the gauge's coercing rating, a `coerces` identity or a
-    relationship with the target — the best, unless one is named; with `answer`, (3) at once."""
-    t = sink.table
-    require_started(t)
-    coercer = able(t, command.coercer, "coerce")
-    target = able(t, command.target, "be coerced")
+def coercible(t: Table, coercer_id: str, target_id: str, demand: str = "surrender") -> tuple[Row, Row]:
+    """U-15: the coercer and the target of a coercion the rules take now — both conscious (U-2),
+    not the same, the target answering no other threat; in a fight, a demand it can do (a
+    weapon to drop, someone it holds to let go, no grapple holding it to flee) — or `Refused`.
+    (Tactics ask it too, so that they never choose a coercion the rules refuse.)"""
+    coercer = able(t, coercer_id, "coerce")
+    target = able(t, target_id, "be coerced")
     if coercer.id == target.id:
         raise Refused(f"{coercer.id} cannot coerce itself", hint="U-15: the coercer threatens a target")
-    gauge = gauge_of(command.gauge)
     waiting = t.coercion_of(target.id)
     if waiting is not None:
         raise Refused(
             f"{target.id} has yet to answer {waiting.coercer}'s {waiting.gauge} threat",
             hint=f"answer it first: acquiesce or refuse (U-15); ua session answer … {target.id}",
         )
+    if t.phase in ("declare", "acting"):
+        _demand_possible(t, target, demand)
+    return coercer, target
+
+
+def _demand_possible(t: Table, target: Row, demand: str) -> None:
+    if demand == "drop" and target.in_hand == "fists":
+        raise Refused(f"{target.id} holds no weapon to drop (U-15)", hint="demand surrender, flee or release")
+    if demand == "release" and held_by(t, target) is None:
+        raise Refused(f"{target.id} holds no one to let go (U-15, U-17)", hint="demand surrender, flee or drop")
+    if demand == "flee" and grapple_of(t, target.id) is not None:
+        raise Refused(f"{target.id} is in a grapple and cannot flee (U-17)", hint="demand surrender or release")
+
+
+def held_by(t: Table, holder: Row) -> Row | None:
+    """The one `holder` holds: its opponent in a grapple it has the grip in (side A, U-17), or
+    the one it restrains; None when it holds no one."""
+    if grapple_of(t, holder.id) is not None:
+        side, other = grapple_side(t, holder.id)
+        if side == "a":
+            return t.by_id[other]
+    for row in t.rows:
+        if row.restrained_by == holder.id:
+            return row
+    return None
+
+
+def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
+    """U-15 (1, 2, 4): the coercer rolls the gauge's coercing rating, a `coerces` identity or a
+    relationship with the target — the best, unless one is named; with `answer`, (3) at once."""
+    t = sink.table
+    require_started(t)
+    coercer, target = coercible(t, command.coercer, command.target, command.demand)
+    gauge = gauge_of(command.gauge)
     in_play(t, coercer, command.coercer_passions)
     in_play(t, target, command.target_passions)
-    people = (target.id, target.name)  # a relationship with the target (U-20)
-    options, best_option = rated_options(coercer, U18[gauge].coerced_with, "coerces", gauge, people)
+    options, best_option = coercing_options(coercer, target, gauge)
     roll_with = command.roll_with
     option = pick(options, roll_with, f"coerce on {gauge}") if roll_with.strip() else best_option  # `pick`'s best
     result = roll(spec_for(coercer, option, shifts=command.shifts), dice, command.flipped)
@@ -60,10 +92,13 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
         coercer_passions=command.coercer_passions,
         target_passions=command.target_passions,
         rank=rank,
+        demand=command.demand,
     )
     events: list[EventBase] = [rolled]
     if rank and command.answer is not None:
-        pending = PendingCoercion(coercer=coercer.id, target=target.id, gauge=gauge, rank=rank, threat=command.threat)
+        pending = PendingCoercion(
+            coercer=coercer.id, target=target.id, gauge=gauge, rank=rank, threat=command.threat, demand=command.demand
+        )
         answering = AnswerCoercion(target=target.id, answer=command.answer, reaction=command.reaction)
         events += answer_events(t, pending, answering, dice)
     sink.emit_all(events)

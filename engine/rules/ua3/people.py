@@ -13,7 +13,7 @@ from engine.events.ua3 import PassionSpent
 from engine.rules.passions import Mode, on_failure
 from engine.rules.ua3.abilities import Option, best, for_ability, identity_options, relationship_with
 from engine.rules.ua3.table import Row, Table
-from engine.state.ua3.sheet import Passion
+from engine.state.ua3.sheet import GAUGES, U18, GaugeName, Passion
 
 #: Statuses in which a character rolls nothing (U-2).
 OUT = ("dead", "unconscious")
@@ -49,6 +49,26 @@ def rated_options(
         options = for_ability(row.sheet, row.gauges, ability) + identity_options(row.sheet, feature, gauge)
         options += relationship_with(row.sheet, *people)
         found = ratings[key] = (options, best(options))
+    return found
+
+
+def coercing_options(coercer: Row, target: Row | None, gauge: str) -> tuple[list[Option], Option]:
+    """U-15: what `coercer` may roll to coerce `target` on `gauge` — the gauge's coercing ability
+    (U-18) or an identity standing in for it, a `coerces` identity (U-19), a relationship with
+    the target (U-20) — and the best of them."""
+    people = (target.id, target.name) if target is not None else ()
+    return rated_options(coercer, U18[gauge].coerced_with, "coerces", gauge, people)
+
+
+def best_coercion(coercer: Row, target: Row | None) -> tuple[GaugeName, Option]:
+    """U-15, U-19: the gauge whose coercing rating is the best `coercer` has against `target`,
+    with that rating (a tie: the first gauge in U-18's order)."""
+    found: tuple[GaugeName, Option] | None = None
+    for gauge in GAUGES:
+        option = coercing_options(coercer, target, gauge)[1]
+        if found is None or option.rating > found[1].rating:
+            found = (gauge, option)
+    assert found is not None
     return found
 
 

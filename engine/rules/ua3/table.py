@@ -164,6 +164,7 @@ class Row:
     loses_action: bool
     restrained_by: str
     believed_dead_by: str
+    movement_halved: bool
     #: a batch's memo of the ratings the rules read again and again (U-18: they follow the
     #: gauges, so it holds the gauges it was made for and is made again when they change)
     memo: tuple[Gauges, dict[str, Any]] | None
@@ -215,6 +216,7 @@ class Row:
         row.loses_action = self.loses_action
         row.restrained_by = self.restrained_by
         row.believed_dead_by = self.believed_dead_by
+        row.movement_halved = self.movement_halved
         # the memos are made on this row first, so that every copy of it shares them (a batch
         # copies the prepared table's rows for each fight)
         self.ratings()

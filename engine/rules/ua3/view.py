@@ -196,6 +196,8 @@ def _conditions(c: Ua3Combatant) -> str:
         out.append(f"aiming at {c.aim.target}, {c.aim.rounds} round{'s' if c.aim.rounds != 1 else ''} (U-9)")
     if c.loses_action:
         out.append("thrown down: loses its next action (U-9)")
+    if c.movement_halved:
+        out.append("movement halved by a limb shot (U-9)")
     if c.restrained_by:
         out.append(f"restrained by {c.restrained_by} (U-17)")
     if c.believed_dead_by:

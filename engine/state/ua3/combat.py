@@ -28,6 +28,9 @@ Action = Literal[
 ACTIONS: tuple[str, ...] = Action.__args__  # type: ignore[attr-defined]
 AttackMode = Literal["strike", "throw", "throw_person", "disarm"]
 Called = Literal["", "limb", "head"]
+#: U-9: what a limb shot does, the shooter's choice — the opponent drops what it holds, or its
+#: movement is halved (automated shooters: the drop).
+LimbEffect = Literal["drop", "halve_movement"]
 #: U-7: a three-round burst (+10 to hit), a long burst (+10, +5 wounds; Decision), the clip
 #: emptied (+20, +10 wounds).
 Burst = Literal["three_round", "long", "clip"]

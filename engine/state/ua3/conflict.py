@@ -90,12 +90,18 @@ class Conflict(msgspec.Struct, frozen=True, gc=False, kw_only=True):
         return self.first if first_rolls <= second_rolls else second
 
 
+#: U-15 (Decision): what a threat in a fight demands of its target — that it gives up (C2-33:
+#: surrendered, gone), flees, drops its weapon, or lets go of the one it holds.
+Demand = Literal["surrender", "flee", "drop", "release"]
+
+
 class PendingCoercion(msgspec.Struct, frozen=True, gc=False, kw_only=True):
-    """U-15 (3): a convinced target's choice still to be made: acquiesce, or take the stress
-    check of `rank` on `gauge`."""
+    """U-15 (3): a convinced target's choice still to be made: acquiesce (in a fight: do what
+    was demanded), or take the stress check of `rank` on `gauge`."""
 
     coercer: str
     target: str
     gauge: GaugeName
     rank: int
     threat: str = ""
+    demand: Demand = "surrender"

@@ -76,6 +76,8 @@ class Ua3Combatant(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     restrained_by: str = ""
     #: U-10: the side that believes it dead (it is unconscious)
     believed_dead_by: str = ""
+    #: U-9: a limb shot halved its movement (no movement is modelled: a condition a GM reads)
+    movement_halved: bool = False
 
     @property
     def name(self) -> str:

@@ -181,6 +181,10 @@ def _thrown(t: Table, e: ev.ThrownDown) -> None:
     t.by_id[e.actor].loses_action = True
 
 
+def _slowed(t: Table, e: ev.MovementHalved) -> None:
+    t.by_id[e.actor].movement_halved = True
+
+
 def _restrained(t: Table, e: ev.Restrained) -> None:
     t.by_id[e.actor].restrained_by = "" if e.released else e.by
 
@@ -238,6 +242,7 @@ APPLIERS: dict[type[EventBase], Callable[[Table, Any], None]] = {
     ev.HelmetSpent: _helmet,
     ev.OpeningGiven: _opening,
     ev.ThrownDown: _thrown,
+    ev.MovementHalved: _slowed,
     ev.Restrained: _restrained,
     ev.ThoughtDead: _thought_dead,
     ev.GrappleSwapped: _swapped,

@@ -61,6 +61,7 @@ _TARGETS: Final = _FIELD["targets"]
 _WEAPON: Final = _FIELD["weapon"]
 _MODE: Final = _FIELD["mode"]
 _CALLED: Final = _FIELD["called"]
+_LIMB: Final = _FIELD["limb"]
 _SHIFTS: Final = _FIELD["shifts"]
 _FLIPPED: Final = _FIELD["flipped"]
 _FISTS_MISS: Final = _FIELD["fists_miss"]
@@ -198,15 +199,17 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         raise Refused(f"a {mode.replace('_', ' ')} is done with the hands, not a gun")
     if called and not gun:
         raise Refused("limb and head shots are gun attacks (U-9)")
+    if fields[_LIMB] != "drop" and called != "limb":
+        raise Refused("halving movement is what a limb shot may do (U-9)", hint="call a limb shot, or leave it out")
     if mode == "disarm" and t.by_id[targets[0]].in_hand == "fists":
         raise Refused(f"{targets[0]} holds no weapon to take (U-11)")
     if gun and row.jammed:
         raise Refused(f"{row.id}'s {weapon.name} is jammed", hint="clear the jam (U-5)")
-    option = _rating(row, weapon, mode)
     spent = require_passion(t, row, passion) if passion is not None else None
-    check_flip(option, flipped)
+    check_flip(_rating(row, weapon, mode), flipped)
     if not suppressed_may_act(sink, row, dice):
         return
+    check_flip(_rating(row, weapon, mode), flipped)  # again: the check may have changed the best rating
     if mode in ("throw", "throw_person", "disarm"):
         weapon = FISTS_ARM  # done with the hands: a throw deals wounds like a punch (U-9), a disarm too (U-11)
     shifts: list[Shift] = list(fields[_SHIFTS])
@@ -215,11 +218,8 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     if called:
         shifts.append(Shift(f"{called} shot (U-9)", CALLED[called]))
     carried = row.next_roll  # read once: with two targets both rolls take it, halved alike (U-6)
-    if len(targets) == 2:
-        whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
-        shifts.append(Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole))
     prefer: Prefer = "high" if gun else "as_rolled"  # a gun still (the hands' modes refused it)
-    blow = Blow(mode, called, fields[_FISTS_MISS], fields[_FISTS_CRIT])
+    blow = Blow(mode, called, fields[_FISTS_MISS], fields[_FISTS_CRIT], fields[_LIMB])
     for i, target_id in enumerate(targets):
         if t.phase == "ended" or row.status != "active" or not _still_armed(row, weapon):
             break  # U-6: the second roll needs the first to leave the attacker able, its weapon working in hand
@@ -229,8 +229,12 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         # the shifts carried into the attack, on every roll (the first roll's applied fact clears
         # them on the row); a penalty the first roll brings (U-3) falls on the second, its next roll
         pending = carried if i == 0 else (*carried, *row.next_roll)
+        # read at each roll, after the suppressed one's check (U-8) or the first roll's kill check
+        # (U-25): a notch either marked counts at once (U-18)
+        option = _rating(row, weapon, mode)
+        halved = _halved(option, shifts, carried) if len(targets) == 2 else ()
         extra = target_shifts(row, target, option.rating, t.round)
-        spec = spec_for(None, option, shifts=(*shifts, *extra), carried=pending)
+        spec = spec_for(None, option, shifts=(*shifts, *halved, *extra), carried=pending)
         result = roll_check(spec, dice, prefer=prefer, flipped=flipped)
         if spent is not None and not result.success:
             passions, result = with_passion(row, spent, fields[_PASSION_MODE], result, dice)
@@ -240,19 +244,32 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
     end_turn(sink, row.id, dice)
 
 
+def _halved(option: Option, shifts: list[Shift], carried: tuple[Shift, ...]) -> tuple[Shift]:
+    """U-6: two targets without full auto split the attack's target in half, rounded down."""
+    whole = option.rating + sum(s.amount for s in shifts) + sum(s.amount for s in carried)
+    return (Shift(f"two targets: half of {whole}, rounded down (U-6)", whole // 2 - whole),)
+
+
 class Blow:
     """How an attack roll strikes (an `Attack`'s fields, read once): its mode (U-9, U-11), a called
-    shot (U-9), and the attacker's choices for a fist's matched failure and crit (U-3)."""
+    shot and what a limb shot does (U-9), and the attacker's choices for a fist's matched failure
+    and crit (U-3)."""
 
-    __slots__ = ("called", "fists_crit", "fists_miss", "mode")
+    __slots__ = ("called", "fists_crit", "fists_miss", "limb", "mode")
 
     def __init__(
-        self, mode: str, called: str = "", fists_miss: str = "penalty", fists_crit: str = "unconscious"
+        self,
+        mode: str,
+        called: str = "",
+        fists_miss: str = "penalty",
+        fists_crit: str = "unconscious",
+        limb: str = "drop",
     ) -> None:
         self.mode = mode
         self.called = called
         self.fists_miss = fists_miss
         self.fists_crit = fists_crit
+        self.limb = limb
 
 
 #: A plain strike (a grappler's shot, U-17): no called shot, the automated fist choices.
@@ -401,8 +418,11 @@ def _effects(
         if mode == "throw_person" and target.status == "active":
             sink.emit(ev.ThrownDown(actor=target.id))
         called = blow.called
-        if called == "limb" and target.in_hand != "fists" and target.status == "active":
-            sink.emit(ev.WeaponDropped(actor=target.id, weapon=target.in_hand, rule="U-9"))
+        if called == "limb" and target.status == "active":  # U-9: the shooter's choice
+            if blow.limb == "halve_movement":
+                sink.emit(ev.MovementHalved(actor=target.id, by=row.id))
+            elif target.in_hand != "fists":
+                sink.emit(ev.WeaponDropped(actor=target.id, weapon=target.in_hand, rule="U-9"))
         if called == "head" and target.status == "active":
             if helmet_turned:  # U-13 (Decision): the helmet that turned this shot keeps it conscious
                 return
@@ -451,10 +471,10 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     live = [t.by_id[x] for x in targets if t.by_id[x].status not in ("dead", "fled")]
     if not live:
         raise Refused("no one left to shoot at among the targets")
-    option = gun_rating(row, "fire full auto")
-    check_flip(option, flipped)
+    check_flip(gun_rating(row, "fire full auto"), flipped)
     if not suppressed_may_act(sink, row, dice):
         return
+    option = gun_rating(row, "fire full auto")  # read after the check, as `attack` (U-18)
     to_hit, extra = BURSTS[burst]
     shifts: list[Shift] = [*fields[_FA_SHIFTS], Shift(f"{burst.replace('_', '-')} burst (U-7)", to_hit)]
     # one roll against both (Decision): the hardest target's dodge counts; an aim at either and
@@ -583,10 +603,11 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
     group = [t.by_id[x] for x in command.targets if x in declared.targets and t.by_id[x].status not in ("dead", "fled")]
     if not group or len(group) != len(command.targets):
         raise Refused(f"suppressive fire goes at the group declared: {', '.join(declared.targets)} (U-8)")
-    option = firearms(row) or struggle(row)
-    check_flip(option, command.flipped)
+    check_flip(firearms(row) or struggle(row), command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
+    option = firearms(row) or struggle(row)  # read after the check, as `attack` (U-18)
+    check_flip(option, command.flipped)
     result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)
     outcome = result.outcome
     roll = result.roll

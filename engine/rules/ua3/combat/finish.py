@@ -31,11 +31,11 @@ def finish(sink: Sink[Table], command: Finish, dice: DiceSource) -> None:
         raise Refused(f"{target.id} is not helpless (U-10: unconscious, restrained or frozen)")
     weapon = weapon_of(row)
     armed = weapon.name != "fists" and not (weapon.kind == "firearm" and row.jammed)
-    option = struggle(row)
     if not armed:
-        check_flip(option, command.flipped)
+        check_flip(struggle(row), command.flipped)
     if not suppressed_may_act(sink, row, dice):
         return
+    option = struggle(row)  # read after the check: a notch it marked counts at once (U-18)
     believes = True
     if armed:
         cause = f"{row.id} finishes it with the {weapon.name}, automatically"

@@ -169,7 +169,8 @@ def _check(
         if grapple_of(t, targets[0]) is not None:
             raise Refused(f"{targets[0]} is already in a grapple")
     uses = action in ("attack", "full_auto", "suppress", "aim", "finish")
-    return weapon.name if uses else "", action_rating(t, row, action, weapon, gauge=gauge)
+    target = targets[0] if targets else ""
+    return weapon.name if uses else "", action_rating(t, row, action, weapon, gauge=gauge, target=target)
 
 
 def declare(sink: Sink[Table], command: Declare, dice: DiceSource) -> None:
@@ -474,12 +475,37 @@ def in_fight(t: Table) -> bool:
     return t.phase in ("declare", "acting")
 
 
-def _gave_up(sink: Sink[Table], target: str, coercer: str) -> None:
-    """U-15 in a fight (Decision): a combatant that acquiesces gives up the fight."""
+def _acquiesced(sink: Sink[Table], target_id: str, coercer: str, demand: str) -> None:
+    """U-15 in a fight (Decision): a combatant that acquiesces does what was demanded — gives up
+    the fight (surrendered, C2-33), flees, drops its weapon, or lets go of the one it holds."""
     t = sink.table
-    if in_fight(t) and t.by_id[target].status == "active":
-        cause = f"acquiesces to {coercer}'s threat"
-        sink.emit(StatusChanged(actor=target, status="surrendered", cause=cause, rule="U-15"))
+    target = t.by_id[target_id]
+    if not in_fight(t) or target.status != "active":
+        return
+    cause = f"acquiesces to {coercer}'s threat"
+    if demand in ("surrender", "flee"):
+        status = "surrendered" if demand == "surrender" else "fled"
+        sink.emit(StatusChanged(actor=target_id, status=status, cause=cause, rule="U-15"))  # type: ignore[arg-type]
+    elif demand == "drop" and target.in_hand != "fists":
+        sink.emit(ev.WeaponDropped(actor=target_id, weapon=target.in_hand, rule="U-15"))
+    elif demand == "release":
+        let_go(sink, target)
+
+
+def let_go(sink: Sink[Table], holder: Row) -> None:
+    """U-15 (a demand to release), U-17: `holder` lets go of the one it holds — the grapple it
+    has the grip in ends with no winner, or its restraint ends — and one that would flee goes."""
+    t = sink.table
+    held = coercion.held_by(t, holder)
+    if held is None:
+        return
+    conflict = grapple_of(t, holder.id)
+    if conflict is not None and held.restrained_by != holder.id:
+        reason = f"{holder.id} lets {held.id} go (U-15)"
+        sink.emit(ConflictEnded(conflict=conflict.id, winner=None, token=conflict.token, reason=reason, how="gm"))
+    else:
+        sink.emit(ev.Restrained(actor=held.id, by=holder.id, released=True))
+    flee_if_free(sink, held)
 
 
 def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
@@ -499,7 +525,7 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
     before = sink.count
     coercion.coerce(sink, command, dice)
     if command.answer == "acquiesce" and sink.count - before >= 2:  # convinced, and it gave in
-        _gave_up(sink, command.target, command.coercer)
+        _acquiesced(sink, command.target, command.coercer, command.demand)
     if fighting:
         end_turn(sink, command.coercer, dice)
 
@@ -508,7 +534,7 @@ def answer(sink: Sink[Table], command: AnswerCoercion, dice: DiceSource) -> None
     pending = sink.table.coercion_of(command.target)
     coercion.answer(sink, command, dice)
     if command.answer == "acquiesce" and pending is not None:
-        _gave_up(sink, command.target, pending.coercer)
+        _acquiesced(sink, command.target, pending.coercer, pending.demand)
     if sink.table.phase == "acting":
         fight_over(sink)
 

@@ -4,10 +4,10 @@ uses (U-5, U-10, U-19, U-22), the grapple a combatant is in (U-17)."""
 from __future__ import annotations
 
 from engine.errors import Refused
-from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named, identity_options
+from engine.rules.ua3.abilities import Option, best, for_ability, gauge_named
+from engine.rules.ua3.people import best_coercion, coercing_options
 from engine.rules.ua3.table import Arm, Row, Table
 from engine.state.ua3.conflict import Conflict, SideKey
-from engine.state.ua3.sheet import U18
 
 #: U-22: statuses that are out of the fight (not standing).
 GONE = frozenset({"dead", "unconscious", "fled", "surrendered"})
@@ -108,19 +108,6 @@ def ability(row: Row, name: str) -> Option:
     return found
 
 
-def coercing(row: Row, gauge: str) -> Option:
-    """U-15, U-18, U-19: the rating coercing on `gauge` uses in a fight — the gauge's coercing
-    ability, or the best identity standing in for it or that `coerces` it (remembered like
-    `ability`, under the gauge's name)."""
-    ratings = row.ratings()
-    key = "coerces " + gauge
-    found = ratings.get(key)
-    if found is None:
-        options = for_ability(row.sheet, row.gauges, U18[gauge].coerced_with)
-        found = ratings[key] = best(options + identity_options(row.sheet, "coerces", gauge))
-    return found
-
-
 def struggle(row: Row) -> Option:
     """U-1, U-19: Struggle, or the best identity standing in for it."""
     return ability(row, "struggle")
@@ -155,10 +142,11 @@ def grapple_side(t: Table, actor: str) -> tuple[SideKey, str]:
 
 
 def action_rating(
-    t: Table, row: Row, action: str, weapon: Arm, mode: str = "strike", gauge: str = ""
+    t: Table, row: Row, action: str, weapon: Arm, mode: str = "strike", gauge: str = "", target: str = ""
 ) -> Option | None:
     """U-22: the rating the declared action uses (an `initiative` identity replaces it, U-19);
-    None for actions that roll nothing (they go last)."""
+    None for actions that roll nothing (they go last). A coercion of `target` on `gauge` rolls
+    the best coercing rating (U-15), on the gauge where it is best when none is named."""
     own = row.sheet_facts().initiative_option
     if own is not None:
         return own
@@ -178,6 +166,8 @@ def action_rating(
         return ability(row, "dodge")
     if action == "flee":
         return ability(row, "pursuit")
-    if action == "coerce":  # U-15: the gauge's coercing rating, or a `coerces` identity
-        return coercing(row, gauge_named(gauge) or "violence")
+    if action == "coerce":  # U-15: the gauge's coercing rating, a `coerces` identity, a relationship
+        other = t.by_id.get(target)
+        named = gauge_named(gauge) if gauge else None
+        return coercing_options(row, other, named)[1] if named else best_coercion(row, other)[1]
     return None
