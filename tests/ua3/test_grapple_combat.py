@@ -173,16 +173,28 @@ def test_a_blade_in_a_grapplers_hand_cuts_each_round_until_it_is_disarmed():
 
 
 def test_a_grapple_is_rolled_on_the_grapplers_turns_not_as_a_general_conflict():
-    """U-17, U-22 (Decision: grapplers roll on their turns): the gridiron's own roll and the GM's
-    end of a conflict refuse a grapple, and point to ua3_grapple."""
+    """U-17, U-22 (Decision: grapplers roll on their turns): the gridiron's own roll refuses a
+    grapple, and points to ua3_grapple."""
     fight, _ = grabbed(dice=(9, 0))
     conflict = grapple_of(fight).id
     with pytest.raises(Refused, match="grapple") as refused:
         fight.do(GridironRoll(conflict=conflict, dice=(0, 1)))
     assert "ua3_grapple" in (refused.value.hint or "")
-    with pytest.raises(Refused, match="grapple"):
-        fight.do(EndConflict(conflict=conflict, winner="b"))
     assert grapple_of(fight).result is None
+
+
+def test_the_gm_ends_a_grapple_and_both_grapplers_go_free_with_no_end_zone_effect():
+    """U-16, U-17: the GM's end of a grapple (the police pull them apart) records the GM's
+    winner; nobody is restrained or punched, and neither is grappling any more."""
+    fight, _ = grabbed(dice=(9, 0))
+    conflict = grapple_of(fight).id
+    events = fight.do(EndConflict(conflict=conflict, winner="b", reason="pulled apart"))
+    assert [type(e).__name__ for e in events] == ["ConflictEnded"]
+    (ended,) = events
+    assert (ended.winner, ended.how, ended.reason) == ("b", "gm", "pulled apart")
+    state = fight.state
+    assert all(c.result is not None for c in state.conflicts if c.id == conflict)
+    assert not fight.who("b").restrained_by and wounds_to(events, "a") == 0
 
 
 def test_wounds_dealt_in_a_grapple_that_kill_raise_the_killers_kill_check():

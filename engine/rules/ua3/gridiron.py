@@ -15,6 +15,7 @@ from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, Pe
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option, named_rating
+from engine.rules.ua3.combat.harm import flee_if_free
 from engine.rules.ua3.harm import wound_events
 from engine.rules.ua3.people import able, require_passion, roll, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
@@ -256,14 +257,18 @@ def _ended(conflict: Conflict, key: SideKey, after: Space) -> list[EventBase]:
 
 
 def end_conflict(sink: Sink[Table], command: EndConflict, dice: DiceSource) -> None:
-    """The GM ends a conflict (the winner named, or none)."""
+    """The GM ends a conflict (the winner named, or none). A grapple ended so lets both grapplers
+    go, and no end zone's effect follows (U-17: no restraint, no punch; a ruling gives any):
+    one that would flee goes once free (U-23)."""
     t = sink.table
     require_started(t)
     conflict = running(t, command.conflict)
-    _not_a_grapple(conflict)
     winner = command.winner
     stake = conflict.side(winner).stake if winner else ""
     reason = command.reason.strip() or "the GM ends the conflict"
     sink.emit(
         ConflictEnded(conflict=conflict.id, winner=winner, token=conflict.token, reason=reason, stake=stake, how="gm")
     )
+    if conflict.kind == "grapple":
+        for side in conflict.sides:
+            flee_if_free(sink, t.by_id[side.actor])
