@@ -148,10 +148,11 @@ def _in_group(pgid: int) -> list[int]:
 @pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc").is_dir(), reason="needs POSIX signals and /proc")
 def test_ctrl_c_on_a_dask_batch_prints_the_partial_report_and_leaves_no_process(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="needs Dask distributed: pip install -e '.[test,distributed]'")
-    options = ("--backend", "dask", "--workers", "2", "--chunk-size", "2000")  # short tasks: some finish
+    options = ("--backend", "dask", "--workers", "2", "--chunk-size", "200")  # short tasks: some finish
     # the cluster starts after the estimate (workers spawn and import the engine): on a loaded
-    # machine that alone took more than 4 s, and a report of no fights is not a partial one
-    _, group, err = interrupted_batch(tmp_path, "interrupted-dask", *options, wait=10.0)
+    # machine (the suite runs on every CPU) that alone took more than 10 s, and a report of no
+    # fights is not a partial one
+    _, group, err = interrupted_batch(tmp_path, "interrupted-dask", *options, wait=20.0)
     assert "on 2 workers" in err
     deadline = time.monotonic() + 10
     while _in_group(group) and time.monotonic() < deadline:
