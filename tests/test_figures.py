@@ -70,6 +70,25 @@ def test_side_figures_are_the_share_of_fights_read_off_each_fights_log() -> None
     assert any(report["sides"][s]["permanent_damage"]["rate"] > 0 for s in sides), "a .44 (cap 80) does it"
 
 
+def test_a_side_out_of_the_fight_by_fleeing_is_counted_apart_from_down() -> None:
+    """C2-33: fled is out of the fight but not down; a side whose members all fled or went down,
+    one at least fleeing, is counted as `out_fled`, never as `all_down` (issue 31)."""
+    n = 150
+    report, runs = _report_and_runs("the-thing-in-the-cellar", n, 7)
+    for side in {c.side for c in runs[0].state.combatants}:
+        down = fled = 0
+        for run in runs:
+            statuses = [c.status for c in run.state.combatants if c.side == side]
+            down += all(s in DOWN for s in statuses)
+            fled += "fled" in statuses and all(s in DOWN or s == "fled" for s in statuses)
+        figures = report["sides"][side]
+        assert figures["all_down"]["rate"] == round(down / n, 6)
+        assert figures["out_fled"]["rate"] == round(fled / n, 6)
+    humans = report["sides"]["humans"]
+    assert humans["out_fled"]["rate"] > 0.5 > humans["all_down"]["rate"], "Dana runs from the thing"
+    assert "out of the fight with someone fled in" in report["headline"]
+
+
 def test_wounds_taken_median_and_90th_percentile_are_those_of_the_fights() -> None:
     n = 101
     report, runs = _report_and_runs("knife-duel", n, 4)
@@ -212,7 +231,8 @@ def test_the_players_side_defaults_to_the_first_and_may_be_named(tmp_path: Path)
 
 
 def _interval(r: dict[str, float]) -> str:
-    return f"{percent(r['rate'])} [{percent(r['ci95_low']).rstrip('%')}–{percent(r['ci95_high'])}]"
+    places = 0 if 0.095 <= r["rate"] < 0.905 else 1  # the bounds as precise as the rate
+    return f"{percent(r['rate'])} [{100 * r['ci95_low']:.{places}f}–{100 * r['ci95_high']:.{places}f}%]"
 
 
 def test_players_naming_no_side_is_an_error_at_its_path(tmp_path: Path) -> None:

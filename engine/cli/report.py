@@ -83,14 +83,19 @@ def render(report: dict[str, Any]) -> None:
 
 
 def _sides(report: dict[str, Any], words: Words) -> None:
-    table = Table(title="who wins (95% confidence interval)")
+    table = Table(
+        title="who wins (95% confidence interval; out of the fight: all down, or with someone fled, "
+        "or surrendered/frozen)"
+    )
     permanent = bool(words.permanent_damage)
-    columns = ("side", "wins", "rate", "someone dies", "all down") + (("permanent damage",) if permanent else ())
+    columns = ("side", "wins", "rate", "someone dies", "all down", "fled", "surrendered/other")
+    columns += ("permanent damage",) if permanent else ()
     for column in columns:
         table.add_column(column, justify="left" if column == "side" else "right", overflow="fold")
     for name, s in report["sides"].items():
         label = f"{name} (players)" if name == report["players"] else name
         cells = [escape(label), f"{s['wins']:,}", _pct(s), _pct(s["someone_dies"]), _pct(s["all_down"])]
+        cells += [_pct(s["out_fled"]), _pct(s["out_other"])]
         table.add_row(*cells, *([_pct(s["permanent_damage"])] if permanent else []))
     table.add_row("draw", f"{report['draws']['count']:,}", _pct(report["draws"]), *[""] * (len(columns) - 3))
     show(table)
@@ -199,7 +204,7 @@ def to_csv(report: dict[str, Any]) -> str:
     w.writerow(["batch", "", "players", report["players"], "", ""])
     for name, s in report["sides"].items():
         rate_row("side", name, "win_rate", s)
-        for metric in ("someone_dies", "all_down", "permanent_damage"):
+        for metric in ("someone_dies", "all_down", "out_fled", "out_other", "permanent_damage"):
             rate_row("side", name, metric, s[metric])
     rate_row("side", "draw", "rate", report["draws"])
     for metric in ("mean", "median", "min", "max"):

@@ -145,14 +145,27 @@ def ending_text(ids: tuple[str, ...], ending: Ending) -> str:
 
 
 class _Joint(msgspec.Struct, kw_only=True):
-    """What the endings say, per combatant (statuses) and per side (someone dead, all down,
-    anyone permanently hurt)."""
+    """What the endings say, per combatant (statuses) and per side (someone dead, all down, out
+    of the fight with someone fled or otherwise, anyone permanently hurt)."""
 
     statuses: dict[str, dict[str, int]]
     someone_dead: dict[str, int]
     all_down: dict[str, int]
+    out_fled: dict[str, int]
+    out_other: dict[str, int]
     permanent: dict[str, int]
     texts: dict[str, int]
+
+
+def side_end(statuses: list[str]) -> str | None:
+    """How a side ended a fight when nobody on it is still active: "down" (every member dead,
+    incapacitated or unconscious), "fled" (the rest down), "other" (someone surrendered, or is
+    frozen with the rest out); None while one of them is active."""
+    if all(s in DOWN for s in statuses):
+        return "down"
+    if "active" in statuses:
+        return None
+    return "fled" if all(s in DOWN or s == "fled" for s in statuses) else "other"
 
 
 def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
@@ -161,6 +174,8 @@ def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
         statuses={cid: {} for cid in ids},
         someone_dead={},
         all_down={},
+        out_fled={},
+        out_other={},
         permanent={},
         texts={},
     )
@@ -169,20 +184,18 @@ def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
         _, statuses, hurt = ending
         text = ending_text(ids, ending)
         joint.texts[text] = joint.texts.get(text, 0) + count
-        dead: set[str] = set()
-        up: set[str] = set()
+        of_side: dict[str, list[str]] = {}
         for cid, side, status in zip(ids, sides, statuses, strict=True):
             counts = joint.statuses[cid]
             counts[status] = counts.get(status, 0) + count
-            if status == "dead":
-                dead.add(side)
-            elif status not in DOWN:
-                up.add(side)
-        for side in set(sides):
-            if side in dead:
+            of_side.setdefault(side, []).append(status)
+        for side, members in of_side.items():
+            if "dead" in members:
                 joint.someone_dead[side] = joint.someone_dead.get(side, 0) + count
-            if side not in up:
-                joint.all_down[side] = joint.all_down.get(side, 0) + count
+            end = side_end(members)
+            if end is not None:
+                into = {"down": joint.all_down, "fled": joint.out_fled, "other": joint.out_other}[end]
+                into[side] = into.get(side, 0) + count
         for side in {side for side, h in zip(sides, hurt, strict=False) if h}:
             joint.permanent[side] = joint.permanent.get(side, 0) + count
     return joint
@@ -236,22 +249,32 @@ def percentile_of(hist: dict[int, int], q: float) -> int:
     return _nth(sorted(hist.items()), max(0, math.ceil(q * total) - 1))
 
 
+def _middling(x: float) -> bool:
+    return 0.095 <= x < 0.905
+
+
 def percent(x: float) -> str:
     """A rate for a sentence: whole percents between 10% and 90%, one decimal outside."""
-    return f"{x:.0%}" if x in (0.0, 1.0) or 0.095 <= x < 0.905 else f"{x:.1%}"
+    return f"{x:.0%}" if x in (0.0, 1.0) or _middling(x) else f"{x:.1%}"
 
 
 def interval(r: dict[str, float]) -> str:
-    """`31% [30–32%]`."""
-    return f"{percent(r['rate'])} [{percent(r['ci95_low']).rstrip('%')}–{percent(r['ci95_high'])}]"
+    """`31% [30–32%]`, `96.0% [95.1–96.8%]`: the bounds as precise as the rate."""
+    places = 0 if _middling(r["rate"]) else 1
+    low, high = (f"{100 * r[k]:.{places}f}" for k in ("ci95_low", "ci95_high"))
+    return f"{percent(r['rate'])} [{low}–{high}%]"
 
 
 def headline(players: str, side: dict[str, Any]) -> str:
-    """The one sentence the report opens with, about the players' side."""
-    return (
-        f"Someone on your side ({players}) dies in {interval(side['someone_dies'])} of fights; "
-        f"everyone on it is down in {interval(side['all_down'])}; it wins {interval(side)}."
-    )
+    """The one sentence the report opens with, about the players' side: how it ends out of the
+    fight says fled and surrendered apart from down, where any of them happened."""
+    out = f"everyone on it is down in {interval(side['all_down'])}"
+    if side["out_fled"]["rate"]:
+        out += f", out of the fight with someone fled in {interval(side['out_fled'])}"
+    if side["out_other"]["rate"]:
+        out += f", out with someone surrendered or frozen in {interval(side['out_other'])}"
+    dies = interval(side["someone_dies"])
+    return f"Someone on your side ({players}) dies in {dies} of fights; {out}; it wins {interval(side)}."
 
 
 def _sides(prep: Prepared, tally: Tally, joint: _Joint, n: int) -> dict[str, Any]:
@@ -263,6 +286,8 @@ def _sides(prep: Prepared, tally: Tally, joint: _Joint, n: int) -> dict[str, Any
             **rate(wins, n),
             "someone_dies": rate(joint.someone_dead.get(side, 0), n),
             "all_down": rate(joint.all_down.get(side, 0), n),
+            "out_fled": rate(joint.out_fled.get(side, 0), n),
+            "out_other": rate(joint.out_other.get(side, 0), n),
             "permanent_damage": rate(joint.permanent.get(side, 0), n),
         }
     return out

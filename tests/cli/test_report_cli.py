@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,28 @@ def test_the_text_report_opens_with_the_sentence_about_the_players_side() -> Non
     assert second.startswith("Someone on your side (regulars) dies in ") and "everyone on it is down in" in second
     for heading in ("who wins", "someone dies", "all down", "permanent damage", "taken p50/p90", "madness", "endings"):
         assert heading in out
+
+
+def test_a_side_that_flees_is_reported_fled_not_down_in_the_sentence_and_the_table() -> None:
+    """Issue 31: in the bar brawl Dana always runs, so the regulars are never "all down" — the
+    sentence and the sides table say how they did go out of the fight."""
+    report = json.loads(ok("simulate", str(SCENARIOS / "bar-brawl.toml"), *FAST, "--json"))
+    regulars = report["sides"]["regulars"]
+    assert regulars["out_fled"]["rate"] > 0.9 and regulars["all_down"]["rate"] < 0.01
+    lost = 1 - regulars["rate"] - report["draws"]["rate"]
+    out = regulars["all_down"]["rate"] + regulars["out_fled"]["rate"] + regulars["out_other"]["rate"]
+    assert out == pytest.approx(lost, abs=1e-5), "a side that loses is out of the fight one way"
+    text = ok("simulate", str(SCENARIOS / "bar-brawl.toml"), *FAST)
+    sentence = text.splitlines()[1]
+    assert "out of the fight with someone fled in 9" in sentence
+    assert "; it wins" in sentence and not re.search(r"everyone on it is down in [^;,]*; it wins", sentence)
+    header = next(line for line in text.splitlines() if "someone dies" in line and "all down" in line)
+    assert "fled" in header and "surrendered/other" in header
+
+
+def test_a_side_that_never_flees_keeps_the_short_sentence() -> None:
+    sentence = ok("simulate", str(SCENARIOS / "knife-vs-22.toml"), *FAST).splitlines()[1]
+    assert re.search(r"everyone on it is down in [^;,]*; it wins", sentence) and "fled" not in sentence
 
 
 def test_every_rounds_bucket_is_shown_empty_ones_too() -> None:
@@ -125,6 +148,8 @@ def test_csv_carries_the_new_figures() -> None:
         ("batch", "", "players"),
         ("side", "humans", "someone_dies"),
         ("side", "humans", "all_down"),
+        ("side", "humans", "out_fled"),
+        ("side", "humans", "out_other"),
         ("side", "humans", "permanent_damage"),
         ("combatant", "Dana", "wounds_taken_median"),
         ("combatant", "Dana", "wounds_taken_p90"),
