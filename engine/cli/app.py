@@ -97,6 +97,9 @@ app = typer.Typer(
     help="Unknown Armies encounter engine: exact odds, checks, fights, sessions.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # click's plain help on every command: it wraps each option's help beside the option at any
+    # width, where rich's panels cut it at 80 columns ("settings.max_roun…") and eat `[distributed]`
+    rich_markup_mode=None,
     add_completion=True,  # ua --install-completion / --show-completion (bash, zsh, fish)
 )
 app.callback()(_root)

@@ -15,7 +15,8 @@ BackendOpt = Annotated[
     typer.Option(
         "--backend",
         help="Where the fights run: local (this machine's processes) or dask (a Dask cluster: the one at "
-        "--scheduler, else one of --workers processes here; needs pip install -e '.[distributed]').",
+        "--scheduler, else one of --workers processes here; needs the distributed extra: "
+        "pip install -e '.[distributed]').",
     ),
 ]
 SchedulerOpt = Annotated[

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.lazy import FullHelpGroup
 from engine.errors import InvalidInput
 from engine.rules.ua2.creation import (
     BUDGETS,
@@ -30,8 +31,10 @@ from engine.state.sheet import METERS, Meter, Sheet
 from engine.text import one_line
 
 app = typer.Typer(
+    cls=FullHelpGroup,
     help="Character sheets (TOML, YAML or JSON): check the creation rules, show, schema.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 SheetArgument = Annotated[

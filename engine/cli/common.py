@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, get_args
 
 import msgspec
 import typer
@@ -27,6 +27,12 @@ RecoverOpt = Annotated[
 UncheckedOpt = Annotated[
     bool, typer.Option("--unchecked", help="Read lines without checksums (logs from an older engine).")
 ]
+
+def choices(names: Any) -> str:
+    """The names a Literal allows, for an option's help (a metavar listing them all would not
+    wrap, and runs past an 80-column terminal)."""
+    return ", ".join(get_args(names))
+
 
 console = Output()
 err_console = Output(stderr=True)

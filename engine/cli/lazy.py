@@ -17,8 +17,26 @@ from typing import Any, ClassVar
 import typer
 from typer.core import TyperGroup
 
+#: The longest first sentence of a command's help that a group's command list shows (wrapped).
+SHORT_HELP = 300
 
-class LazyGroup(TyperGroup):
+
+class FullHelpGroup(TyperGroup):
+    """A group whose plain `--help` lists each command with the whole first sentence of its help,
+    wrapped beside its name (click would cut it to the line, "Roll percentile dice: value...")."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=SHORT_HELP)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class LazyGroup(FullHelpGroup):
     """A typer group whose commands are `COMMANDS` (name → (module, attribute): the command's
     function, or the typer app of a group), in the order `--help` lists them; each is imported
     and built the first time it is asked for."""
@@ -93,6 +111,6 @@ def build_command(name: str, module: str, attr: str) -> Any:
             group = typer.main.get_group(found)
             group.name = name
             return group
-        one = typer.Typer(add_completion=False)
+        one = typer.Typer(add_completion=False, rich_markup_mode=None)  # plain help: see engine.cli.app
         one.command(name)(found)
         return typer.main.get_command(one)

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from engine.cli.character import INVALID, TierOption
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.lazy import FullHelpGroup
 from engine.cli.simulate import ScenarioArg, SetOpt
 from engine.text import shown
 
@@ -22,7 +23,12 @@ if TYPE_CHECKING:
     from engine.scenario.checks import SheetCheck
     from engine.scenario.scenario import LoadedScenario
 
-app = typer.Typer(help="Scenario files: check them, print their JSON Schema.", no_args_is_help=True)
+app = typer.Typer(
+    cls=FullHelpGroup,
+    help="Scenario files: check them, print their JSON Schema.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
 #: The trial batch `check` fights: a few fights, always the same ones.
 TRIAL_FIGHTS = 20

@@ -91,4 +91,4 @@ class SessionGroup(LazyGroup):
         return name, command, rest
 
 
-app = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True)
+app = typer.Typer(cls=SessionGroup, help=HELP, no_args_is_help=True, rich_markup_mode=None)

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 import typer
 
-from engine.cli.common import JsonOption
+from engine.cli.common import JsonOption, choices
 from engine.cli.session.options import (
     DEFAULT_DB,
     Actor,
@@ -178,7 +178,10 @@ def attack(
     ] = False,
     shift: Shifts = None,
     cherry: Annotated[
-        CherryName | None, typer.Option("--cherry", help="The cherry on a matched success (C2-22).")
+        CherryName | None,
+        typer.Option(
+            "--cherry", metavar="CHERRY", help=f"The cherry on a matched success (C2-22): {choices(CherryName)}."
+        ),
     ] = None,
     knock_out: Annotated[
         bool, typer.Option("--knock-out", help="A crit knocks out instead of killing (C2-10).")

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from engine.cli.common import JsonOption
+from engine.cli.common import JsonOption, choices
 from engine.cli.session.options import (
     DEFAULT_DB,
     Actor,
@@ -40,7 +40,10 @@ from engine.state.ua3.sheet import GaugeName, PassionKind, PassionMode
 def declare_action(
     name: Name,
     actor: Actor,
-    action: Annotated[Action, typer.Argument(help="What the combatant will do this round (U-22).")],
+    action: Annotated[
+        Action,
+        typer.Argument(metavar="ACTION", help=f"What the combatant will do this round (U-22): {choices(Action)}."),
+    ],
     targets: Annotated[
         list[str] | None, typer.Argument(help="Whom it is aimed at (two for a split attack, U-6).", show_default=False)
     ] = None,
