@@ -41,6 +41,7 @@ class UaGroup(LazyGroup):
         "serve": ("engine.cli.serve", "serve"),
         "serve-bench": ("engine.cli.serve", "serve_bench"),
         "stress-checks": ("engine.cli.samples", "stress_checks"),
+        "tactics": ("engine.cli.tactics", "tactics"),
         "character": ("engine.cli.character", "app"),
         "scenario": ("engine.cli.scenario", "app"),
         "session": ("engine.cli.session", "app"),

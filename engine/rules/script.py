@@ -57,6 +57,10 @@ class Script(Protocol):
         """The tactics profile of a combatant acting by the named preset."""
         ...
 
+    def presets(self) -> Mapping[str, str]:
+        """Each tactics preset a scenario may name, with what it does in one line."""
+        ...
+
     def next_command(self, table: Any, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         """The next scripted command on this table: the round's declarations, or the action of
         whoever acts now."""

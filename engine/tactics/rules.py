@@ -104,3 +104,13 @@ PRESETS: dict[str, tuple[TacticRule, ...]] = {
         TacticRule(do="attack", target="weakest"),
     ),
 }
+
+
+#: What each preset does, in one line (`ua tactics`, the README).
+PRESET_NOTES: dict[str, str] = {
+    "aggressive": "fights on: clears a jam, stands up, draws its best weapon, attacks the weakest enemy",
+    "cautious": "dodges once below half its wound points, otherwise attacks the most dangerous enemy",
+    "berserker": "all in: focus +20 on the strongest enemy every round, never backs off",
+    "sniper": "takes aim (focus +10) at the most dangerous enemy; clears jams at once",
+    "coward": "flees once hurt (below 75%) or outnumbered; surrenders when held and badly hurt",
+}

@@ -19,7 +19,7 @@ from engine.rules.ua2.table import Table
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS, Meter, Meters
 from engine.tactics.choose import Profile, choose_command, declarations
-from engine.tactics.rules import PRESETS
+from engine.tactics.rules import PRESET_NOTES, PRESETS
 
 #: What a combatant brings to a fight: its meters and how many injuries it already had.
 Baseline = tuple[Meters, int]
@@ -70,6 +70,9 @@ class Ua2Script:
 
     def preset(self, name: str) -> Any:
         return Profile(rules=PRESETS[name])
+
+    def presets(self) -> Mapping[str, str]:
+        return PRESET_NOTES
 
     def next_command(self, table: Table, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         if table.phase == "declare":

@@ -172,6 +172,20 @@ PRESETS: dict[str, tuple[Ua3TacticRule, ...]] = {
     "bystander": (R(do="dodge"),),
 }
 
+#: What each preset does, in one line (`ua tactics`, the README).
+PRESET_NOTES: dict[str, str] = {
+    "aggressive": "fights on: clears a jam, readies its best weapon, attacks the weakest enemy (the able first)",
+    "cautious": "dodges once badly beaten (U-12), otherwise attacks the most dangerous enemy",
+    "grappler": "grabs the weakest enemy and works it over on the gridiron (U-16, U-17)",
+    "gunner": "full auto at two targets, suppressive fire when it cannot hit (U-7, U-8); grappled, shoots point-blank",
+    "suppressor": "pins the nearest enemy down with suppressive fire every round (U-8)",
+    "marksman": "aims a round (U-9), then shoots the most dangerous enemy; grappled, shoots point-blank",
+    "intimidator": "threatens the most dangerous enemy for two rounds, demanding surrender (U-15), then fights",
+    "executioner": "finishes the helpless first (U-10), then attacks the weakest enemy",
+    "coward": "flees once sore or outnumbered, else dodges; surrenders when grappled and badly beaten",
+    "bystander": "never fights: dodges every round (U-12)",
+}
+
 
 class Ua3Profile(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A scripted combatant: its rules, and how it answers a coercion (U-15; auto: refuse when

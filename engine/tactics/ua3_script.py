@@ -19,6 +19,7 @@ from engine.rules.ua3.table import Table
 from engine.state.ua3.encounter import Ua3Encounter
 from engine.state.ua3.sheet import GAUGES, Gauges
 from engine.tactics.ua3 import PRESETS, Ua3Profile, act, answer, declarations
+from engine.tactics.ua3_rules import PRESET_NOTES
 
 #: (Final: a compiled build calls it from a C variable, not looked up on `tuple` each time) a
 #: named tuple made from a plain one, skipping its generated constructor
@@ -65,6 +66,9 @@ class Ua3Script:
 
     def preset(self, name: str) -> Any:
         return Ua3Profile(rules=PRESETS[name])
+
+    def presets(self) -> Mapping[str, str]:
+        return PRESET_NOTES
 
     def next_command(self, table: Table, profiles: Mapping[str, Any], ai: DiceSource) -> CommandBase:
         if table.coercions:
