@@ -88,7 +88,7 @@ def _sides(report: dict[str, Any], words: Words) -> None:
         "or surrendered/frozen)"
     )
     permanent = bool(words.permanent_damage)
-    columns = ("side", "wins", "rate", "someone dies", "all down", "fled", "surrendered/other")
+    columns: tuple[str, ...] = ("side", "wins", "rate", "someone dies", "all down", "fled", "surrendered/other")
     columns += ("permanent damage",) if permanent else ()
     for column in columns:
         table.add_column(column, justify="left" if column == "side" else "right", overflow="fold")
