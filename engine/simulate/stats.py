@@ -188,6 +188,19 @@ def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
     return joint
 
 
+def players_counts(prep: Prepared, tally: Tally) -> dict[str, int]:
+    """The fights in which the players' side won, lost someone dead, was all down; and the draws
+    (what `--precision-of` names win, dies, down and draw)."""
+    joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
+    players = prep.scenario.players
+    return {
+        "win": tally.wins.get(players, 0),
+        "dies": joint.someone_dead.get(players, 0),
+        "down": joint.all_down.get(players, 0),
+        "draw": tally.draws,
+    }
+
+
 def wilson(successes: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion."""
     if n == 0:
@@ -363,9 +376,11 @@ def summary(
     seed: int,
     requested: int | None = None,
     from_event: int | None = None,
+    precision: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report of a batch: stable keys, numbers rounded to 6 places. `requested`: the fights
-    asked for (fewer finished: the report is partial); `from_event`: a what-if's starting event."""
+    asked for (fewer finished: the report is partial, unless `precision` was reached);
+    `from_event`: a what-if's starting event; `precision`: how a precise run stopped."""
     n = tally.fights
     rounds_total = sum(r * c for r, c in tally.rounds.items())
     joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
@@ -383,7 +398,8 @@ def summary(
         "seed": seed,
         "fights": n,
         "requested": n if requested is None else requested,
-        "partial": requested is not None and n < requested,
+        "partial": requested is not None and n < requested and not (precision and precision["reached"]),
+        **({} if precision is None else {"precision": precision}),
         "from_event": from_event,
         "players": players,
         "headline": headline(players, sides[players]),
