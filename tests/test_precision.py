@@ -216,3 +216,11 @@ def test_n_is_the_most_a_precise_run_fights_and_defaults_high() -> None:
 def test_a_precise_run_on_dask_stops_where_it_stops_here(dask_cluster: Any, in_process: bytes) -> None:
     assert report_of(100_000, 7, TWO_POINTS, executor=dask_cluster) == in_process
     assert report_of(100_000, 7, TWO_POINTS, executor=dask_cluster, chunk_size=1_234) == in_process
+
+
+def test_the_library_s_simulate_takes_a_precision_as_the_cli_does(in_process: bytes) -> None:
+    from engine.api import simulate
+
+    assert msgspec.json.encode(simulate(KNIFE_FILE, 100_000, 7, precision=0.02)) == in_process
+    with pytest.raises(InvalidInput, match="precision_of fled: no such figure"):
+        simulate(KNIFE_FILE, precision=0.02, precision_of=("fled",))
