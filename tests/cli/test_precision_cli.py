@@ -118,3 +118,24 @@ def test_a_fork_stops_when_precise_enough(duel: Ua) -> None:  # noqa: F811
     assert report["requested"] == 1_000_000
     line = duel.fails("session", "fork", "duel", "13", "--precision", "0.7", code=2)
     assert "--precision 0.7 is out of range" in line
+
+
+def test_bench_precision_sets_a_precise_batch_against_the_fixed_one() -> None:
+    code, out, err = run("bench", scenario("one-shot-duel"), "--precision", "0.05", "-n", "3000", "-w", "1", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["precision"], report["fights"]) == (0.05, 3_000)
+    (row,) = report["scenarios"]
+    assert row["fights"] % 1_000 == 0 and row["fights"] < 3_000 and row["precision"]["reached"]
+    fixed, estimate = row["fixed"]["win"], row["estimate"]["win"]
+    assert row["within"] == all(
+        row["estimate"][f]["ci95_low"] <= row["fixed"][f]["rate"] <= row["estimate"][f]["ci95_high"]
+        for f in ("win", "dies")
+    )
+    plain = json.loads(run("simulate", scenario("one-shot-duel"), "-n", "3000", "--seed", "1", "--json")[1])
+    assert fixed["rate"] == pytest.approx(plain["sides"][plain["players"]]["rate"], abs=1e-6)
+    precise = run("simulate", scenario("one-shot-duel"), "--precision", "0.05", "--seed", "1", "--json")[1]
+    assert estimate["rate"] == pytest.approx(json.loads(precise)["sides"][plain["players"]]["rate"], abs=1e-6)
+    code, text, _ = run("bench", scenario("one-shot-duel"), "--precision", "0.05", "-n", "3000", "-w", "1")
+    assert code == 0 and "one-shot-duel" in text and "saved" in text
+    assert one_line_error(["bench", scenario("one-shot-duel"), "--precision", "0.5"]).startswith("error: --precision:")
