@@ -209,7 +209,9 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at 0 or n successes the bound is exactly 0 or 1 (rounding leaves a speck: 2e-19 above 0)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    return low, 1.0 if successes == n else min(1.0, centre + half)
 
 
 def rate(count: int, n: int) -> dict[str, float]:
