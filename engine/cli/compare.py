@@ -15,7 +15,7 @@ from rich.table import Table
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console
-from engine.cli.precision import PrecisionOpt
+from engine.cli.precision import PairedPrecisionOfOpt, PrecisionOpt
 from engine.cli.simulate import (
     DEFAULT_FIGHTS,
     CsvOpt,
@@ -146,14 +146,7 @@ def compare(
     seed: SeedOpt = None,
     workers: WorkersOpt = None,
     precision: PrecisionOpt = None,
-    precision_figures: Annotated[
-        str | None,
-        typer.Option(
-            "--precision-of",
-            metavar="FIGURES",
-            help="Which differences --precision is about (default win,dies): win, dies.",
-        ),
-    ] = None,
+    precision_figures: PairedPrecisionOfOpt = None,
     json: JsonOption = False,
     as_csv: CsvOpt = False,
     plot: PlotOpt = None,

@@ -25,3 +25,11 @@ PrecisionOfOpt = Annotated[
         "players' side dies), down (all of it is down), draw.",
     ),
 ]
+PairedPrecisionOfOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--precision-of",
+        metavar="FIGURES",
+        help="Which paired differences --precision is about, comma-separated (default win,dies): win, dies.",
+    ),
+]
