@@ -50,9 +50,11 @@ from engine.session.live import LiveEncounter, load_state, stored_events
 from engine.session.replayfile import read_replay
 from engine.session.verify import verify
 from engine.settings import Settings
-from engine.simulate.batch import run_batch
+from engine.simulate.batch import batch_precision, run_batch
 from engine.simulate.executors import Executor, open_executor
 from engine.simulate.fight import FightRun, prepare, run_fight
+from engine.simulate.precision import BATCH_FIGURES, most_fights
+from engine.simulate.precision import precision_of as checked_precision
 from engine.simulate.stats import summary
 from engine.state.encounter import Combatant, Encounter
 from engine.state.sheet import Sheet
@@ -103,13 +105,27 @@ def check(
 
 
 def simulate(
-    scenario: str | Path, n: int = 10_000, seed: int = 0, *, workers: int = 1, executor: Executor | None = None
+    scenario: str | Path,
+    n: int | None = None,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    executor: Executor | None = None,
+    precision: float | None = None,
+    precision_of: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """A batch of fights of a scenario: the report `ua simulate --json` prints. `executor`: where
     it runs (default: this process, or a local pool of `workers`), e.g. a Dask cluster:
-    `with open_executor("dask", workers=2) as ex: simulate(path, executor=ex)`."""
-    prep, tally, _ = run_batch(load_scenario(scenario), n, seed, workers=workers, executor=executor)
-    return summary(prep, tally, seed=seed)
+    `with open_executor("dask", workers=2) as ex: simulate(path, executor=ex)`. `precision` and
+    `precision_of` as `--precision` and `--precision-of` (`n`, default 10,000, is then the most:
+    default 1,000,000)."""
+    precise = checked_precision(precision, precision_of, BATCH_FIGURES, names=("precision", "precision_of"))
+    most = most_fights(n, precise, 10_000)
+    loaded = load_scenario(scenario)
+    prep, tally, _ = run_batch(loaded, most, seed, workers=workers, executor=executor, precision=precise)
+    if precise is None:
+        return summary(prep, tally, seed=seed)
+    return summary(prep, tally, seed=seed, requested=most, precision=batch_precision(prep, tally, precise, most))
 
 
 def fight(scenario: str | Path, seed: int = 0, index: int = 0) -> FightRun:

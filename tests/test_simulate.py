@@ -335,6 +335,8 @@ def test_wilson_interval_known_values() -> None:
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     low, high = wilson(100, 100)
     assert high == 1.0 and low == pytest.approx(0.9630, abs=1e-4)
+    # never or always seen: the bound is exactly 0 or 1, not a rounding speck beside it
+    assert [wilson(0, n)[0] for n in (1_000, 7_000)] == [0.0, 0.0] and wilson(1_000, 1_000)[1] == 1.0
 
 
 def test_median_of_a_histogram() -> None:

@@ -102,7 +102,12 @@ def measure(
 
 def bench(
     scenarios: ScenariosArg = None,
-    n: Annotated[int, typer.Option("-n", "--fights", help="Fights per scenario and worker count.")] = 20_000,
+    n: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--fights", help="Fights per scenario and worker count (default 20,000; with --precision 100,000)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Batch seed (the same batch is timed both ways).")] = 1,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="The 'all workers' count (default: every core).")
@@ -141,13 +146,24 @@ def bench(
     ] = 0,
     chunk_size: ChunkSizeOpt = None,
     oversubscribe: OversubscribeOpt = False,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision",
+            metavar="HALF-WIDTH",
+            help="Instead: each scenario with --precision against the fixed -n, in the same process.",
+        ),
+    ] = None,
 ) -> None:
     """Time batches on one worker and on all workers: fights/s, events/s, scaling, peak RSS.
     With --log N: command append latency on SQLite, fold throughput, opening an N-event session,
     and decoding a combat log of N events (the first scenario's kept fights) with and without
     folding it. With --startup RUNS: how long session commands take, process start to exit.
     With --backend dask: the local pool against the cluster (fights/s, the cost of a task), and
-    with --client-memory TASKS the client's memory over a batch of 10⁸ fights."""
+    with --client-memory TASKS the client's memory over a batch of 10⁸ fights. With --precision P:
+    the fights a batch with --precision P takes, the half-widths it reached, its estimates against
+    the fixed batch of -n fights, and the time saved."""
+    n = (20_000 if precision is None else 100_000) if n is None else n
     if log or startup:
         if startup:
             from engine.cli.startupbench import startup_benchmark
@@ -191,6 +207,17 @@ def bench(
             chunk_size=chunk_size,
             json=json,
         )
+        return
+    if precision is not None:
+        from engine.cli import precisionbench
+        from engine.simulate.precision import BATCH_FIGURES, precision_of
+
+        precision_of(precision, None, BATCH_FIGURES)  # checked: one line
+        figures = precisionbench.precision_benchmark(paths, precision, n, seed, count)
+        if json:
+            emit_json(figures)
+        else:
+            precisionbench.render(figures)
         return
     if scheduler is not None or client_memory:
         option = "--scheduler" if scheduler is not None else "--client-memory"

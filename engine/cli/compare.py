@@ -15,7 +15,9 @@ from rich.table import Table
 
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import JsonOption, console
+from engine.cli.precision import PairedPrecisionOfOpt, PrecisionOpt
 from engine.cli.simulate import (
+    DEFAULT_FIGHTS,
     CsvOpt,
     FightsOpt,
     ForceOpt,
@@ -140,9 +142,11 @@ def compare(
     variant: VariantOpt = None,
     sweep: SweepOpt = None,
     sets: SetOpt = None,
-    n: FightsOpt = 10_000,
+    n: FightsOpt = None,
     seed: SeedOpt = None,
     workers: WorkersOpt = None,
+    precision: PrecisionOpt = None,
+    precision_figures: PairedPrecisionOfOpt = None,
     json: JsonOption = False,
     as_csv: CsvOpt = False,
     plot: PlotOpt = None,
@@ -158,14 +162,18 @@ def compare(
 
     Fight i of every variant uses derive(seed, i). Each variant's difference from the first comes
     with a 95% interval from the paired fights (narrower than two separate runs could give).
-    --backend dask runs them on a Dask cluster, with the same report byte for byte."""
+    --backend dask runs them on a Dask cluster, with the same report byte for byte. --precision
+    0.01 fights until every difference is known to ±1 point."""
     from engine.cli.plots import plot_comparison, require_matplotlib
     from engine.cli.progress import progress_bar, say_estimate
     from engine.simulate.batch import check_size, default_workers
-    from engine.simulate.compare import comparison, run_compare
+    from engine.simulate.compare import COMPARE_FIGURES, compare_precision, comparison, run_compare
     from engine.simulate.executors import open_executor
+    from engine.simulate.precision import most_fights, precision_of
     from engine.simulate.spans import check_chunk_size
 
+    precise = precision_of(precision, precision_figures, COMPARE_FIGURES)
+    n = most_fights(n, precise, DEFAULT_FIGHTS)
     arms, swept = variants_of(scenarios, sets or [], variant or [], sweep)
     batch_seed = seed_or_random(seed)
     check_size(n, default_workers() if workers is None else workers)
@@ -188,10 +196,12 @@ def compare(
             interruptible=True,
             executor=executor,
             chunk_size=chunk_size,
-            sampled=lambda per_fight: say_estimate(n, executor.slots, per_fight),
+            sampled=None if precise else lambda per_fight: say_estimate(n, executor.slots, per_fight),
+            precision=precise,
         )
     stopped_early(tallies[0].fights, n)
-    report = comparison(arms, tallies, paired, seed=batch_seed, requested=n, sweep=swept)
+    stop = None if precise is None else compare_precision(arms, paired, precise, tallies[0].fights, n)
+    report = comparison(arms, tallies, paired, seed=batch_seed, requested=n, sweep=swept, precision=stop)
     emit_report(
         report, json=json, as_csv=as_csv, plot=plot, draw=plot_comparison, force=force, text=render, table=to_csv
     )
@@ -208,7 +218,7 @@ def _diff(d: dict[str, float]) -> str:
 
 
 def render(report: dict[str, Any]) -> None:
-    from engine.cli.report import show
+    from engine.cli.report import say_stop, show
     from engine.simulate.compare import points
 
     arms = report["variants"]
@@ -217,6 +227,7 @@ def render(report: dict[str, Any]) -> None:
     if report["partial"]:
         head += f" [bold yellow](partial: {report['fights']:,} of {report['requested']:,})[/bold yellow]"
     console.print(head)
+    say_stop(report)
     for line in report["headlines"]:
         console.print(line, markup=False)
     for text in report["warnings"]:

@@ -67,6 +67,7 @@ def render(report: dict[str, Any]) -> None:
     if report["partial"]:
         head += f" [bold yellow](partial: stopped after {report['fights']:,} of {report['requested']:,})[/bold yellow]"
     console.print(head)
+    say_stop(report)
     console.print(report["headline"], markup=False)
     for text in report["warnings"]:
         console.print(f"warning: {text}", markup=False, style="yellow")
@@ -80,6 +81,15 @@ def render(report: dict[str, Any]) -> None:
         console.print(f"note: {note}", markup=False)
     for kept in report.get("kept", []):
         console.print(f"kept fight {kept['fight']} (seed {kept['seed']}): {kept['file']}", markup=False)
+
+
+def say_stop(report: dict[str, Any]) -> None:
+    """How a run with --precision stopped (nothing for one without)."""
+    from engine.simulate.precision import stop_line
+
+    line = stop_line(report)
+    if line is not None:
+        console.print(line, markup=False)
 
 
 def _sides(report: dict[str, Any], words: Words) -> None:

@@ -12,6 +12,7 @@ import typer
 from engine.cli.backend import BackendOpt, ChunkSizeOpt, SchedulerOpt
 from engine.cli.common import INTERRUPTED, JsonOption, console, emit_json, emit_json_streaming, err_console, fail
 from engine.cli.output import safe
+from engine.cli.precision import PrecisionOfOpt, PrecisionOpt
 from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput, OutputError
 from engine.safefile import check_target
@@ -41,7 +42,14 @@ def seed_or_random(seed: int | None) -> int:
     return seed if seed is not None else int.from_bytes(os.urandom(4), "little")
 
 
-FightsOpt = Annotated[int, typer.Option("-n", "--fights", help="How many fights.")]
+FightsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "-n", "--fights", help="How many fights (default 10,000); with --precision, the most (default 1,000,000)."
+    ),
+]
+#: -n without --precision.
+DEFAULT_FIGHTS = 10_000
 WorkersOpt = Annotated[
     int | None,
     typer.Option("--workers", "-w", help="Processes, here or in a local Dask cluster (default: all cores)."),
@@ -62,9 +70,11 @@ ReferenceOpt = Annotated[
 
 def simulate(
     scenario: ScenarioArg,
-    n: FightsOpt = 10_000,
+    n: FightsOpt = None,
     seed: SeedOpt = None,
     workers: WorkersOpt = None,
+    precision: PrecisionOpt = None,
+    precision_figures: PrecisionOfOpt = None,
     json: JsonOption = False,
     as_csv: CsvOpt = False,
     plot: PlotOpt = None,
@@ -88,16 +98,20 @@ def simulate(
     first side). --keep-which worst|best ranks fights for that side: lost before drawn before won,
     then more of the side dead, then more wounds taken. Ctrl-C stops a batch and prints the report
     of the fights finished so far, marked partial (exit code 130). --backend dask runs them on a
-    Dask cluster, with the same report byte for byte."""
+    Dask cluster, with the same report byte for byte. --precision 0.01 fights until the players'
+    win and death rates are known to ±1 point and says how many fights that took."""
     from engine.cli.plots import plot_report, require_matplotlib
     from engine.cli.progress import progress_bar, say_estimate
     from engine.cli.report import render, to_csv
-    from engine.simulate.batch import check_size, default_workers, run_batch
+    from engine.simulate.batch import batch_precision, check_size, default_workers, run_batch
     from engine.simulate.executors import open_executor
     from engine.simulate.overrides import load_with_overrides
+    from engine.simulate.precision import BATCH_FIGURES, most_fights, precision_of
     from engine.simulate.spans import check_chunk_size
     from engine.simulate.stats import summary
 
+    precise = precision_of(precision, precision_figures, BATCH_FIGURES)
+    n = most_fights(n, precise, DEFAULT_FIGHTS)
     loaded = load_with_overrides(scenario, sets or [])
     batch_seed = seed_or_random(seed)
     check_size(n, default_workers() if workers is None else workers)
@@ -121,10 +135,12 @@ def simulate(
             interruptible=True,
             executor=executor,
             chunk_size=chunk_size,
-            sampled=lambda per_fight: say_estimate(n, executor.slots, per_fight),
+            sampled=None if precise else lambda per_fight: say_estimate(n, executor.slots, per_fight),
+            precision=precise,
         )
     stopped_early(tally.fights, n)
-    report = summary(prep, tally, seed=batch_seed, requested=n)
+    stop = None if precise is None else batch_precision(prep, tally, precise, n)
+    report = summary(prep, tally, seed=batch_seed, requested=n, precision=stop)
     if keep:
         report["kept"] = _save_kept(prep, batch_seed, picks.indices(keep_which), keep_dir, scenario, force)
     emit_report(report, json=json, as_csv=as_csv, plot=plot, draw=plot_report, force=force, text=render, table=to_csv)

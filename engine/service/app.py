@@ -578,7 +578,8 @@ async def fork(request: Request[Any, Any, Any], name: FromPath[str]) -> models.J
     service = _service(request)
     state, loaded = await run(service.sessions.fork_point, name, body.at)
     workers = clamp_workers(body.workers)  # silently: more processes than CPUs only share them
-    return service.jobs.start("fork", (state, loaded, body.simulate, body.seed, workers, body.at), body.simulate)
+    most = body.most()
+    return service.jobs.start("fork", (state, loaded, most, body.seed, workers, body.at, body.stop()), most)
 
 
 @get("/sessions/{name:str}/events")
@@ -608,7 +609,8 @@ async def simulate(request: Request[Any, Any, Any]) -> models.Job:
     body = await body_of(request, models.Simulation)
     loaded = await run(bodies.load_source, body.scenario)
     workers = clamp_workers(body.workers)  # silently: more processes than CPUs only share them
-    return _service(request).jobs.start("simulation", (loaded, body.n, body.seed, workers), body.n)
+    most = body.most()
+    return _service(request).jobs.start("simulation", (loaded, most, body.seed, workers, body.stop()), most)
 
 
 @get("/jobs", sync_to_thread=False)

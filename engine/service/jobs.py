@@ -28,22 +28,28 @@ MAX_RUNNING = 2
 MAX_KEPT = 64
 
 
-def _simulation(loaded: Any, n: int, seed: int, workers: int, progress: Callable[[int], None]) -> dict[str, Any]:
-    from engine.simulate.batch import run_batch
+def _simulation(
+    loaded: Any, n: int, seed: int, workers: int, precision: Any, progress: Callable[[int], None]
+) -> dict[str, Any]:
+    from engine.simulate.batch import batch_precision, run_batch
     from engine.simulate.stats import summary
 
-    prep, tally, _ = run_batch(loaded, n, seed, workers=workers, progress=progress, interruptible=True)
-    report: dict[str, Any] = summary(prep, tally, seed=seed, requested=n)
+    prep, tally, _ = run_batch(
+        loaded, n, seed, workers=workers, progress=progress, interruptible=True, precision=precision
+    )
+    stop = None if precision is None else batch_precision(prep, tally, precision, n)
+    report: dict[str, Any] = summary(prep, tally, seed=seed, requested=n, precision=stop)
     return report
 
 
 def _fork(
-    state: Any, loaded: Any, n: int, seed: int, workers: int, at: int, progress: Callable[[int], None]
+    state: Any, loaded: Any, n: int, seed: int, workers: int, at: int, precision: Any, progress: Callable[[int], None]
 ) -> dict[str, Any]:
     from engine.simulate.whatif import fork_batch
 
     report: dict[str, Any] = fork_batch(
-        state, loaded, n, seed, workers=workers, from_event=at, interruptible=True, progress=progress
+        state, loaded, n, seed, workers=workers, from_event=at, interruptible=True, progress=progress,
+        precision=precision,
     )
     return report
 

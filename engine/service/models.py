@@ -15,6 +15,7 @@ from engine.dice.checks import CheckSpec
 from engine.rules.words import Words
 from engine.simulate.batch import MAX_FIGHTS
 from engine.simulate.pool import MAX_WORKERS
+from engine.simulate.precision import BATCH_FIGURES, HIGHEST, LOWEST, Precision, most_fights, precision_of
 
 #: A session's name: what the CLI's `ua session new NAME` takes, safe in a URL path.
 SessionName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
@@ -308,13 +309,35 @@ class Imported(Response, frozen=True):
     events: int
 
 
-class Fork(Request, frozen=True):
-    """What if: fight the rest from event `at` of the history that counts, `simulate` times."""
+#: `--precision`: a half-width of the 95% interval, as a proportion (0.01: ±1 point).
+PrecisionTarget = Annotated[float, msgspec.Meta(gt=LOWEST, lt=HIGHEST)]
+PrecisionFigure = Literal["win", "dies", "down", "draw"]
+
+
+class Precise(Request, frozen=True):
+    """A batch that may stop early: once the 95% interval of each of `precision_of` (the players'
+    side: win, dies — someone on it dies —, down — all of it is down —, draw; default win and
+    dies) is within ±`precision`, tested every 1,000 fights; its size is then the most it fights
+    (default 1,000,000)."""
+
+    precision: PrecisionTarget | None = None
+    precision_of: Annotated[list[PrecisionFigure], msgspec.Meta(min_length=1)] | None = None
+
+    def stop(self) -> Precision | None:
+        return precision_of(self.precision, self.precision_of, BATCH_FIGURES, names=("$.precision", "$.precision_of"))
+
+
+class Fork(Precise, frozen=True, kw_only=True):
+    """What if: fight the rest from event `at` of the history that counts, `simulate` times (default
+    1,000; with `precision`, the most)."""
 
     at: Annotated[int, msgspec.Meta(ge=1)]
-    simulate: Fights = 1000
+    simulate: Fights | None = None
     seed: Seed = 0
     workers: Workers = 1
+
+    def most(self) -> int:
+        return most_fights(self.simulate, self.precision, 1000)
 
 
 # -- checks and odds ----------------------------------------------------------------------------
@@ -357,13 +380,17 @@ class CheckOutcome(Response, frozen=True):
 # -- jobs ---------------------------------------------------------------------------------------
 
 
-class Simulation(Request, frozen=True):
-    """A batch of `n` fights of a scenario, seeds `derive(seed, i)`: `ua simulate` as a job."""
+class Simulation(Precise, frozen=True, kw_only=True):
+    """A batch of `n` fights of a scenario (default 1,000; with `precision`, the most), seeds
+    `derive(seed, i)`: `ua simulate` as a job."""
 
     scenario: ScenarioSource
-    n: Fights = 1000
+    n: Fights | None = None
     seed: Seed = 0
     workers: Workers = 1
+
+    def most(self) -> int:
+        return most_fights(self.n, self.precision, 1000)
 
 
 class Job(Response, frozen=True):

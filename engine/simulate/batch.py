@@ -5,6 +5,8 @@ executor, for any number of workers and any chunk size."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import msgspec
 
@@ -12,7 +14,7 @@ from engine.collector import collection_paused
 from engine.dice.source import derive_seed
 from engine.errors import InvalidInput
 from engine.scenario.scenario import LoadedScenario
-from engine.simulate.executors import Executor, run_job
+from engine.simulate.executors import Executor
 from engine.simulate.fight import Prepared, prepare, run_fight
 from engine.simulate.identity import engine_identity
 from engine.simulate.openings import Openings
@@ -20,8 +22,9 @@ from engine.simulate.outcome import FightOutcome, outcome_of
 from engine.simulate.picks import Picks
 from engine.simulate.pool import MAX_WORKERS
 from engine.simulate.pool import default_workers as default_workers  # re-exported: callers know it from here
+from engine.simulate.precision import Interval, Precision, outcome, run_until
 from engine.simulate.spans import Runner
-from engine.simulate.stats import Tally
+from engine.simulate.stats import Tally, players_counts, wilson
 from engine.state.encounter import Encounter
 
 MAX_FIGHTS = 100_000_000
@@ -98,13 +101,16 @@ def run_batch(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     sampled: Callable[[float], object] | None = None,
+    precision: Precision | None = None,
 ) -> tuple[Prepared, Tally, Picks]:
     """Run fights 0…n−1 (from `start` when given: a what-if); merge their tallies;
     `progress(done)` after each chunk. `fast=False` builds every event of every fight (the
     reference check); the numbers are the same. `interruptible`: Ctrl-C stops the batch and the
     tally holds the first fights (`tally.fights < n`). `executor`: where the chunks run (default:
     this process for one worker, else a local pool of `workers`); `chunk_size`: fights a chunk
-    (default: sized from a timed sample); `sampled(seconds)`: what that sample took a fight."""
+    (default: sized from a timed sample); `sampled(seconds)`: what that sample took a fight.
+    `precision`: stop at the first checkpoint where the players' figures are precise enough
+    (`n` is then the most)."""
     check_size(n, workers)
     prep = prepare(loaded, start)
     tally = Tally()
@@ -115,6 +121,23 @@ def run_batch(
         picks.merge(result.picks)
 
     job = BatchJob(loaded=loaded, seed=seed, fast=fast, keep=keep, start=start)
-    run_job(job, n, merge, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
-            chunk_size=chunk_size, sampled=sampled)
+
+    def met(precision: Precision) -> bool:
+        return precision.met(batch_intervals(prep, tally, precision).values())
+
+    stop = None if precision is None else partial(met, precision)
+    run_until(job, n, merge, stop, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
+              chunk_size=chunk_size, sampled=sampled)
     return prep, tally, picks
+
+
+def batch_intervals(prep: Prepared, tally: Tally, precision: Precision) -> dict[str, Interval]:
+    """The 95% Wilson interval of each figure `precision` is about, for the players' side."""
+    counts = players_counts(prep, tally)
+    return {figure: wilson(counts[figure], tally.fights) for figure in precision.figures}
+
+
+def batch_precision(prep: Prepared, tally: Tally, precision: Precision, most: int) -> dict[str, Any]:
+    """The report's `precision` for a batch of at most `most` fights."""
+    intervals = batch_intervals(prep, tally, precision)
+    return outcome(precision, (({"figure": f}, i) for f, i in intervals.items()), tally.fights, most)

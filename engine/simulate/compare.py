@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -21,10 +22,11 @@ from engine.collector import collection_paused
 from engine.dice.source import derive_seed
 from engine.scenario.scenario import LoadedScenario
 from engine.simulate.batch import Fights, check_size
-from engine.simulate.executors import Executor, run_job
+from engine.simulate.executors import Executor
 from engine.simulate.fight import prepare
 from engine.simulate.identity import engine_identity
 from engine.simulate.outcome import FightOutcome
+from engine.simulate.precision import Interval, Precision, outcome, run_until
 from engine.simulate.spans import Runner
 from engine.simulate.stats import Z95, Tally, percent, summary
 
@@ -142,9 +144,11 @@ def run_compare(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     sampled: Callable[[float], object] | None = None,
+    precision: Precision | None = None,
 ) -> tuple[list[Tally], list[Paired]]:
     """Fight 0…n−1 of every variant with the same seeds; the tallies and the paired sums.
-    `executor`, `chunk_size` and `sampled` as for `run_batch`."""
+    `executor`, `chunk_size` and `sampled` as for `run_batch`; `precision`: stop at the first
+    checkpoint where every paired difference asked about is precise enough."""
     check_size(n, workers)
     tallies = [Tally() for _ in variants]
     paired = [Paired() for _ in variants[1:]]
@@ -156,9 +160,39 @@ def run_compare(
             mine_p.merge(theirs_p)
 
     job = CompareJob(variants=tuple(v.loaded for v in variants), seed=seed, fast=fast)
-    run_job(job, n, merge, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
-            chunk_size=chunk_size, sampled=sampled)
+
+    def met(precision: Precision) -> bool:
+        return precision.met(i for _, i in paired_intervals(variants, paired, precision))
+
+    stop = None if precision is None else partial(met, precision)
+    run_until(job, n, merge, stop, executor=executor, workers=workers, progress=progress, interruptible=interruptible,
+              chunk_size=chunk_size, sampled=sampled)
     return tallies, paired
+
+
+#: What `--precision-of` may name in a comparison: the paired differences it reports (→ METRICS).
+PAIRED_FIGURES = {"win": "win", "dies": "someone_dies"}
+COMPARE_FIGURES = {"win": "the difference in the players' win", "dies": "the difference in someone on their side dying"}
+
+
+def paired_intervals(
+    variants: Sequence[Variant], paired: Sequence[Paired], precision: Precision
+) -> list[tuple[dict[str, Any], Interval]]:
+    """The 95% interval of each paired difference `precision` is about, named by variant and figure."""
+    out = []
+    for v, pair in zip(variants[1:], paired, strict=True):
+        for figure in precision.figures:
+            metric = PAIRED_FIGURES[figure]
+            _, low, high = paired_interval(pair.n, pair.sums.get(metric, 0), pair.squares.get(metric, 0))
+            out.append(({"variant": v.name, "figure": figure}, (low, high)))
+    return out
+
+
+def compare_precision(
+    variants: Sequence[Variant], paired: Sequence[Paired], precision: Precision, fights: int, most: int
+) -> dict[str, Any]:
+    """The report's `precision` for a comparison of at most `most` fights a variant."""
+    return outcome(precision, paired_intervals(variants, paired, precision), fights, most)
 
 
 def _players_rate(report: dict[str, Any], metric: str) -> float:
@@ -196,11 +230,15 @@ def comparison(
     seed: int,
     requested: int,
     sweep: str | None = None,
+    precision: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report of a comparison or sweep: each variant's figures for the players' side, its
-    full batch report, and each later variant's difference from the first with paired intervals."""
+    full batch report, and each later variant's difference from the first with paired intervals.
+    `precision`: how a precise run stopped (then fewer fights than `requested` is not partial)."""
+    reached = precision is not None and precision["reached"]
     reports = [
-        summary(prepare(v.loaded), t, seed=seed, requested=requested) for v, t in zip(variants, tallies, strict=True)
+        summary(prepare(v.loaded), t, seed=seed, requested=t.fights if reached else requested)
+        for v, t in zip(variants, tallies, strict=True)
     ]
     arms = []
     for v, r in zip(variants, reports, strict=True):
@@ -245,7 +283,8 @@ def comparison(
         "seed": seed,
         "fights": n,
         "requested": requested,
-        "partial": n < requested,
+        "partial": n < requested and not reached,
+        **({} if precision is None else {"precision": precision}),
         "sweep": sweep,
         "variants": arms,
         "differences": differences,

@@ -201,6 +201,19 @@ def _joint(tally: Tally, side_of: dict[str, str]) -> _Joint:
     return joint
 
 
+def players_counts(prep: Prepared, tally: Tally) -> dict[str, int]:
+    """The fights in which the players' side won, lost someone dead, was all down; and the draws
+    (what `--precision-of` names win, dies, down and draw)."""
+    joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
+    players = prep.scenario.players
+    return {
+        "win": tally.wins.get(players, 0),
+        "dies": joint.someone_dead.get(players, 0),
+        "down": joint.all_down.get(players, 0),
+        "draw": tally.draws,
+    }
+
+
 def wilson(successes: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion."""
     if n == 0:
@@ -209,7 +222,9 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at 0 or n successes the bound is exactly 0 or 1 (rounding leaves a speck: 2e-19 above 0)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    return low, 1.0 if successes == n else min(1.0, centre + half)
 
 
 def rate(count: int, n: int) -> dict[str, float]:
@@ -388,9 +403,11 @@ def summary(
     seed: int,
     requested: int | None = None,
     from_event: int | None = None,
+    precision: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report of a batch: stable keys, numbers rounded to 6 places. `requested`: the fights
-    asked for (fewer finished: the report is partial); `from_event`: a what-if's starting event."""
+    asked for (fewer finished: the report is partial, unless `precision` was reached);
+    `from_event`: a what-if's starting event; `precision`: how a precise run stopped."""
     n = tally.fights
     rounds_total = sum(r * c for r, c in tally.rounds.items())
     joint = _joint(tally, {f.id: f.side for f in prep.scenario.fighters})
@@ -408,7 +425,8 @@ def summary(
         "seed": seed,
         "fights": n,
         "requested": n if requested is None else requested,
-        "partial": requested is not None and n < requested,
+        "partial": requested is not None and n < requested and not (precision and precision["reached"]),
+        **({} if precision is None else {"precision": precision}),
         "from_event": from_event,
         "players": players,
         "headline": headline(players, sides[players]),

@@ -8,10 +8,14 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption
+from engine.cli.precision import PrecisionOfOpt, PrecisionOpt
 from engine.cli.session.options import DEFAULT_DB, CommandIdOpt, Db, Full, Name, service
 from engine.cli.session.run import act, show_marker
 from engine.cli.workers import OversubscribeOpt, note_clamp
 from engine.errors import InvalidInput
+
+#: --simulate without --precision.
+FORK_FIGHTS = 1000
 
 
 def undo(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:
@@ -53,7 +57,16 @@ def amend_json(
 def fork(
     name: Name,
     at: Annotated[str, typer.Argument(help="Start from the state after event N, or after command #N ('#9').")],
-    simulate: Annotated[int, typer.Option("--simulate", help="How many times to fight it out from there.")] = 1000,
+    simulate: Annotated[
+        int | None,
+        typer.Option(
+            "--simulate",
+            help="How many times to fight it out from there (default 1,000); with --precision, the most "
+            "(default 1,000,000).",
+        ),
+    ] = None,
+    precision: PrecisionOpt = None,
+    precision_figures: PrecisionOfOpt = None,
     seed: Annotated[int | None, typer.Option("--seed")] = None,
     workers: Annotated[
         int, typer.Option("--workers", help="Processes (at most the usable CPUs unless --oversubscribe).")
@@ -70,13 +83,16 @@ def fork(
     (the scenario stored in the session's own log when it was started, or --scenario FILE).
 
     N must be an event of the history that counts now (not one an undo or amend took out) after
-    the fight began. The report is `ua simulate`'s, from that point on."""
+    the fight began. The report is `ua simulate`'s, from that point on (--precision as there)."""
     from engine.cli.report import render, to_csv
     from engine.cli.simulate import emit_report, stopped_early
     from engine.simulate.batch import check_size
     from engine.simulate.executors import open_executor
+    from engine.simulate.precision import BATCH_FIGURES, most_fights, precision_of
     from engine.simulate.whatif import fork_batch
 
+    precise = precision_of(precision, precision_figures, BATCH_FIGURES)
+    simulate = most_fights(simulate, precise, FORK_FIGHTS)
     sessions = service(db, name)
     position = sessions.position(name, at, where="AT")
     state, loaded = sessions.fork_point(name, position, scenario=scenario, check=lambda: check_size(simulate, workers))
@@ -85,7 +101,7 @@ def fork(
     with open_executor("local", workers=workers, oversubscribe=oversubscribe) as executor:
         report = fork_batch(
             state, loaded, simulate, batch_seed, workers=workers, from_event=position, interruptible=True,
-            executor=executor,
+            executor=executor, precision=precise,
         )
     stopped_early(report["fights"], simulate)
     emit_report(report, json=json, as_csv=False, text=render, table=to_csv)
