@@ -35,7 +35,7 @@ from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
-from engine.service import access, bodies, models, participants, passions, sessions
+from engine.service import access, bodies, models, pages, participants, passions, sessions
 from engine.service.errors import (
     ServiceError,
     error_body,
@@ -803,6 +803,7 @@ def create_app(config: ServiceConfig) -> Litestar:
             *ROUTES,
             *participants.ROUTES,
             *passions.ROUTES,
+            *pages.ROUTES,
             create_static_files_router(path="/viewer", directories=[STATIC], include_in_schema=False),
         ],
         exception_handlers={

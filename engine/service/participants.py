@@ -12,10 +12,12 @@ from litestar import Request, delete, get, post
 from litestar.params import FromPath
 
 from engine.errors import InvalidInput
+from engine.rules.registry import ruleset_of
+from engine.rules.words import Words
 from engine.service import bodies, models
 from engine.service.guard import PARTICIPANT
 from engine.session import participants as table
-from engine.store.participants import Participant
+from engine.store.participants import Participant, played_characters
 
 CharacterId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
@@ -43,6 +45,9 @@ class Me(models.Response, frozen=True):
     name: str
     session: str
     characters: list[str]
+    ruleset: str
+    #: the edition's words for what the pages show (wounds left or taken, meters or gauges)
+    words: Words
     #: the session's played characters → their players' names (the GM's console shows who plays whom)
     played: dict[str, str] = msgspec.field(default_factory=dict)
 
@@ -91,14 +96,14 @@ def revoke(request: Request[Any, Any, Any], name: FromPath[str], who: FromPath[s
 def me(request: Request[Any, Any, Any], name: FromPath[str]) -> Me:
     """Who the caller is in session `name`."""
     service = _service(request)
-    service.sessions.now(name)  # 404 for no such session
-    from engine.store.participants import played_characters
-
+    _, state = service.sessions.now(name)  # 404 for no such session
     played = played_characters(service.store, name)
     who = cast("Participant | None", request.scope.get(PARTICIPANT))
-    if who is None:
-        return Me(role="gm", name="GM", session=name, characters=[], played=played)
-    return Me(role=who.role, name=who.name, session=who.session, characters=list(who.characters), played=played)
+    role, named, characters = ("gm", "GM", []) if who is None else (who.role, who.name, list(who.characters))
+    words = ruleset_of(state).words
+    return Me(
+        role=role, name=named, session=name, characters=characters, played=played, ruleset=state.ruleset, words=words
+    )
 
 
 ROUTES = [list_participants, invite, revoke, me]
