@@ -303,3 +303,23 @@ def test_every_token_where_it_does_not_belong_is_refused_with_nothing_written(br
         after = {n: c.get(f"/sessions/{n}").json()["version"] for n in ("duel", "other")}
         assert after == {"duel": before["duel"] + 2, "other": before["other"]}  # only the GM's ruling
         context.close()
+
+
+def test_the_tables_figures_are_measured_and_printed() -> None:
+    """The benchmark runs end to end, as a user runs it (its own process: its own browser); its
+    figures are reported, not asserted (a shared machine)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.service.pagebench", "--samples", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["players"] == 4 and figures["samples"] == 4 and figures["interactive_ms"]["pages"] == 5
+    assert 0 < figures["shown_on_console_ms"]["p50"] <= figures["shown_on_console_ms"]["max"]
+    assert figures["command_ms"]["p50"] > 0

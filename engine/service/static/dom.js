@@ -46,3 +46,6 @@ export function debounced(fn, ms) {
   let timer = null;
   return () => { if (timer) clearTimeout(timer); timer = setTimeout(() => { timer = null; fn(); }, ms); };
 }
+
+// The events that strike out earlier ones (undo, redo, amend): the log is read again after them.
+export const MARKERS = new Set(["command_undone", "command_redone", "command_amended"]);

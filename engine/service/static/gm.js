@@ -3,7 +3,7 @@
 // redo, amend from the log, rulings, invites. Keys for the common steps (see the header).
 import { follow, getJson, getOptional, getText, postJson, sessionOfPath, setToken, token, tokenFromFragment } from "./api.js";
 import { declareForm, turnForm } from "./actions.js";
-import { $, button, debounced, node, say } from "./dom.js";
+import { $, MARKERS, button, debounced, node, say } from "./dom.js";
 import { requestCard } from "./requests.js";
 import { characterCard, fightLine } from "./sheet.js";
 
@@ -70,10 +70,12 @@ async function invite(body) {
   } catch (e) { say(String(e.message || e), true); }
 }
 
-async function load() {
-  const [view, log] = await Promise.all([getJson(`${base}/state`), getJson(`${base}/log`)]);
+// The state (and the log, when it is new or something in it was struck out) from the server.
+async function load(first = Promise.all([getJson(`${base}/state`), gm.log ? null : getJson(`${base}/log`)])) {
+  const [view, log] = await first;
   gm.view = view;
   gm.version = view.version;
+  if (log) { gm.log = log; gm.shown = Math.max(gm.shown || 0, log.version); }
   render(view, log);
 }
 
@@ -110,8 +112,10 @@ function render(view, log) {
     l.prepend(box);
     return l;
   }));
-  $("log").replaceChildren(...log.lines.map((l) => logLine(l)));
-  $("log").lastElementChild && $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  if (log) {
+    $("log").replaceChildren(...log.lines.map((l) => logLine(l)));
+    $("log").lastElementChild && $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  }
 }
 
 function renderAct() {
@@ -189,16 +193,26 @@ function wire() {
   });
 }
 
+// A new event shows in the log at once (the stream carries its explanation); the state, and the
+// log's strikes after an undo or amend, follow a moment later in one reload for a burst of events.
 function onEvent(id, data, type) {
   if (type === "request") { loadRequests().catch((e) => say(String(e.message || e), true)); return; }
   if (type === "refused") { say(data.message || "refused", true); return; }
-  if (id > gm.version) refresh();
+  if (id <= gm.shown) return;
+  gm.shown = id;
+  if (MARKERS.has(data.type)) gm.log = null;  // strikes: read the whole log again
+  $("log").append(logLine(data));
+  $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  refresh();
 }
 
-const refresh = debounced(() => load().catch((e) => say(String(e.message || e), true)), 25);
+const refresh = debounced(() => load().catch((e) => say(String(e.message || e), true)), 60);
 
 async function start() {
   if (gm.stop) { gm.stop(); gm.stop = null; }
+  // everything the console shows at once, asked together
+  const first = Promise.all([getJson(`${base}/state`), getJson(`${base}/log`)]);
+  first.catch(() => {});  // a refused token is said once, below
   try {
     gm.me = await getJson(`${base}/me`);
   } catch (e) {
@@ -209,8 +223,7 @@ async function start() {
   }
   if (gm.me.role !== "gm") { say("this is the GM's console: a player's link opens /play", true); document.body.dataset.ready = "1"; return; }
   $("title").textContent = `GM console · ${name}`;
-  await load();
-  await Promise.all([loadRequests(), loadParticipants()]);
+  await Promise.all([load(first), loadRequests(), loadParticipants()]);
   gm.stop = follow(`${base}/events`, gm.version, onEvent);
   document.body.dataset.ready = "1";
   document.body.dataset.interactive = String(Math.round(performance.now()));

@@ -4,7 +4,7 @@
 // token comes from the link's fragment and goes out only as a bearer header.
 import { follow, getJson, getOptional, postJson, sessionOfPath, tokenFromFragment } from "./api.js";
 import { declareForm, passionButtons, turnForm } from "./actions.js";
-import { $, debounced, node, say } from "./dom.js";
+import { $, MARKERS, debounced, node, say } from "./dom.js";
 import { requestCard } from "./requests.js";
 import { characterCard, fightLine } from "./sheet.js";
 
@@ -52,12 +52,15 @@ function renderRequests() {
   $("requests").replaceChildren(...open.map((r) => requestCard(r, answer)));
 }
 
-async function load() {
-  const [view, log] = await Promise.all([getJson(`${base}/state`), getJson(`${base}/log`)]);
+// The state, passions left (and the log, when it is new or something in it was struck out).
+async function load(first = Promise.all([getJson(`${base}/state`), page.log ? null : getJson(`${base}/log`)])) {
+  const [view, log] = await first;
+  if (log) page.log = log;
   const mine = page.me.characters;
   const passions = await Promise.all(mine.map((who) => getJson(`${base}/passions/${encodeURIComponent(who)}`)));
   page.view = view;
   page.version = view.version;
+  if (log) page.shown = Math.max(page.shown || 0, log.version);
   page.passions = Object.fromEntries(mine.map((who, i) => [who, passions[i]]));
   render(view, log);
 }
@@ -89,27 +92,40 @@ function render(view, log) {
     $("act").replaceChildren(...moves);
   }
   $("act-panel").hidden = !moves.length;
-  const lines = log.lines.filter((l) => l.type !== "command_recorded").slice(-12).map((l) => {
-    const li = node("li");
-    li.value = l.position;
-    li.append(node("span", l.explanation, "text"));
-    if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
-    if (l.struck) li.classList.add("struck");
-    return li;
-  });
-  $("log").replaceChildren(...lines);
+  if (log) $("log").replaceChildren(...log.lines.filter((l) => l.type !== "command_recorded").slice(-LATEST).map(logLine));
 }
 
+const LATEST = 12;
+
+function logLine(l) {
+  const li = node("li");
+  li.value = l.position;
+  li.append(node("span", l.explanation, "text"));
+  if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
+  if (l.struck) li.classList.add("struck");
+  return li;
+}
+
+// A new event shows at once (the stream carries its explanation); the state follows in one reload.
 function onEvent(id, data, type) {
   if (type === "request") { loadRequests().catch((e) => say(String(e.message || e), true)); return; }
   if (type === "refused") { say(`this link no longer works: ${data.message}`, true); return; }
-  if (id > page.version) refresh();
+  if (id <= page.shown) return;
+  page.shown = id;
+  if (MARKERS.has(data.type)) page.log = null;  // strikes: read the log again
+  else if (data.type !== "command_recorded") {
+    $("log").append(logLine(data));
+    while ($("log").children.length > LATEST) $("log").firstElementChild.remove();
+  }
+  refresh();
 }
 
-const refresh = debounced(() => load().catch((e) => say(String(e.message || e), true)), 25);
+const refresh = debounced(() => load().catch((e) => say(String(e.message || e), true)), 60);
 
 async function start() {
   tokenFromFragment();
+  const first = Promise.all([getJson(`${base}/state`), getJson(`${base}/log`)]);
+  first.catch(() => {});  // a refused token is said once, below
   try {
     page.me = await getJson(`${base}/me`);
   } catch (e) {
@@ -120,8 +136,7 @@ async function start() {
   }
   const me = page.me;
   $("who").textContent = me.role === "viewer" ? `${me.name} watches ${name}` : `${me.name} plays ${me.characters.join(", ")}`;
-  await load();
-  await loadRequests();
+  await Promise.all([load(first), loadRequests()]);
   follow(`${base}/events`, page.version, onEvent);
   document.body.dataset.ready = "1";
   document.body.dataset.interactive = String(Math.round(performance.now()));
