@@ -49,3 +49,15 @@ export function debounced(fn, ms) {
 
 // The events that strike out earlier ones (undo, redo, amend): the log is read again after them.
 export const MARKERS = new Set(["command_undone", "command_redone", "command_amended"]);
+
+// One line of a narrated log (the server's EventView): its explanation with rule ids, the exact
+// odds of its checks, struck through with what did it when undone or superseded.
+export function logItem(l) {
+  const li = node("li");
+  li.value = l.position;
+  li.dataset.position = String(l.position);
+  li.append(node("span", l.explanation, "text"));
+  if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
+  if (l.struck) { li.classList.add("struck"); li.append(node("span", `(${l.note})`, "note")); }
+  return li;
+}

@@ -3,7 +3,7 @@
 // redo, amend from the log, rulings, invites. Keys for the common steps (see the header).
 import { follow, getJson, getOptional, getText, postJson, sessionOfPath, setToken, token, tokenFromFragment } from "./api.js";
 import { declareForm, turnForm } from "./actions.js";
-import { $, MARKERS, button, debounced, node, say } from "./dom.js";
+import { $, MARKERS, button, debounced, logItem, node, say } from "./dom.js";
 import { requestCard } from "./requests.js";
 import { characterCard, fightLine } from "./sheet.js";
 
@@ -134,12 +134,7 @@ function renderAct() {
 
 // A log line; a command's line can be amended (its command, corrected, goes in the box).
 function logLine(l) {
-  const li = node("li");
-  li.value = l.position;
-  li.dataset.position = String(l.position);
-  li.append(node("span", l.explanation, "text"));
-  if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
-  if (l.struck) { li.classList.add("struck"); li.append(node("span", `(${l.note})`, "note")); }
+  const li = logItem(l);
   if (l.type === "command_recorded" && !l.struck && l.command) li.append(button("amend", () => amendFrom(l.command), "amend"));
   return li;
 }

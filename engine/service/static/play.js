@@ -4,7 +4,7 @@
 // token comes from the link's fragment and goes out only as a bearer header.
 import { follow, getJson, getOptional, postJson, sessionOfPath, tokenFromFragment } from "./api.js";
 import { declareForm, passionButtons, turnForm } from "./actions.js";
-import { $, MARKERS, debounced, node, say } from "./dom.js";
+import { $, MARKERS, debounced, logItem, say } from "./dom.js";
 import { requestCard } from "./requests.js";
 import { characterCard, fightLine } from "./sheet.js";
 
@@ -92,19 +92,10 @@ function render(view, log) {
     $("act").replaceChildren(...moves);
   }
   $("act-panel").hidden = !moves.length;
-  if (log) $("log").replaceChildren(...log.lines.filter((l) => l.type !== "command_recorded").slice(-LATEST).map(logLine));
+  if (log) $("log").replaceChildren(...log.lines.filter((l) => l.type !== "command_recorded").slice(-LATEST).map(logItem));
 }
 
 const LATEST = 12;
-
-function logLine(l) {
-  const li = node("li");
-  li.value = l.position;
-  li.append(node("span", l.explanation, "text"));
-  if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
-  if (l.struck) li.classList.add("struck");
-  return li;
-}
 
 // A new event shows at once (the stream carries its explanation); the state follows in one reload.
 function onEvent(id, data, type) {
@@ -114,7 +105,7 @@ function onEvent(id, data, type) {
   page.shown = id;
   if (MARKERS.has(data.type)) page.log = null;  // strikes: read the log again
   else if (data.type !== "command_recorded") {
-    $("log").append(logLine(data));
+    $("log").append(logItem(data));
     while ($("log").children.length > LATEST) $("log").firstElementChild.remove();
   }
   refresh();

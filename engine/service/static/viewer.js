@@ -3,7 +3,7 @@
 // All text from the server goes into the page as text (textContent), never as markup.
 import { follow, getJson, postJson, setToken, token } from "./api.js";
 import { drawCharts } from "./chart.js";
-import { $, node } from "./dom.js";
+import { $, logItem, node } from "./dom.js";
 
 const view = { base: null, name: null, version: 0, at: 0, lines: [], timeline: null, stop: null, stateSeq: 0 };
 
@@ -176,12 +176,7 @@ function sideLine(side) {
 
 function renderLog() {
   const items = view.lines.filter((l) => l.type !== "command_recorded").map((l) => {
-    const li = node("li");
-    li.value = l.position;
-    li.dataset.position = String(l.position);
-    li.append(node("span", l.explanation, "text"));
-    if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
-    if (l.struck) { li.classList.add("struck"); li.append(node("span", `(${l.note})`, "note")); }
+    const li = logItem(l);
     if (l.position > view.at) li.classList.add("future");
     li.addEventListener("click", () => { if (l.position < view.version) $("follow").checked = false; show(l.position); });
     return li;
