@@ -128,8 +128,11 @@ class Access:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         who: Participant | None = scope.get(PARTICIPANT)
-        if scope["type"] != "http" or who is None:
+        if who is None:
             await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # no participant's business (a websocket, should one appear)
+            await send({"type": "websocket.close", "code": 1008})
             return
         method = str(scope.get("method", "GET")).upper()
         path = str(scope.get("path", ""))
@@ -278,7 +281,7 @@ async def _request_character(scope: Scope, name: str, request_id: str) -> str | 
 
     path = f"/sessions/{quote(name, safe='')}/requests"
     inner: Scope = {
-        **{k: v for k, v in scope.items() if k not in (PARTICIPANT, "state")},
+        **{k: scope[k] for k in ("type", "asgi", "http_version", "scheme", "server", "root_path", "app") if k in scope},
         "method": "GET",
         "path": path,
         "raw_path": path.encode(),

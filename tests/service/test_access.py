@@ -225,3 +225,54 @@ def test_every_player_command_names_a_real_command_and_its_acting_field() -> Non
     for tag in PLAYER_COMMANDS:
         assert tag in fields, tag
         assert fields[tag] & {"actor", "declarations", "healer", "coercer", "target"}, tag
+
+
+def _app_with_requests(tmp_path: Path, open_requests: list[dict[str, Any]]) -> TestClient[Any]:
+    """The service's app with a stand-in for the requests routes (the contract of issue 29:
+    `GET /sessions/NAME/requests`, `POST …/requests/ID`), to check who may answer which."""
+    from litestar import delete, get, post
+
+    from engine.service import app as service_app
+    from tests.service.conftest import BASE, config_for
+
+    @get("/sessions/{name:str}/requests", sync_to_thread=False)
+    def listed(name: str) -> dict[str, Any]:
+        return {"requests": open_requests}
+
+    @post("/sessions/{name:str}/requests/{request_id:str}", status_code=200, sync_to_thread=False)
+    def answered(name: str, request_id: str) -> dict[str, Any]:
+        open_requests[:] = [r for r in open_requests if r["id"] != request_id]
+        return {"answered": request_id}
+
+    @delete("/sessions/{name:str}/requests", status_code=200, sync_to_thread=False)
+    def cancelled(name: str) -> dict[str, Any]:
+        open_requests.clear()
+        return {"cancelled": True}
+
+    routes = service_app.ROUTES
+    service_app.ROUTES = [*routes, listed, answered, cancelled]
+    try:
+        made = service_app.create_app(config_for(tmp_path / "sessions.sqlite"))
+    finally:
+        service_app.ROUTES = routes
+    return TestClient(made, base_url=BASE)
+
+
+def test_a_player_answers_its_own_characters_requests_only(tmp_path: Path) -> None:
+    """T-1: a request's owner answers it; another player's token is refused (403), the request
+    still open; the GM may answer any (an absent player's)."""
+    asked = [
+        {"id": "r1", "character": "Rosa", "owner": "Rosa", "kind": "roll", "what": "Rosa's dodge", "rule": "C2-15"},
+        {"id": "r2", "character": "Vic", "owner": "Vic", "kind": "roll", "what": "Vic's attack", "rule": "C2-1"},
+    ]
+    with _app_with_requests(tmp_path, asked) as client:
+        new_session(client)
+        rosa = invite(client, "duel", characters=["Rosa"])
+        body = refused(client.post("/sessions/duel/requests/r2", json={"dice": [1, 2]}, headers=bearer(rosa)))
+        assert "Vic's, not Rosa's" in body["message"]
+        assert [r["id"] for r in asked] == ["r1", "r2"]
+        assert client.post("/sessions/duel/requests/r1", json={"dice": [1, 2]}, headers=bearer(rosa)).status_code == 200
+        assert client.get("/sessions/duel/requests", headers=bearer(rosa)).json()["requests"] == asked  # Vic's
+        refused(client.delete("/sessions/duel/requests", headers=bearer(rosa)))  # cancelling is the GM's
+        assert client.post("/sessions/duel/requests/r2", json={"roll_for_me": True}).status_code == 200
+        assert asked == []

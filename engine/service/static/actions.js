@@ -129,7 +129,7 @@ export function passionButtons(who, passions, spend) {
   if (!last || !last.failed || last.changed) return null;
   const box = node("section", undefined, "passion");
   box.dataset.actor = who;
-  box.append(node("p", `${who}'s ${last.what} failed (${last.outcome.replace("_", " ")}): a passion rerolls it (C-10)`));
+  box.append(node("p", `${who}'s last roll, ${last.what}, failed (${last.outcome.replace("_", " ")}): a passion rerolls it (C-10)`));
   for (const p of passions.passions.filter((x) => x.left > 0)) {
     const b = button(`${p.kind}: ${p.trigger}`, () => spend({ actor: who, passion: p.kind, mode: "reroll" }), "big passion");
     b.dataset.passion = p.kind;

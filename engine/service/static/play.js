@@ -92,7 +92,8 @@ function render(view, log) {
     $("act").replaceChildren(...moves);
   }
   $("act-panel").hidden = !moves.length;
-  if (log) $("log").replaceChildren(...log.lines.filter((l) => l.type !== "command_recorded").slice(-LATEST).map(logItem));
+  // the newest first: on a phone what just happened is at the top
+  if (log) $("log").replaceChildren(...log.lines.filter((l) => l.type !== "command_recorded").slice(-LATEST).reverse().map(logItem));
 }
 
 const LATEST = 12;
@@ -105,8 +106,8 @@ function onEvent(id, data, type) {
   page.shown = id;
   if (MARKERS.has(data.type)) page.log = null;  // strikes: read the log again
   else if (data.type !== "command_recorded") {
-    $("log").append(logItem(data));
-    while ($("log").children.length > LATEST) $("log").firstElementChild.remove();
+    $("log").prepend(logItem(data));
+    while ($("log").children.length > LATEST) $("log").lastElementChild.remove();
   }
   refresh();
 }
