@@ -5,9 +5,12 @@ no longer known) in the service's error shape, before the rules are asked, nothi
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 from typer.testing import CliRunner
 
@@ -276,3 +279,36 @@ def test_a_player_answers_its_own_characters_requests_only(tmp_path: Path) -> No
         refused(client.delete("/sessions/duel/requests", headers=bearer(rosa)))  # cancelling is the GM's
         assert client.post("/sessions/duel/requests/r2", json={"roll_for_me": True}).status_code == 200
         assert asked == []
+
+
+COMMANDS = {
+    "dodge": lambda who: {"command": {"command": "dodge", "actor": who}},
+    "attack": lambda who: {"command": {"command": "attack", "actor": who, "target": "Vic" if who != "Vic" else "Rosa"}},
+    "declare": lambda who: {"command": {"command": "declare", "declarations": [{"id": who}], "open": True}},
+    "passion": lambda who: {"actor": who, "passion": "rage"},
+}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    plays=st.sets(st.sampled_from(["Rosa", "Vic"]), min_size=1),
+    actor=st.sampled_from(["Rosa", "Vic"]),
+    kind=st.sampled_from(sorted(COMMANDS)),
+)
+def test_law_a_players_command_for_a_character_not_its_own_is_refused_and_writes_nothing(
+    tmp_path: Path, plays: set[str], actor: str, kind: str
+) -> None:
+    """Whatever a player plays and whichever character a command names: it is a 403 with nothing
+    written exactly when the character is not the player's (when it is, the rules judge it)."""
+    with client_for(tmp_path / f"{uuid.uuid4().hex}.sqlite") as client:
+        new_session(client)
+        token = invite(client, "duel", characters=sorted(plays))
+        run(client, "duel", {"command": "begin_fight"})
+        before = written(client, "duel")
+        path = "/sessions/duel/passions" if kind == "passion" else "/sessions/duel/commands"
+        r = client.post(path, json=COMMANDS[kind](actor), headers=bearer(token))
+        if actor in plays:
+            assert r.status_code != 403, r.text
+        else:
+            refused(r)
+            assert written(client, "duel") == before
