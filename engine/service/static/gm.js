@@ -114,7 +114,7 @@ function render(view, log) {
   }));
   if (log) {
     $("log").replaceChildren(...log.lines.map((l) => logLine(l)));
-    $("log").lastElementChild && $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+    $("log").scrollTop = $("log").scrollHeight;  // the log's own end, never the page's scroll
   }
 }
 
@@ -197,7 +197,7 @@ function onEvent(id, data, type) {
   gm.shown = id;
   if (MARKERS.has(data.type)) gm.log = null;  // strikes: read the whole log again
   $("log").append(logLine(data));
-  $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  $("log").scrollTop = $("log").scrollHeight;
   refresh();
 }
 
