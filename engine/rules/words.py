@@ -22,3 +22,7 @@ class Words(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     wounds: str = "wound points"
     #: an injury of more than 50 in one blow (C2-32); "" where the edition has none
     permanent_damage: str = "permanent damage (C2-32)"
+    #: the wounds chart's value axis: ua2 counts wound points left, ua3 wounds taken
+    wounds_axis: str = "wound points left"
+    #: the line drawn at each combatant's `max_wounds` on that chart ("" for none): ua3's threshold
+    wound_line: str = ""

@@ -35,7 +35,7 @@ from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
-from engine.service import bodies, models, sessions
+from engine.service import access, bodies, models, pages, participants, passions, sessions
 from engine.service.errors import (
     ServiceError,
     error_body,
@@ -52,6 +52,7 @@ from engine.session.service import SessionService
 from engine.simulate.pool import clamp_workers
 from engine.store.base import COMMAND_ID_PATTERN, check_command_id
 from engine.store.memory import MemoryStore
+from engine.store.participants import participants_of
 from engine.store.sqlite import SqliteStore
 
 T = TypeVar("T")
@@ -788,6 +789,7 @@ DOCUMENTED = [
 def create_app(config: ServiceConfig) -> Litestar:
     """The `ua serve` application over the SQLite file `config.db`."""
     service = Service(config)
+    book = participants_of(service.store)
 
     async def started(app: Litestar) -> None:
         service.state_closed = False  # type: ignore[attr-defined]
@@ -801,6 +803,9 @@ def create_app(config: ServiceConfig) -> Litestar:
     app = Litestar(
         route_handlers=[
             *ROUTES,
+            *participants.ROUTES,
+            *passions.ROUTES,
+            *pages.ROUTES,
             create_static_files_router(path="/viewer", directories=[STATIC], include_in_schema=False),
         ],
         exception_handlers={
@@ -808,13 +813,16 @@ def create_app(config: ServiceConfig) -> Litestar:
             HTTPException: _http_error,
             Exception: _other_error,
         },
-        middleware=[DefineMiddleware(Guard, token=config.token, in_process=config.in_process)],  # type: ignore[arg-type]
+        middleware=[
+            DefineMiddleware(Guard, token=config.token, in_process=config.in_process, identify=book.by_token),  # type: ignore[arg-type]
+            DefineMiddleware(access.Access, book=book),  # type: ignore[arg-type]
+        ],
         openapi_config=OpenAPIConfig(
             title="Unknown Armies encounter engine",
             version="1",
             description="Sessions, commands, live event streams, odds, validation and batch simulations.",
             path="/schema",
-            render_plugins=[CorrectedSchema(DOCUMENTED)],
+            render_plugins=[CorrectedSchema([*DOCUMENTED, *participants.DOCUMENTED, *passions.DOCUMENTED])],
             use_handler_docstrings=True,
         ),
         request_max_body_size=config.max_body,

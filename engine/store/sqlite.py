@@ -205,14 +205,16 @@ class SqliteStore(ClosesOnExit):
         return None if row is None else (int(row[0]), bytes(row[1]))
 
     def delete(self, stream: str) -> int:
-        """Remove a whole stream (a session a person deletes) and its snapshot, in one
-        transaction; the number of events it had (0: there was no such stream)."""
+        """Remove a whole stream (a session a person deletes), its snapshot and participants, in
+        one transaction; the number of events it had (0: there was no such stream)."""
         conn = self._connection()
         with self._translated(), self._transaction(conn):
             count = _version(conn, stream)
             conn.execute("DELETE FROM events WHERE stream = ?", (stream,))
-            if "snapshots" in _tables(conn):
-                conn.execute("DELETE FROM snapshots WHERE stream = ?", (stream,))
+            tables = _tables(conn)
+            for table in ("snapshots", "participants"):  # what is kept beside the log goes with it
+                if table in tables:
+                    conn.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
         return count
 
     def data_version(self) -> int:

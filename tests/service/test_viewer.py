@@ -173,7 +173,8 @@ def test_the_ua3_golden_replay_charts_shock_gauges_as_the_server_states_them(ser
                 for line in chart.locator("polyline").all():
                     gauge, kind = line.get_attribute("data-series").split(" ")
                     values = [int(v) for v in line.get_attribute("data-values").split(",")]
-                    assert values[positions.index(at)] == combatant["gauges"][gauge][kind], (who, gauge, kind, at)
+                    start = int(line.get_attribute("data-start"))  # the series starts when its combatant joins
+                    assert values[positions.index(at) - start] == combatant["gauges"][gauge][kind], (who, gauge, at)
         # some notch changed over the replay: a line that is not flat
         flat = page.eval_on_selector_all(
             "#chart svg[data-character] polyline",
@@ -298,3 +299,70 @@ def test_the_ua3_golden_replays_conflict_stands_where_the_servers_state_puts_its
             "  && sides.length === rolled.length && rolled.every((r, i) => sides[i].includes(r)); }",
             arg=[conflict["id"], conflict["token"], rolled],
         )
+
+
+def _open_replay(page: Any, server: str, log: str) -> int:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#file-input", log)
+    page.wait_for_function("document.getElementById('version').textContent !== '0'")
+    page.wait_for_selector("#chart svg polyline", state="attached")
+    return int(page.inner_text("#version"))
+
+
+def test_the_charts_have_axes_and_each_series_starts_when_its_combatant_joins(server: str, page: Any) -> None:
+    """ua2: wound points left (the edition's words) on a value axis, events and round starts
+    below; a line per meter's hardened and failed notches (M2-*), not one sum per combatant."""
+    version = _open_replay(page, server, "replays/knife-vs-22.jsonl")
+    wounds = page.locator("#chart svg[data-chart='wound points']")
+    assert wounds.count() == 1
+    assert "wound points left" in (wounds.locator(".axis-label").text_content() or "")
+    assert wounds.locator(".tick-value").count() >= 3 and wounds.locator(".tick-event").count() >= 3
+    assert wounds.locator(".tick-round").first.text_content() == "r1"
+    assert wounds.locator(".threshold").count() == 0  # ua2 counts points left: no threshold line
+    with httpx.Client(base_url=server) as c:
+        replay = c.post("/replays", json={"log": Path("replays/knife-vs-22.jsonl").read_text()}).json()["session"]
+        timeline = c.get(f"/replays/{replay}/timeline").json()
+    for line in wounds.locator("polyline").all():
+        who = line.get_attribute("data-series")
+        joined = next(i for i, p in enumerate(timeline["points"]) if any(x["id"] == who for x in p["combatants"]))
+        assert int(line.get_attribute("data-start")) == joined > 0, who
+    series = page.eval_on_selector_all("#chart svg[data-character] polyline", "ls => ls.map(l => l.dataset.series)")
+    assert series and all(s.split(" ")[-1] in ("hardened", "failed") for s in series)
+    assert version > 0
+
+
+def test_the_ua3_wounds_chart_marks_each_threshold_u2(server: str, page: Any) -> None:
+    _open_replay(page, server, "replays/ua3/the-hollow-church.jsonl")
+    wounds = page.locator("#chart svg[data-chart='wounds toward the wound threshold']")
+    assert "wounds taken" in (wounds.locator(".axis-label").text_content() or "")
+    marks = wounds.locator("line.threshold")
+    assert marks.count() == wounds.locator("polyline").count() > 0
+    assert all(int(m.get_attribute("data-value")) > 0 for m in marks.all())
+
+
+def test_scrubbing_back_stops_following_the_end(server: str, page: Any) -> None:
+    with httpx.Client(base_url=server) as c:
+        c.post("/sessions", json={"name": "duel", "scenario": {"name": "knife-vs-22"}, "seed": 7}).raise_for_status()
+        page.goto(server + "/?session=duel")
+        page.wait_for_selector("#log li")
+        assert page.is_checked("#follow")
+        _scrub(page, 2)
+        assert not page.is_checked("#follow")
+        c.post("/sessions/duel/commands", json={"command": {"command": "begin_fight"}}).raise_for_status()
+        version = c.get("/sessions/duel").json()["version"]
+    page.wait_for_function("v => document.getElementById('version').textContent === String(v)", arg=version)
+    assert page.inner_text("#position") == "2"  # it stayed where the GM looked back to
+
+
+@pytest.mark.parametrize("log", ["replays/knife-vs-22.jsonl", "replays/ua3/the-hollow-church.jsonl"])
+def test_the_viewer_fits_a_phone_without_scrolling_sideways(server: str, browser: Any, log: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = context.new_page()
+    _open_replay(phone, server, log)
+    phone.wait_for_selector("#chart svg")
+    width = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    chart = phone.eval_on_selector("#chart svg", "s => s.getBoundingClientRect().width")
+    context.close()
+    assert width[0] <= width[1], width
+    assert chart >= 300  # the chart keeps the phone's width, not a 100 px sliver

@@ -61,6 +61,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("setup", "import_"),
     "fork": ("history", "fork"),
     "play": ("play", "play"),
+    "invite": ("participants", "invite"),
+    "participants": ("participants", "participants"),
+    "revoke": ("participants", "revoke"),
     # the third edition's actions (ua3)
     "ability": ("ua3", "ability"),
     "stress": ("ua3", "stress"),

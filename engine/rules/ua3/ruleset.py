@@ -46,6 +46,8 @@ RULESET = Ua3(
         down="unconscious",
         wounds_taken="wounds toward the wound threshold (U-2)",
         wounds="wounds toward the wound threshold",
+        wounds_axis="wounds taken",
+        wound_line="wound threshold (U-2)",
         permanent_damage="",  # U-2: wounds count up to a threshold; no C2-32 injuries
     ),
 )

@@ -3,18 +3,11 @@
 // All text from the server goes into the page as text (textContent), never as markup.
 import { follow, getJson, postJson, setToken, token } from "./api.js";
 import { drawCharts } from "./chart.js";
+import { $, logItem, node } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const view = { base: null, name: null, version: 0, at: 0, lines: [], timeline: null, stop: null, stateSeq: 0 };
 
 function status(text) { $("status").textContent = text; }
-
-function node(tag, text, cls) {
-  const n = document.createElement(tag);
-  if (text !== undefined) n.textContent = text;
-  if (cls) n.className = cls;
-  return n;
-}
 
 async function loadSessions() {
   const select = $("session-select");
@@ -50,7 +43,8 @@ async function open(base, name, live) {
 }
 
 let refreshing = null;
-function onEvent(id) {
+function onEvent(id, data, type) {
+  if (type !== "message") { if (type === "refused") status(data.message || "refused"); return; }
   if (id <= view.version) return;
   if (!refreshing) view.wasAtEnd = view.at === view.version;
   const wasAtEnd = view.wasAtEnd;
@@ -182,14 +176,9 @@ function sideLine(side) {
 
 function renderLog() {
   const items = view.lines.filter((l) => l.type !== "command_recorded").map((l) => {
-    const li = node("li");
-    li.value = l.position;
-    li.dataset.position = String(l.position);
-    li.append(node("span", l.explanation, "text"));
-    if (l.odds) li.append(node("span", `(${l.odds})`, "odds"));
-    if (l.struck) { li.classList.add("struck"); li.append(node("span", `(${l.note})`, "note")); }
+    const li = logItem(l);
     if (l.position > view.at) li.classList.add("future");
-    li.addEventListener("click", () => show(l.position));
+    li.addEventListener("click", () => { if (l.position < view.version) $("follow").checked = false; show(l.position); });
     return li;
   });
   $("log").replaceChildren(...items);
@@ -214,6 +203,7 @@ function wire() {
   });
   $("slider").addEventListener("input", () => {
     const at = Number($("slider").value);
+    if (at < view.version) $("follow").checked = false;  // looking back: stay there as events arrive
     $("position").textContent = String(at);
     if (scrubbing) clearTimeout(scrubbing);
     scrubbing = setTimeout(() => show(at), 60);
