@@ -135,7 +135,7 @@ def check_madness(
         _resolved(sink, combatant, name, rank, "automatic_failure", hardened, failed, cause)
     else:  # M2-4
         spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
-        result = roll_check(spec, dice)
+        result = roll_check(spec, dice, who=actor_id, rule="M2-4")
         check_rolled(combatant, result)
         purpose = f"resist a {name} {rank} madness check" if recording else ""
         sink.applied(CheckRolled(actor=actor_id, result=result, purpose=purpose) if recording else None)
