@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from engine.dice.odds import success_chance
 from engine.dice.judge import target_of
+from engine.dice.odds import success_chance
 from engine.dice.source import Roll, SeededDice
 from engine.errors import DiceError
 

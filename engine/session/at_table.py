@@ -1,0 +1,210 @@
+"""The session service at a table (RULES T-1…T-5, DESIGN "The table"): who plays which character,
+the action that waits on a player's dice, and the answers that let it be decided.
+
+A user action (a command, the fight's beginning, a stretch of NPC turns) is decided with the
+session's `Table` (`OwnedDice`); one that needs a played character's roll nobody gave raises
+`Waiting`, is kept beside the log (`WaitingAction`, never in it) and answered with `WaitsOn`
+(the CLI's exit code 5, HTTP's 202). Each answer decides the whole action again from the start
+with every answer so far, under the command id it was first given (decisions are pure, so the
+log is the one giving those dice up front would have written). While it waits, the session
+refuses any other action, naming what it waits on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.errors import InvalidInput, Refused
+from engine.session.live import LiveEncounter
+from engine.session.owners import ROLL_FOR_ME, Request, Table, Waiting
+from engine.session.reader import SessionReader, one_at_a_time
+from engine.session.seats import (
+    Seats,
+    WaitingAction,
+    WaitsOn,
+    load_seats,
+    load_waiting,
+    save_seats,
+    save_waiting,
+    waits_message,
+)
+from engine.store.base import new_command_id
+
+Given = Mapping[str, tuple[int, ...]]
+#: How a waiting action is decided again: (service, session name, command id, its args) → result.
+Resume = Callable[[Any, str, str, dict[str, msgspec.Raw]], Any]
+
+
+class AtTable(SessionReader):
+    """The table's part of `SessionService` (see the module)."""
+
+    #: How each kind of waiting action is decided again (filled in by `SessionService`).
+    resumers: ClassVar[dict[str, Resume]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: session → the table of the user action being decided in it, and its rolls counted
+        self._runs: dict[str, tuple[Table, dict[str, int]]] = {}
+
+    # -- players and standing choices ----------------------------------------------------------
+
+    @one_at_a_time
+    def seats(self, name: str) -> Seats:
+        """Who plays which character in session `name` (T-2), and their standing choices (T-3)."""
+        self.open(name)
+        return load_seats(self.store, name)
+
+    @one_at_a_time
+    def seat(self, name: str, played: Mapping[str, str]) -> Seats:
+        """Make `played` (character → player) played characters of session `name` (T-2)."""
+        session = self.open(name)
+        for who in played:
+            if session.state.combatant(who) is None:
+                known = ", ".join(c.id for c in session.state.combatants)
+                raise InvalidInput(
+                    f"no combatant {who!r} in session {name!r}", where="--players", hint=f"combatants: {known}"
+                )
+        seats = load_seats(self.store, name)
+        seats = msgspec.structs.replace(seats, played={**seats.played, **played})
+        save_seats(self.store, name, seats)
+        return seats
+
+    @one_at_a_time
+    def prefer(self, name: str, who: str, choices: Mapping[str, str]) -> Seats:
+        """Standing choices for a played character (T-3), e.g. `roll_for_me=all` (every roll of
+        theirs drawn from the seed at once) or `roll_for_me=none`."""
+        self.open(name)
+        seats = load_seats(self.store, name)
+        if who not in seats.played:
+            played = ", ".join(seats.played) or "none"
+            raise InvalidInput(
+                f"{who} is not a played character of session {name!r}", where="WHO", hint=f"played characters: {played}"
+            )
+        for key, value in choices.items():
+            if key != "roll_for_me" or value not in ("all", "none"):
+                raise InvalidInput(
+                    f"unknown standing choice {key}={value}",
+                    where="KEY=VALUE",
+                    hint="roll_for_me=all or roll_for_me=none",
+                )
+        prefer = {**seats.prefer, who: {**seats.prefer.get(who, {}), **choices}}
+        seats = msgspec.structs.replace(seats, prefer=prefer)
+        save_seats(self.store, name, seats)
+        return seats
+
+    # -- requests -------------------------------------------------------------------------------
+
+    @one_at_a_time
+    def waiting(self, name: str) -> WaitingAction | None:
+        """The action session `name` waits on, with its open requests (None: nothing waits)."""
+        self.open(name)
+        return load_waiting(self.store, name)
+
+    @one_at_a_time
+    def give(self, name: str, request: str, *, dice: tuple[int, ...] = (), roll_for_me: bool = False) -> Any:
+        """Answer request `request` of the waiting action with `dice` (or `roll_for_me`: the seed
+        draws it, T-3) and decide the action again: its result, or `WaitsOn` its next requests."""
+        self.open(name)
+        waiting = load_waiting(self.store, name)
+        if waiting is None:
+            raise Refused(f"session {name!r} waits on nothing", hint="ua session requests NAME")
+        asked = next((r for r in waiting.requests if r.id == request), None)
+        if asked is None:
+            raise InvalidInput(
+                f"no open request {request!r} in session {name!r}",
+                where="REQUEST",
+                hint=f"open: {waits_message(waiting)}",
+            )
+        if roll_for_me == bool(dice):
+            raise InvalidInput("answer with --dice or with --roll-for-me", where=request, hint=_dice_hint(asked))
+        if dice and len(dice) != asked.faces:
+            raise InvalidInput(
+                f"{asked.what} reads {asked.faces} faces, not {len(dice)}", where="--dice", hint=_dice_hint(asked)
+            )
+        answer: tuple[int, ...] | str = ROLL_FOR_ME if roll_for_me else dice
+        waiting = msgspec.structs.replace(waiting, answers={**waiting.answers, request: answer})
+        save_waiting(self.store, name, waiting)
+        return self.resumers[waiting.action](self, name, waiting.command_id, waiting.args)
+
+    @one_at_a_time
+    def cancel(self, name: str) -> WaitingAction:
+        """Drop the waiting action: nothing of it is recorded."""
+        self.open(name)
+        waiting = load_waiting(self.store, name)
+        if waiting is None:
+            raise Refused(f"session {name!r} waits on nothing", hint="ua session requests NAME")
+        save_waiting(self.store, name, None)
+        return waiting
+
+    # -- deciding a user action at the table -----------------------------------------------------
+
+    @contextmanager
+    def at_table(
+        self, name: str, command_id: str | None, action: str, args: dict[str, Any], *, given: Given, draw_rest: bool
+    ) -> Iterator[str]:
+        """Decide a user action (`action`, called with `args`) with the session's table, yielding
+        its command id (fresh if none): a nested step of an action already at the table runs
+        inside it. A session with no played characters and no dice given by owner has no table."""
+        runs = self._runs
+        if name in runs:
+            yield command_id or new_command_id()
+            return
+        waiting = load_waiting(self.store, name)
+        if waiting is not None and waiting.command_id != command_id:
+            raise Refused(
+                f"session {name!r} waits on {waits_message(waiting)}",
+                hint="answer: ua session give NAME REQUEST --dice T,U (or --roll-for-me); or ua session cancel NAME",
+            )
+        seats = load_seats(self.store, name)
+        command_id = command_id or new_command_id()
+        if not seats.played and not given:
+            yield command_id
+            return
+        answers = waiting.answers if waiting is not None else {}
+        table = Table(
+            played=seats.played, answers=answers, given=given, roll_for_me=seats.roll_for_me, draw_rest=draw_rest
+        )
+        runs[name] = (table, {})
+        try:
+            yield command_id
+        except Waiting as stopped:
+            encoded = {key: msgspec.Raw(msgspec.json.encode(value)) for key, value in args.items()}
+            kept = WaitingAction(
+                command_id=command_id, action=action, args=encoded, answers=answers, requests=stopped.requests
+            )
+            save_waiting(self.store, name, kept)
+            raise WaitsOn(kept, where=name) from None
+        else:
+            if waiting is not None:
+                save_waiting(self.store, name, None)
+        finally:
+            runs.pop(name, None)
+
+    @contextmanager
+    def seated(self, session: LiveEncounter) -> Iterator[None]:
+        """`session` decides with the table of the action it is in (if any) while this lasts."""
+        run = self._runs.get(session.stream)
+        if run is None:
+            yield
+            return
+        session.table, session.roll_counts = run
+        try:
+            yield
+        finally:
+            session.table = None
+
+
+def _dice_hint(request: Request) -> str:
+    faces = ",".join(["T", "U"]) if request.faces == 2 else ",".join(["N"] * request.faces)
+    return f"ua session give NAME {request.id} --dice {faces} (or --roll-for-me)"
+
+
+def decoded_command(raw: msgspec.Raw) -> CommandBase:
+    from engine.commands import command_decoder
+
+    command: CommandBase = command_decoder.decode(raw)
+    return command
