@@ -200,6 +200,26 @@ def rolling(
         hook(Roll(who, what, rule, spec, faces))
 
 
+class Choice(NamedTuple):
+    """A choice the rules leave to `who` (T-1): `key` names it ("initiative"), `options` are
+    (value, what it does), for `rule`."""
+
+    who: str
+    key: str
+    what: str
+    options: tuple[tuple[str, str], ...]
+    rule: str = ""
+
+
+def choosing(dice: DiceSource, choice: Choice, automatic: str) -> str:
+    """What `choice.who` chooses: at a live table its owner's answer (T-3); elsewhere — a batch,
+    an NPC — `automatic`, the choice an automated combatant makes."""
+    if type(dice) is SeededDice:
+        return automatic
+    hook = getattr(dice, "choosing", None)
+    return automatic if hook is None else str(hook(choice, automatic))
+
+
 class RecordingDice:
     """Wraps a source and keeps every face it hands out, in order (for the command record)."""
 
@@ -219,3 +239,7 @@ class RecordingDice:
         hook = getattr(self.inner, "rolling", None)
         if hook is not None:
             hook(roll)
+
+    def choosing(self, choice: Choice, automatic: str) -> str:
+        hook = getattr(self.inner, "choosing", None)
+        return automatic if hook is None else str(hook(choice, automatic))

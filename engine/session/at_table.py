@@ -19,6 +19,7 @@ import msgspec
 
 from engine.commands.base import CommandBase
 from engine.errors import InvalidInput, Refused
+from engine.rules.registry import ruleset_of
 from engine.session.live import LiveEncounter
 from engine.session.owners import ROLL_FOR_ME, Request, Table, Waiting
 from engine.session.reader import SessionReader, one_at_a_time
@@ -76,8 +77,10 @@ class AtTable(SessionReader):
     @one_at_a_time
     def prefer(self, name: str, who: str, choices: Mapping[str, str]) -> Seats:
         """Standing choices for a played character (T-3), e.g. `roll_for_me=all` (every roll of
-        theirs drawn from the seed at once) or `roll_for_me=none`."""
-        self.open(name)
+        theirs drawn from the seed at once) or `roll_for_me=none`, and the ruleset's own (ua2:
+        `initiative=roll|default|ambush`)."""
+        session = self.open(name)
+        allowed = {"roll_for_me": ("all", "none"), **ruleset_of(session.state).standing_choices}
         seats = load_seats(self.store, name)
         if who not in seats.played:
             played = ", ".join(seats.played) or "none"
@@ -85,12 +88,9 @@ class AtTable(SessionReader):
                 f"{who} is not a played character of session {name!r}", where="WHO", hint=f"played characters: {played}"
             )
         for key, value in choices.items():
-            if key != "roll_for_me" or value not in ("all", "none"):
-                raise InvalidInput(
-                    f"unknown standing choice {key}={value}",
-                    where="KEY=VALUE",
-                    hint="roll_for_me=all or roll_for_me=none",
-                )
+            if value not in allowed.get(key, ()):
+                known = "; ".join(f"{k}={'|'.join(v)}" for k, v in allowed.items())
+                raise InvalidInput(f"unknown standing choice {key}={value}", where="KEY=VALUE", hint=known)
         prefer = {**seats.prefer, who: {**seats.prefer.get(who, {}), **choices}}
         seats = msgspec.structs.replace(seats, prefer=prefer)
         save_seats(self.store, name, seats)
@@ -105,9 +105,12 @@ class AtTable(SessionReader):
         return load_waiting(self.store, name)
 
     @one_at_a_time
-    def give(self, name: str, request: str, *, dice: tuple[int, ...] = (), roll_for_me: bool = False) -> Any:
-        """Answer request `request` of the waiting action with `dice` (or `roll_for_me`: the seed
-        draws it, T-3) and decide the action again: its result, or `WaitsOn` its next requests."""
+    def give(
+        self, name: str, request: str, *, dice: tuple[int, ...] = (), choose: str = "", roll_for_me: bool = False
+    ) -> Any:
+        """Answer request `request` of the waiting action with `dice`, or `choose` one of a
+        choice's options, or `roll_for_me` (the seed draws it; a choice: the automatic one, T-3),
+        and decide the action again: its result, or `WaitsOn` its next requests."""
         self.open(name)
         waiting = load_waiting(self.store, name)
         if waiting is None:
@@ -119,13 +122,7 @@ class AtTable(SessionReader):
                 where="REQUEST",
                 hint=f"open: {waits_message(waiting)}",
             )
-        if roll_for_me == bool(dice):
-            raise InvalidInput("answer with --dice or with --roll-for-me", where=request, hint=_dice_hint(asked))
-        if dice and len(dice) != asked.faces:
-            raise InvalidInput(
-                f"{asked.what} reads {asked.faces} faces, not {len(dice)}", where="--dice", hint=_dice_hint(asked)
-            )
-        answer: tuple[int, ...] | str = ROLL_FOR_ME if roll_for_me else dice
+        answer = _answer(asked, dice, choose, roll_for_me)
         waiting = msgspec.structs.replace(waiting, answers={**waiting.answers, request: answer})
         save_waiting(self.store, name, waiting)
         return self.resumers[waiting.action](self, name, waiting.command_id, waiting.args)
@@ -166,7 +163,12 @@ class AtTable(SessionReader):
             return
         answers = waiting.answers if waiting is not None else {}
         table = Table(
-            played=seats.played, answers=answers, given=given, roll_for_me=seats.roll_for_me, draw_rest=draw_rest
+            played=seats.played,
+            answers=answers,
+            given=given,
+            roll_for_me=seats.roll_for_me,
+            prefer=seats.prefer,
+            draw_rest=draw_rest,
         )
         runs[name] = (table, {})
         try:
@@ -198,7 +200,29 @@ class AtTable(SessionReader):
             session.table = None
 
 
+def _answer(asked: Request, dice: tuple[int, ...], choose: str, roll_for_me: bool) -> tuple[int, ...] | str:
+    """The answer to `asked` one of `dice`, `choose` and `roll_for_me` gives, checked against it."""
+    if sum((bool(dice), bool(choose), roll_for_me)) != 1:
+        how = "--choose OPTION" if asked.kind == "choice" else "--dice"
+        raise InvalidInput(f"answer with {how} or with --roll-for-me", where=asked.id, hint=_dice_hint(asked))
+    if roll_for_me:
+        return ROLL_FOR_ME
+    if asked.kind == "choice":
+        values = [o.value for o in asked.options]
+        if choose not in values:
+            says = "; ".join(f"{o.value}: {o.says}" for o in asked.options)
+            raise InvalidInput(f"{asked.what} is one of {', '.join(values)}", where="--choose", hint=says)
+        return choose
+    if choose or len(dice) != asked.faces:
+        raise InvalidInput(
+            f"{asked.what} reads {asked.faces} faces, not {len(dice)}", where="--dice", hint=_dice_hint(asked)
+        )
+    return dice
+
+
 def _dice_hint(request: Request) -> str:
+    if request.kind == "choice":
+        return f"ua session give NAME {request.id} --choose {'|'.join(o.value for o in request.options)}"
     faces = ",".join(["T", "U"]) if request.faces == 2 else ",".join(["N"] * request.faces)
     return f"ua session give NAME {request.id} --dice {faces} (or --roll-for-me)"
 

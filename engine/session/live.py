@@ -18,6 +18,7 @@ from engine.events.commands import CommandAmended, CommandRecorded, CommandRedon
 from engine.events.setup import EncounterStarted
 from engine.reducers.fold import apply
 from engine.rules.decide import decide_and_fold
+from engine.rules.registry import ruleset_of
 from engine.session.encoding import commands_of, decoded, to_new_events
 from engine.session.history import (
     Record,
@@ -264,6 +265,8 @@ class LiveEncounter:
                 where="--dice",
                 hint=f"it reads: {rolls}",
             )
+        if owned.made:  # the players' choices, stated in the command: it re-decides the same
+            command = ruleset_of(state).with_choices(command, owned.made)
         sources = [r.source for r in owned.reads]
         given = sum(len(r.faces) for r in owned.reads if r.source == "given")
         prefix = all(s == "given" for s in sources[: sources.count("given")])

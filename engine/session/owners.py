@@ -19,7 +19,7 @@ import msgspec
 
 from engine.dice.judge import target_of
 from engine.dice.odds import success_chance
-from engine.dice.source import Roll, SeededDice
+from engine.dice.source import Choice, Roll, SeededDice
 from engine.errors import DiceError
 
 #: The GM, as the owner of every character nobody plays (T-2).
@@ -30,9 +30,16 @@ _PROVISIONAL = (5, 4)
 ROLL_FOR_ME = "roll_for_me"
 
 
+class Option(msgspec.Struct, frozen=True):
+    """One answer to a choice, and what it does."""
+
+    value: str
+    says: str
+
+
 class Request(msgspec.Struct, frozen=True, kw_only=True):
     """A die (or a choice) an action waits on: whose, which roll, for which rule, the target and
-    the exact odds of success."""
+    the exact odds of success (a choice: each option and what it does)."""
 
     id: str
     character: str
@@ -43,6 +50,7 @@ class Request(msgspec.Struct, frozen=True, kw_only=True):
     target: int | None = None
     chance: float | None = None
     faces: int = 2
+    options: tuple[Option, ...] = ()
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,12 +58,14 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
 
     `played`: character id → player; `answers`: request id → faces, or `ROLL_FOR_ME`;
     `given`: character → faces for its rolls in this action, in the order it makes them;
-    `roll_for_me`: characters whose player has every roll drawn (a standing choice, T-3)."""
+    `roll_for_me`: characters whose player has every roll drawn; `prefer`: character → its
+    standing choices, choice key → value (T-3)."""
 
     played: Mapping[str, str] = {}
     answers: Mapping[str, tuple[int, ...] | str] = {}
     given: Mapping[str, tuple[int, ...]] = {}
     roll_for_me: frozenset[str] = frozenset()
+    prefer: Mapping[str, Mapping[str, str]] = {}
     draw_rest: bool = False
 
 
@@ -82,6 +92,10 @@ def _kind(roll: Roll) -> tuple[str, str]:
     return roll.rule, roll.what
 
 
+def _choice_kind(choice: Choice) -> tuple[str, str]:
+    return "choice", choice.key
+
+
 class OwnedDice:
     """A live table's dice for one action (see the module's doc). `counts` numbers each
     character's rolls across the steps of one user action, so request ids stay the same each
@@ -96,6 +110,8 @@ class OwnedDice:
         self.given_used: dict[str, int] = {}
         self.requests: list[Request] = []
         self.reads: list[RollRead] = []
+        #: the choices players made in it, (who, key, value): the command records them
+        self.made: list[tuple[str, str, str]] = []
         self.drawn = 0
         self._roll: Roll | None = None
         self._faces: list[int] = []
@@ -107,7 +123,9 @@ class OwnedDice:
 
     def rolling(self, roll: Roll) -> None:
         self._close()
-        if self._waiting_kind is not None and _kind(roll) != self._waiting_kind:
+        if self._waiting_kind is not None and (
+            _kind(roll) != self._waiting_kind or any(r.character == roll.who for r in self.requests)
+        ):
             raise Waiting(self.requests)  # a later roll may depend on what is asked (T-3)
         self._roll = roll
         who = roll.who
@@ -149,6 +167,38 @@ class OwnedDice:
     def choose(self, n: int) -> int:
         return self.seeded.choose(n)
 
+    def choosing(self, choice: Choice, automatic: str) -> str:
+        """A choice the rules leave to `choice.who`: the player's answer or standing choice, else
+        a request (an NPC's, and one its player left to the engine: `automatic`)."""
+        who = choice.who
+        if who not in self.table.played:
+            return automatic
+        if self._waiting_kind is not None and _choice_kind(choice) != self._waiting_kind:
+            raise Waiting(self.requests)
+        values = [value for value, _ in choice.options]
+        answer = self.table.answers.get(self.request_id(who, choice.key))
+        if answer is None:
+            answer = self.table.prefer.get(who, {}).get(choice.key)
+        if answer == ROLL_FOR_ME:
+            return automatic
+        if isinstance(answer, str) and answer in values:
+            self.made.append((who, choice.key, answer))
+            return answer
+        self.requests.append(
+            Request(
+                id=self.request_id(who, choice.key),
+                character=who,
+                owner=self.table.played[who],
+                kind="choice",
+                what=f"{who}'s {choice.what}",
+                rule=choice.rule,
+                faces=0,
+                options=tuple(Option(value, says) for value, says in choice.options),
+            )
+        )
+        self._waiting_kind = _choice_kind(choice)
+        return automatic
+
     # -- the session's side -------------------------------------------------------------------
 
     def finish(self) -> None:
@@ -166,7 +216,7 @@ class OwnedDice:
         }
 
     @staticmethod
-    def request_id(who: str, k: int) -> str:
+    def request_id(who: str, k: int | str) -> str:
         return f"{who}.{k}"
 
     # -- inside -------------------------------------------------------------------------------

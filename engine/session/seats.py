@@ -49,7 +49,8 @@ class WaitsOn(EngineError):
         super().__init__(
             f"waiting on {asked}",
             where=where,
-            hint="answer each with ua session give NAME REQUEST --dice T,U (or --roll-for-me); ua session cancel NAME",
+            hint="ua session requests NAME lists them; answer each with ua session give NAME REQUEST "
+            "--dice T,U | --choose OPTION | --roll-for-me; or drop the action: ua session cancel NAME",
         )
         self.waiting = waiting
 

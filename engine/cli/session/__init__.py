@@ -61,6 +61,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("setup", "import_"),
     "fork": ("history", "fork"),
     "play": ("play", "play"),
+    "requests": ("requests", "requests"),
+    "give": ("requests", "give"),
+    "cancel": ("requests", "cancel"),
+    "prefer": ("requests", "prefer"),
     # the third edition's actions (ua3)
     "ability": ("ua3", "ability"),
     "stress": ("ua3", "stress"),

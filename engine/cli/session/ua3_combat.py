@@ -22,6 +22,7 @@ from engine.cli.session.options import (
     DrawRest,
     Name,
     Shifts,
+    owned_dice,
     parse_dice,
     parse_shifts,
     service,
@@ -70,7 +71,8 @@ def declare_action(
     has declared (the NPCs declare as the round opens), or with --close. Reads no dice but the
     tie dice (--tie-dice) of the declaration that sets the order."""
     declaration = Declaration(actor=actor, action=action, targets=tuple(targets or ()), weapon=weapon, gauge=gauge)
-    command = Declare(declarations=(declaration,), close=True if close else None, dice=parse_dice(tie_dice))
+    tie = parse_dice([tie_dice] if tie_dice else None)
+    command = Declare(declarations=(declaration,), close=True if close else None, dice=tie)
     try:
         run(db, name, command, amend=amend, json=json, command_id=command_id)
     except InvalidInput as exc:  # the dice a declaration reads are its tie dice
@@ -196,7 +198,9 @@ def act(
         raise InvalidInput("--passion-mode says how a passion is spent", where="--passion-mode", hint="give --passion")
     if isinstance(command, Coerce) and passion is not None:  # U-15 (4): in play, not spent on a roll
         options.update(passion=None, passion_mode=passion_mode, coercer_passions=(passion,))
-    run(db, name, _with(command, options), json=json, command_id=command_id, draw_rest=draw_rest)
+    run(
+        db, name, _with(command, options), json=json, command_id=command_id, draw_rest=draw_rest, given=owned_dice(dice)
+    )
 
 
 def _with(command: CommandBase, options: dict[str, Any]) -> CommandBase:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import suppress
-from typing import Any
+from typing import Any, cast
 
-from engine.commands.combat import Declare
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.commands.combat import BeginFight, Declare, InitiativeChoice
 from engine.dice.source import SeededDice
 from engine.errors import Refused
 from engine.rules.ruleset import Ruleset
@@ -17,6 +21,7 @@ from engine.rules.ua2.table import Table
 from engine.rules.view import View
 from engine.rules.words import Words
 from engine.state.encounter import Encounter
+from engine.state.fight import InitiativeMethod
 
 
 class Ua2(Ruleset[Table, Encounter]):
@@ -48,6 +53,18 @@ class Ua2(Ruleset[Table, Encounter]):
     def state_diff(self, before: Encounter, after: Encounter) -> list[str]:
         return view.state_diff(before, after)
 
+    def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
+        """I2-1: a played character's initiative choice, named in the `BeginFight`."""
+        if not isinstance(command, BeginFight):
+            return super().with_choices(command, made)
+        named = {c.id for c in command.initiative}
+        chosen = tuple(
+            InitiativeChoice(id=who, method=cast(InitiativeMethod, value))
+            for who, key, value in made
+            if key == "initiative" and who not in named
+        )
+        return msgspec.structs.replace(command, initiative=(*command.initiative, *chosen))
+
 
 RULESET = Ua2(
     name="ua2",
@@ -57,4 +74,5 @@ RULESET = Ua2(
     handlers=HANDLERS,
     script_module="engine.tactics.script",
     words=Words(),  # the defaults are this edition's
+    standing_choices={"initiative": ("roll", "default", "ambush")},
 )
