@@ -228,17 +228,19 @@ def roll_check(
     flipped: bool | None = None,
     who: str = "",
     rule: str = "",
+    what: str = "",
 ) -> CheckResult:
     """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
     orientation a person states (C-11); without it the engine takes the better one. `who` rolls
-    it, for `rule` (T-1: a live table takes the faces from their owner)."""
+    it, for `rule` (T-1: a live table takes the faces from their owner), `what` naming the roll
+    (default: the check's label)."""
     fields = astuple(spec)
     if fields[_KIND] == "minor" and spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
     if isinstance(dice, SeededDice):  # the batch's source: its faces straight from the stream
         tens, ones = dice.two_d10()
         return _resolve(spec, fields, tens, ones, False, prefer, flipped, None)
-    rolling(dice, who, spec.label or str(spec.kind), rule=rule, spec=spec)
+    rolling(dice, who, what or spec.label or str(spec.kind), rule=rule, spec=spec)
     roll = roll_percentile(dice)
     return _resolve(spec, fields, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
 

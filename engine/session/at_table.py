@@ -27,8 +27,10 @@ from engine.session.seats import (
     Seats,
     WaitingAction,
     WaitsOn,
+    load_answered,
     load_seats,
     load_waiting,
+    save_answered,
     save_seats,
     save_waiting,
     waits_message,
@@ -113,6 +115,11 @@ class AtTable(SessionReader):
         and decide the action again: its result, or `WaitsOn` its next requests."""
         self.open(name)
         waiting = load_waiting(self.store, name)
+        done = load_answered(self.store, name)
+        open_now = waiting is not None and any(r.id == request for r in waiting.requests)
+        if done is not None and request in done.answers and not open_now:
+            # an answer sent again after its action was decided: that action's result (a retry)
+            return self.resumers[done.action](self, name, done.command_id, done.args)
         if waiting is None:
             raise Refused(f"session {name!r} waits on nothing", hint="ua session requests NAME")
         asked = next((r for r in waiting.requests if r.id == request), None)
@@ -182,7 +189,7 @@ class AtTable(SessionReader):
             raise WaitsOn(kept, where=name) from None
         else:
             if waiting is not None:
-                save_waiting(self.store, name, None)
+                save_answered(self.store, name, waiting)
         finally:
             runs.pop(name, None)
 

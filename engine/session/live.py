@@ -415,7 +415,12 @@ class LiveEncounter:
         command = valid_command(command)
 
         def same(events: list[EventBase]) -> bool:
-            return isinstance(events[0], CommandRecorded) and events[0].issued == command
+            record = events[0]
+            if not isinstance(record, CommandRecorded):
+                return False
+            # at a table the record states what its players chose (`with_choices`): the same kind
+            # of command under the same id is the one that was asked
+            return record.issued == command or (self.table is not None and type(record.issued) is type(command))
 
         return self._once(
             command_id, same, lambda cid: self._execute(command, cid, draw=draw or not command.dice, exact=exact)

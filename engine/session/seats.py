@@ -12,6 +12,7 @@ from engine.store.base import EventStore
 
 _SEATS = "seats"
 _WAITING = "waiting"
+_ANSWERED = "answered"
 
 
 class Seats(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,6 +89,18 @@ def save_waiting(store: EventStore, stream: str, waiting: WaitingAction | None) 
     if waiting is None and _beside(store, stream, _WAITING) is None:
         return
     _put(store, stream, _WAITING, None if waiting is None else msgspec.json.encode(waiting))
+
+
+def load_answered(store: EventStore, stream: str) -> WaitingAction | None:
+    """The last waiting action its answers decided (a retried answer is answered with its result)."""
+    data = _beside(store, stream, _ANSWERED)
+    return None if data is None else msgspec.json.decode(data, type=WaitingAction)
+
+
+def save_answered(store: EventStore, stream: str, waiting: WaitingAction) -> None:
+    """Keep `waiting` as the last action its answers decided, and drop the waiting one."""
+    _put(store, stream, _ANSWERED, msgspec.json.encode(waiting))
+    _put(store, stream, _WAITING, None)
 
 
 def parse_players(players: str = "", player: tuple[str, ...] = ()) -> dict[str, str]:

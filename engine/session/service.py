@@ -49,6 +49,7 @@ from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
 from engine.session.reader import one_at_a_time
 from engine.session.roster import Roster, roster_of
+from engine.session.seats import load_seats
 from engine.state.encounter import Encounter
 from engine.state.sheet import PassionKind, PassionMode
 from engine.store.base import StoredEvent, new_command_id
@@ -1063,7 +1064,7 @@ class SessionService(AtTable):
     @one_at_a_time
     def roster(self, name: str) -> Roster:
         """Who players run and who acts by the session's tactics (`engine.session.roster`)."""
-        return roster_of(self.open(name).records, where=f"session {name}")
+        return roster_of(self.open(name).records, where=f"session {name}").seated(self.seats(name).played)
 
     @one_at_a_time
     def npc(
@@ -1120,7 +1121,7 @@ class SessionService(AtTable):
             if answered is not None:
                 return answered
         self._expect(session, expected, command_id)
-        roster = roster_of(session.records, where=f"session {name}")
+        roster = roster_of(session.records, where=f"session {name}").seated(load_seats(self.store, name).played)
         if not roster.npcs:
             raise InvalidInput(
                 f"session {name!r} has no NPCs: no combatant acts by tactics",
@@ -1275,7 +1276,7 @@ class SessionService(AtTable):
             opened = (round_before is None or table.round != round_before) and not declared
             if not ruleset.script.may_respond(table, round_opened=opened):
                 break
-            roster = roster or roster_of(session.records)
+            roster = roster or roster_of(session.records).seated(load_seats(self.store, session.stream).played)
             if not roster.npcs:
                 break
             profiles = roster.tactics_for([c.id for c in state.combatants])

@@ -87,8 +87,9 @@ def new(
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     played = parse_players(players or "", tuple(player or ()))
     if scenario is not None:
-        named = [*([players] if players is not None else []), *(",".join(parse_players("", (p,))) for p in player or ())]
-        commands = _from_scenario(scenario, ruleset, title, seed, ",".join(named) if named else None)
+        # the roster's players (who no tactics run): those named either way; `--players ""`: none
+        roster = None if players is None and not player else ",".join([players or "", *played])
+        commands = _from_scenario(scenario, ruleset, title, seed, roster)
     else:
         commands = _from_sheets(sheet or [], ruleset, title or name, seed)
     setup = SessionService.rehearse(name, commands)  # decided and storable before the database is touched

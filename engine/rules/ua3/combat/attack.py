@@ -235,7 +235,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         halved = _halved(option, shifts, carried) if len(targets) == 2 else ()
         extra = target_shifts(row, target, option.rating, t.round)
         spec = spec_for(None, option, shifts=(*shifts, *halved, *extra), carried=pending)
-        result = roll_check(spec, dice, prefer=prefer, flipped=flipped, who=row.id)
+        result = roll_check(spec, dice, prefer=prefer, flipped=flipped, who=row.id, what=f"attack ({spec.label})")
         if spent is not None and not result.success:
             passions, result = with_passion(row, spent, fields[_PASSION_MODE], result, dice)
             sink.emit_all(passions)
@@ -485,7 +485,7 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
         shifts.append(min(dodges, key=lambda s: s.amount))
     shifts += [s for group in per_target for s in group if "dodges" not in s.source]
     spec = spec_for(row, option, shifts=tuple(shifts))
-    result = roll_check(spec, dice, prefer="high", flipped=flipped, who=row.id, rule="U-7")
+    result = roll_check(spec, dice, prefer="high", flipped=flipped, who=row.id, rule="U-7", what="full-auto attack")
     outcome: str = result.outcome
     roll = result.roll
     assert roll is not None
@@ -610,7 +610,9 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
     option = firearms(row) or struggle(row)  # read after the check, as `attack` (U-18)
     check_flip(option, command.flipped)
     spec = spec_for(row, option, shifts=command.shifts)
-    result = roll_check(spec, dice, prefer="high", flipped=command.flipped, who=row.id, rule="U-8")
+    result = roll_check(
+        spec, dice, prefer="high", flipped=command.flipped, who=row.id, rule="U-8", what="suppressive fire"
+    )
     outcome = result.outcome
     roll = result.roll
     assert roll is not None
