@@ -221,3 +221,34 @@ def test_requests_and_players_stay_beside_the_log_never_in_it() -> None:
     waits(lambda: service.execute("duel", Attack(actor="Rosa", target="Vic")))
     types = {msgspec.json.decode(e.data)["type"] for e in service.store.read("duel")}
     assert not any("request" in t or "seat" in t for t in types)
+
+
+def test_m2_4_a_played_characters_reaction_to_a_failed_check_is_asked_after_the_roll() -> None:
+    from engine.commands import MadnessCheck
+    from engine.events.madness import ReactionTaken
+
+    service = set_up({"Rosa": "Ana"})
+    (roll,) = waits(lambda: service.execute("duel", MadnessCheck(actor="Rosa", meter="unnatural", rank=9)))
+    assert roll.what == "Rosa's Mind" and roll.rule == "M2-4"
+    (choice,) = waits(lambda: service.give("duel", roll.id, dice=(9, 8)))  # a failure: now the reaction
+    assert choice.id == "Rosa.reaction" and [o.value for o in choice.options][0] in ("flee", "freeze", "frenzy")
+    assert {o.value for o in choice.options} == {"flee", "freeze", "frenzy"} and choice.rule == "M2-4"
+    done = service.give("duel", "Rosa.reaction", choose="frenzy")
+    (taken,) = [e for e in done.events if isinstance(e, ReactionTaken)]
+    assert (taken.reaction, taken.chosen_by) == ("frenzy", "stated")
+    assert done.events[0].issued.reaction == "frenzy"  # type: ignore[attr-defined]  # the log re-decides the same
+
+
+def test_t6_a_played_characters_passion_reroll_is_never_drawn_unasked() -> None:
+    service = set_up({"Rosa": "Ana"})
+    service.execute("duel", Attack(actor="Vic", target="Rosa"))
+    service.execute("duel", Attack(actor="Rosa", target="Vic"), given={"Rosa": (9, 8)})  # a miss
+    before = service.store.version("duel")
+    with pytest.raises(InvalidInput, match="Rosa's passion reroll is Ana's roll"):
+        service.passion("duel", "Rosa", "rage")
+    assert service.store.version("duel") == before
+    result = service.passion("duel", "Rosa", "rage", dice=(1, 2))
+    # the attack (command 7) amended to spend the passion on that roll: the reroll is 12 (C-10, T-6)
+    assert result.number == 7
+    (hit,) = [e for e in result.new_events if isinstance(e, AttackResolved)]
+    assert hit.result.roll is not None and hit.result.roll.value == 12

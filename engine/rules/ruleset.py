@@ -148,6 +148,11 @@ class Ruleset(ABC, Generic[T, S]):
     def state_diff(self, before: S, after: S) -> list[str]:
         """What changed between two states, one line each (undo, redo, amend show it)."""
 
+    def stated_choices(self, command: CommandBase) -> frozenset[str]:
+        """The keys of the choices `command` can state (`with_choices`): only those are asked of
+        a player while it is decided; the others are taken as an automated combatant takes them."""
+        return frozenset()
+
     def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
         """`command` stating the choices its players made while it was decided ((who, key,
         value), T-1), so that it decides the same again; an edition whose rules ask for a choice

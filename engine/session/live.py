@@ -245,6 +245,7 @@ class LiveEncounter:
         table: Table,
     ) -> tuple[list[EventBase], Encounter]:
         start = seeded.position
+        table = msgspec.structs.replace(table, states=ruleset_of(state).stated_choices(command))
         owned = OwnedDice(table, seeded, faces, self.roll_counts)
         dice = RecordingDice(owned)
         try:

@@ -67,6 +67,8 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     roll_for_me: frozenset[str] = frozenset()
     prefer: Mapping[str, Mapping[str, str]] = {}
     draw_rest: bool = False
+    #: the choices the command being decided can state (`Ruleset.stated_choices`)
+    states: frozenset[str] = frozenset()
 
 
 class Waiting(Exception):
@@ -171,7 +173,7 @@ class OwnedDice:
         """A choice the rules leave to `choice.who`: the player's answer or standing choice, else
         a request (an NPC's, and one its player left to the engine: `automatic`)."""
         who = choice.who
-        if who not in self.table.played:
+        if who not in self.table.played or choice.key not in self.table.states:
             return automatic
         if self._waiting_kind is not None and _choice_kind(choice) != self._waiting_kind:
             raise Waiting(self.requests)

@@ -910,6 +910,7 @@ class SessionService(AtTable):
         from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
 
         session = self.open(name)
+        self._players_reroll(name, session, who, mode, dice, draw_rest)
         if session.state.ruleset == "ua3":  # U-21: the ua3 rules judge the last check themselves
             from engine.commands.ua3 import SpendPassion as Ua3SpendPassion
 
@@ -948,6 +949,21 @@ class SessionService(AtTable):
         raise Refused(
             f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
             hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",
+        )
+
+    def _players_reroll(
+        self, name: str, session: LiveEncounter, who: str, mode: PassionMode, dice: tuple[int, ...], draw: bool | None
+    ) -> None:
+        """T-3, T-6: a played character's passion reroll is its player's roll: given, or drawn
+        only when its player (a standing choice) or the GM (`draw`) says so; else refused."""
+        seats = load_seats(self.store, name)
+        who = self.combatant_id(session.state, who, where="WHO")
+        if mode != "reroll" or dice or draw or who not in seats.played or who in seats.roll_for_me:
+            return
+        raise InvalidInput(
+            f"{who}'s passion reroll is {seats.played[who]}'s roll (T-3): nothing was changed",
+            where="--dice",
+            hint="give the reroll's faces: --dice T,U (or --draw-rest to draw them from the seed)",
         )
 
     @one_at_a_time

@@ -55,7 +55,7 @@ def test_the_npc_whose_turn_it_is_acts_by_its_tactics_and_leaves_a_players_turn_
 
 def test_npc_all_acts_for_every_npc_until_a_players_turn(ua: Ua) -> None:
     ua.ok("session", "new", "bar", "--scenario", str(BAR), "--seed", "7", "--players", "otis")
-    ua.ok("session", "prefer", "bar", "Otis", "initiative=default", "roll_for_me=all")  # T-3: standing choices
+    ua.ok("session", "prefer", "bar", "Otis", "initiative=default", "roll_for_me=all", "reaction=freeze")  # T-3
     ua.ok("session", "begin", "bar")
     done = ua.ok("session", "npc", "bar", "--all")
     npcs = [t["npc"] for t in done["turns"]]
