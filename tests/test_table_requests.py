@@ -231,7 +231,7 @@ def test_m2_4_a_played_characters_reaction_to_a_failed_check_is_asked_after_the_
     (roll,) = waits(lambda: service.execute("duel", MadnessCheck(actor="Rosa", meter="unnatural", rank=9)))
     assert roll.what == "Rosa's Mind" and roll.rule == "M2-4"
     (choice,) = waits(lambda: service.give("duel", roll.id, dice=(9, 8)))  # a failure: now the reaction
-    assert choice.id == "Rosa.reaction" and [o.value for o in choice.options][0] in ("flee", "freeze", "frenzy")
+    assert choice.id == "Rosa.reaction"
     assert {o.value for o in choice.options} == {"flee", "freeze", "frenzy"} and choice.rule == "M2-4"
     done = service.give("duel", "Rosa.reaction", choose="frenzy")
     (taken,) = [e for e in done.events if isinstance(e, ReactionTaken)]

@@ -56,3 +56,19 @@ def test_bad_answers_are_one_line_and_cancel_drops_the_action(ua: Ua) -> None:  
     )
     ua.ok("session", "cancel", "duel")
     assert "waits on nothing" in ua.fails("session", "cancel", "duel", code=3)
+
+
+def test_act_names_no_one_so_it_never_acts_for_an_npc_whose_turn_it_is(ua: Ua) -> None:  # noqa: F811
+    """The full-auto ambush: the crew (NPCs) declare, the police too; on Vasquez's turn a bare
+    `act` is refused, naming `npc`; `act Vasquez` is the GM acting for him."""
+    from tests.cli.test_ua3_session_cli import AMBUSH
+
+    ua.ok("session", "new", "amb", "--scenario", str(AMBUSH), "--seed", "7")
+    ua.ok("session", "begin", "amb")
+    ua.ok("session", "declare-action", "amb", "Dana", "nothing")
+    ua.ok("session", "declare-action", "amb", "Sam", "nothing")
+    state = ua.ok("session", "state", "amb")
+    assert state["turn"] == "Vasquez"
+    line = ua.fails("session", "act", "amb", code=3)
+    assert "an NPC's" in line and "ua session npc amb" in line
+    ua.ok("session", "act", "amb", "Vasquez")

@@ -167,6 +167,11 @@ def act(
     table = ruleset_of(state).thaw(state)
     now = table.current
     who = sessions.combatant_id(state, actor, where="ACTOR") if actor else now
+    if actor is None and now is not None and sessions.roster(name).is_npc(now):
+        raise Refused(  # never act for a character the command did not name, unless a player's
+            f"it is {now}'s turn, an NPC's: act names no one, so it does not act for {now}",
+            hint=f"ua session npc {name} (its tactics), or ua session act {name} {now} to act for it yourself",
+        )
     if who is None or who != now:
         phase = "the round's declarations are open" if table.phase == "declare" else f"the fight is {table.phase}"
         raise Refused(
