@@ -4,6 +4,8 @@ is an event: a log replays the same without it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from engine.errors import EngineError, InvalidInput
@@ -124,3 +126,12 @@ def parse_players(players: str = "", player: tuple[str, ...] = ()) -> dict[str, 
 
 def waits_message(waiting: WaitingAction) -> str:
     return ", ".join(f"{r.what} ({r.id})" for r in waiting.requests)
+
+
+def passions_left(state: Any) -> dict[str, list[str]]:
+    """Each combatant's passions it may still spend this session (C-10, U-21: each as often as
+    the settings allow, once by default)."""
+    uses = int(getattr(state.settings, "passion_uses_per_session", 1))
+    return {
+        c.id: [p.kind for p in c.sheet.passions if c.passions_spent.count(p.kind) < uses] for c in state.combatants
+    }
