@@ -12,7 +12,7 @@ import msgspec
 
 from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of, value_of
-from engine.dice.source import DiceSource, SeededDice, roll_percentile
+from engine.dice.source import DiceSource, SeededDice, roll_percentile, rolling
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
 
 #: The spec module's tables as Final names here: a compiled build reads them from C variables, not
@@ -221,16 +221,26 @@ def _resolve(
 
 
 def roll_check(
-    spec: CheckSpec, dice: DiceSource, *, prefer: Prefer = "as_rolled", flipped: bool | None = None
+    spec: CheckSpec,
+    dice: DiceSource,
+    *,
+    prefer: Prefer = "as_rolled",
+    flipped: bool | None = None,
+    who: str = "",
+    rule: str = "",
+    what: str = "",
 ) -> CheckResult:
     """Roll a check from the dice source, or succeed without a roll (C-3). `flipped` is the
-    orientation a person states (C-11); without it the engine takes the better one."""
+    orientation a person states (C-11); without it the engine takes the better one. `who` rolls
+    it, for `rule` (T-1: a live table takes the faces from their owner), `what` naming the roll
+    (default: the check's label)."""
     fields = astuple(spec)
     if fields[_KIND] == "minor" and spec.automatic:
         return CheckResult(spec=spec, roll=None, outcome="success")
     if isinstance(dice, SeededDice):  # the batch's source: its faces straight from the stream
         tens, ones = dice.two_d10()
         return _resolve(spec, fields, tens, ones, False, prefer, flipped, None)
+    rolling(dice, who, what or spec.label or str(spec.kind), rule=rule, spec=spec)
     roll = roll_percentile(dice)
     return _resolve(spec, fields, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of
 from engine.dice.splitmix import COMPILED, MASK, LimbStream, face_at, mix64
 from engine.errors import DiceError
 from engine.hashing import blake2b
+
+if TYPE_CHECKING:
+    from engine.dice.spec import CheckSpec
 
 DICE: Final = "dice"
 AI: Final = "ai"
@@ -174,6 +177,49 @@ def parse_faces(text: str) -> tuple[int, ...]:
     return tuple(faces)
 
 
+class Roll(NamedTuple):
+    """Whose roll the next faces are (T-1): `who` rolls `what` (a percentile check of `spec`, or
+    `faces` single dice), for `rule`."""
+
+    who: str
+    what: str
+    rule: str = ""
+    spec: CheckSpec | None = None
+    faces: int = 2
+
+
+def rolling(
+    dice: DiceSource, who: str, what: str, *, rule: str = "", spec: CheckSpec | None = None, faces: int = 2
+) -> None:
+    """Say whose roll the next faces are, so that a live table's source can take them from their
+    owner (T-1, T-3); a seeded source (a batch) has no owners and ignores it."""
+    if type(dice) is SeededDice:
+        return
+    hook = getattr(dice, "rolling", None)
+    if hook is not None:
+        hook(Roll(who, what, rule, spec, faces))
+
+
+class Choice(NamedTuple):
+    """A choice the rules leave to `who` (T-1): `key` names it ("initiative"), `options` are
+    (value, what it does), for `rule`."""
+
+    who: str
+    key: str
+    what: str
+    options: tuple[tuple[str, str], ...]
+    rule: str = ""
+
+
+def choosing(dice: DiceSource, choice: Choice, automatic: str) -> str:
+    """What `choice.who` chooses: at a live table its owner's answer (T-3); elsewhere — a batch,
+    an NPC — `automatic`, the choice an automated combatant makes."""
+    if type(dice) is SeededDice:
+        return automatic
+    hook = getattr(dice, "choosing", None)
+    return automatic if hook is None else str(hook(choice, automatic))
+
+
 class RecordingDice:
     """Wraps a source and keeps every face it hands out, in order (for the command record)."""
 
@@ -188,3 +234,12 @@ class RecordingDice:
 
     def choose(self, n: int) -> int:
         return self.inner.choose(n)
+
+    def rolling(self, roll: Roll) -> None:
+        hook = getattr(self.inner, "rolling", None)
+        if hook is not None:
+            hook(roll)
+
+    def choosing(self, choice: Choice, automatic: str) -> str:
+        hook = getattr(self.inner, "choosing", None)
+        return automatic if hook is None else str(hook(choice, automatic))

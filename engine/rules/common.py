@@ -90,5 +90,5 @@ def check(sink: Sink[Any], command: RollCheck, dice: DiceSource) -> None:
             "this check may not be flip-flopped",
             hint="only obsession or passion rolls flip (C-9, C-10)",
         )
-    result = roll_check(spec, dice, flipped=command.flipped)
+    result = roll_check(spec, dice, flipped=command.flipped, who=command.actor)
     sink.emit(CheckRolled(actor=command.actor, result=result, purpose=command.purpose))

@@ -9,13 +9,15 @@ from typing import Literal
 import msgspec
 
 from engine.dice.checks import CheckResult, resolve
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.source import DiceSource, roll_percentile, rolling
 from engine.errors import Refused
 
 Mode = Literal["reroll", "flip"]
 
 
-def on_failure(result: CheckResult, mode: Mode, dice: DiceSource, *, prefer_high: bool = False) -> CheckResult | None:
+def on_failure(
+    result: CheckResult, mode: Mode, dice: DiceSource, *, prefer_high: bool = False, who: str = ""
+) -> CheckResult | None:
     """The roll a passion makes of `result` in the same command, if it failed and the change can
     help; None otherwise (a success, or a flip that reads the same value or was already weighed,
     C-9/C-11)."""
@@ -26,10 +28,11 @@ def on_failure(result: CheckResult, mode: Mode, dice: DiceSource, *, prefer_high
         if roll.tens == roll.ones or spec.flip:
             return None
         return resolve(msgspec.structs.replace(spec, flip=True), roll, orientation=not roll.flipped)
+    rolling(dice, who, f"{spec.label or spec.kind} passion reroll", rule="C-10", spec=spec)
     return resolve(spec, roll_percentile(dice), prefer="high" if prefer_high else "as_rolled")
 
 
-def changed(last: CheckResult, mode: Mode, flipped: bool | None, dice: DiceSource) -> CheckResult:
+def changed(last: CheckResult, mode: Mode, flipped: bool | None, dice: DiceSource, who: str = "") -> CheckResult:
     """A passion spent on a roll already made (`last`, failed): reroll — fresh dice, the same spec
     (`flipped`: a person's stated orientation of an obsession roll); flip — the same dice read the
     other way. `Refused` when a flip cannot help (the passion is not spent)."""
@@ -54,4 +57,5 @@ def changed(last: CheckResult, mode: Mode, flipped: bool | None, dice: DiceSourc
             "this check may not be flip-flopped",
             hint="only obsession rolls flip (C-9); a passion flip is mode flip",
         )
+    rolling(dice, who, f"{spec.label or spec.kind} passion reroll", rule="C-10", spec=spec)
     return resolve(spec, roll_percentile(dice), orientation=flipped)

@@ -92,6 +92,7 @@ class Ruleset(ABC, Generic[T, S]):
         handlers: Mapping[type[CommandBase], Handler],
         script_module: str,
         words: Words | None = None,
+        standing_choices: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         #: the name scenario files and `StartEncounter` use ("ua2")
         self.name = name
@@ -107,6 +108,9 @@ class Ruleset(ABC, Generic[T, S]):
         self.script_module = script_module
         #: how its reports, plots and the viewer name what they show (default: the second edition's)
         self.words = Words() if words is None else words
+        #: the choices its rules leave to a player (`engine.dice.source.choosing`) that a player
+        #: may set once for all (T-3): key → the values it takes
+        self.standing_choices: Mapping[str, tuple[str, ...]] = standing_choices or {}
         self._script: Script | None = None
 
     @property
@@ -143,6 +147,19 @@ class Ruleset(ABC, Generic[T, S]):
     @abstractmethod
     def state_diff(self, before: S, after: S) -> list[str]:
         """What changed between two states, one line each (undo, redo, amend show it)."""
+
+    def stated_choices(self, command: CommandBase) -> frozenset[str]:
+        """The keys of the choices `command` can state (`with_choices`): only those are asked of
+        a player while it is decided; the others are taken as an automated combatant takes them."""
+        return frozenset()
+
+    def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
+        """`command` stating the choices its players made while it was decided ((who, key,
+        value), T-1), so that it decides the same again; an edition whose rules ask for a choice
+        (`engine.dice.source.choosing`) says how its commands state it."""
+        if made:
+            raise NotImplementedError(f"the {self.name} rules asked for choices they cannot state: {made}")
+        return command
 
     # -- written once -------------------------------------------------------------------------
 

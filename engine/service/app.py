@@ -35,7 +35,7 @@ from engine.rules.registry import available
 from engine.scenario.checks import check_sheets, creation_findings, tier_of
 from engine.scenario.files import FileError
 from engine.scenario.ua3_scenario import LoadedUa3Scenario
-from engine.service import access, bodies, models, pages, participants, passions, sessions
+from engine.service import access, bodies, models, pages, participants, passions, sessions, table
 from engine.service.errors import (
     ServiceError,
     error_body,
@@ -48,6 +48,7 @@ from engine.service.guard import Guard, check_token
 from engine.service.jobs import Jobs
 from engine.service.openapi import CorrectedSchema
 from engine.service.stream import Changes, follow, start_after
+from engine.session.seats import WaitsOn
 from engine.session.service import SessionService
 from engine.simulate.pool import clamp_workers
 from engine.store.base import COMMAND_ID_PATTERN, check_command_id
@@ -366,6 +367,8 @@ def _create(service: Service, body: models.NewSession, command_id: str) -> model
     started = service.sessions.new(
         body.name, loaded, seed=seed, title=body.title, scenario=scenario, command_id=command_id or None
     )
+    if body.played:
+        service.sessions.seat(body.name, body.played)
     service.changes.poke()
     return sessions.started_result(started)
 
@@ -726,6 +729,7 @@ def _other_error(request: Request[Any, Any, Any], exc: Exception) -> Response[An
     return Response(body, status_code=500)
 
 
+TABLE_ROUTES = table.routes(_service, run, body_of)
 ROUTES = [
     health,
     list_scenarios,
@@ -752,6 +756,7 @@ ROUTES = [
     audit,
     fork,
     events,
+    *TABLE_ROUTES,
     simulate,
     list_jobs,
     job,
@@ -809,6 +814,7 @@ def create_app(config: ServiceConfig) -> Litestar:
             create_static_files_router(path="/viewer", directories=[STATIC], include_in_schema=False),
         ],
         exception_handlers={
+            WaitsOn: lambda _, exc: table.waits_response(exc),
             EngineError: _engine_error,
             HTTPException: _http_error,
             Exception: _other_error,

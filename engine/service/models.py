@@ -131,6 +131,12 @@ class NewSession(Request, frozen=True):
     scenario: ScenarioSource
     seed: Seed | None = None
     title: Annotated[str, msgspec.Meta(max_length=120)] = ""
+    #: the played characters (T-2), character id → its player: their dice and choices are asked
+    #: of them (`GET /sessions/{name}/requests`), never drawn; everyone else's are the GM's
+    played: dict[
+        Annotated[str, msgspec.Meta(min_length=1, max_length=60)],
+        Annotated[str, msgspec.Meta(min_length=1, max_length=60)],
+    ] = msgspec.field(default_factory=dict)
 
 
 class SessionInfo(Response, frozen=True):

@@ -18,7 +18,8 @@ from engine.state.sheet import PassionKind, PassionMode
 
 class PassionSpending(models.Request, frozen=True):
     """`actor` spends `passion` on its last roll, which must have failed. `dice`: the reroll's
-    faces (the player's own; else drawn); `flipped`: a rerolled obsession check's orientation."""
+    faces (a played character's own, T-3: or `roll_for_me`, the seed rolls it; an NPC's are
+    drawn when not given); `flipped`: a rerolled obsession check's orientation."""
 
     actor: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     passion: PassionKind
@@ -27,6 +28,7 @@ class PassionSpending(models.Request, frozen=True):
         default_factory=list
     )
     flipped: bool | None = None
+    roll_for_me: bool = False
 
 
 class PassionLeft(models.Response, frozen=True):
@@ -96,7 +98,13 @@ async def spend_passion(request: Request[Any, Any, Any], name: FromPath[str]) ->
     service = _service(request)
     done = await anyio.to_thread.run_sync(
         lambda: service.sessions.passion(
-            name, body.actor, body.passion, body.mode, dice=tuple(body.dice), flipped=body.flipped
+            name,
+            body.actor,
+            body.passion,
+            body.mode,
+            dice=tuple(body.dice),
+            flipped=body.flipped,
+            draw_rest=body.roll_for_me or None,
         )
     )
     service.changes.poke()

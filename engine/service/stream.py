@@ -119,11 +119,18 @@ def _messages(
 async def follow(
     store: SqliteStore, changes: Changes, name: str, after: int, *, until: Callable[[], bool] | None = None
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """The stream of one session from position `after` on, until the client goes away."""
+    """The stream of one session from position `after` on, until the client goes away: its
+    events (`id` = position), and `request` events (no id: never a log position) — the open
+    requests first, then each one opened, answered or dropped (`RequestEvents`)."""
+    from engine.service.table import RequestEvents
+
     yield ServerSentEventMessage(comment="ua session stream", retry=1000, data=None)
     idle = 0.0
     round_now: int | None = None
+    requests = RequestEvents(store, name)
     while until is None or not until():
+        for message in await anyio.to_thread.run_sync(requests.messages):
+            yield message
         messages, last, round_now = await anyio.to_thread.run_sync(_messages, store, name, after, round_now)
         if messages:
             for message in messages:

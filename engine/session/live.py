@@ -18,6 +18,7 @@ from engine.events.commands import CommandAmended, CommandRecorded, CommandRedon
 from engine.events.setup import EncounterStarted
 from engine.reducers.fold import apply
 from engine.rules.decide import decide_and_fold
+from engine.rules.registry import ruleset_of
 from engine.session.encoding import commands_of, decoded, to_new_events
 from engine.session.history import (
     Record,
@@ -27,6 +28,7 @@ from engine.session.history import (
     redo_stack,
     summary_of,
 )
+from engine.session.owners import OwnedDice, RollRead, Table, Waiting
 from engine.session.pending import Pending
 from engine.session.rows import decoded_records
 from engine.session.snapshot import open_from_snapshot, save_snapshot
@@ -143,6 +145,12 @@ class LiveEncounter:
     #: Position of the first event that `execute`, `undo`, `redo` or `amend` last returned (where
     #: the original stands, on a retry).
     result_at = 0
+    #: A live table's owners for the user action being decided (None: the dice as given, then
+    #: the seed's), each character's rolls numbered across the action's steps, and the rolls the
+    #: last command read (`OwnedDice`).
+    table: Table | None = None
+    roll_counts: dict[str, int]
+    table_reads: list[RollRead]
 
     def __init__(self, store: EventStore, stream: str, *, seed: int | None = None) -> None:
         self.store = store
@@ -150,6 +158,8 @@ class LiveEncounter:
         self._seed = seed
         self._records: list[Record] | None = None
         self._pending: Pending | None = None
+        self.roll_counts = {}
+        self.table_reads = []
         opened = open_from_snapshot(store, stream)
         if opened is not None:  # the snapshot and the events after it: no need to read the rest yet
             self.state, self._count, self.next_id, self.dice_position = opened
@@ -200,6 +210,7 @@ class LiveEncounter:
         given: int | None = None,
         draw: bool = True,
         exact: bool = False,
+        table: Table | None = None,
     ) -> tuple[list[EventBase], Encounter]:
         """The command's events (its record first) and the state after them. Dice: `faces` first
         (table dice or a command's recorded dice), then fresh seeded dice (unless `draw` is
@@ -208,19 +219,77 @@ class LiveEncounter:
         The first `given` faces (all, by default) are dice a person rolled; the rest of `faces`
         are seeded dice an earlier decision drew, reused by an amend (still not the table's).
         With `exact`, a command that reads fewer faces than it was given is refused
-        (`ExtraFaces`): a die a person rolled is never dropped without a word."""
+        (`ExtraFaces`): a die a person rolled is never dropped without a word.
+
+        With a `table` (a live table with its owners, T-1…T-4), each roll's faces come from its
+        owner (`OwnedDice`), and a player's roll nobody gave is `Waiting` (nothing decided)."""
         seeded = SeededDice(self.seed, position=self.dice_position)
         start = seeded.position
-        table = TableDice(faces, fallback=seeded if draw else None)
-        dice = RecordingDice(table)
+        if table is not None:
+            return self._decide_owned(state, command, number, faces, seeded, table)
+        source = TableDice(faces, fallback=seeded if draw else None)
+        dice = RecordingDice(source)
         decided, after = decide_and_fold(state, command, dice)  # the rule's own fold is reused
-        if exact and table.used < len(faces):
+        if exact and source.used < len(faces):
             raise ExtraFaces(command, decided, tuple(dice.faces), tuple(faces))
+        table_dice = source.used if given is None else min(source.used, given)
+        return self._record(command, number, decided, after, tuple(dice.faces), table_dice, start, seeded)
+
+    def _decide_owned(
+        self,
+        state: Encounter,
+        command: CommandBase,
+        number: int,
+        faces: Sequence[int],
+        seeded: SeededDice,
+        table: Table,
+    ) -> tuple[list[EventBase], Encounter]:
+        start = seeded.position
+        table = msgspec.structs.replace(table, states=ruleset_of(state).stated_choices(command))
+        owned = OwnedDice(table, seeded, faces, self.roll_counts)
+        dice = RecordingDice(owned)
+        try:
+            decided, after = decide_and_fold(state, command, dice)
+        except Refused:
+            if owned.requests:  # read on provisional faces: what it waits on comes first
+                raise Waiting(owned.requests) from None
+            raise
+        owned.finish()
+        if owned.flat_used < len(faces):
+            raise ExtraFaces(command, decided, tuple(dice.faces), tuple(faces))
+        unread = owned.unread()
+        if unread:
+            rolls = ", ".join(f"{r.who}'s {r.what}" for r in owned.reads if r.who) or "no roll"
+            who = ", ".join(f"{w}={','.join(map(str, f))}" for w, f in unread.items())
+            raise InvalidInput(
+                f"no roll of this command reads the dice given as {who}",
+                where="--dice",
+                hint=f"it reads: {rolls}",
+            )
+        if owned.made:  # the players' choices, stated in the command: it re-decides the same
+            command = ruleset_of(state).with_choices(command, owned.made)
+        sources = [r.source for r in owned.reads]
+        given = sum(len(r.faces) for r in owned.reads if r.source == "given")
+        prefix = all(s == "given" for s in sources[: sources.count("given")])
+        self.table_reads = owned.reads
+        return self._record(command, number, decided, after, tuple(dice.faces), given if prefix else 0, start, seeded)
+
+    def _record(
+        self,
+        command: CommandBase,
+        number: int,
+        decided: list[EventBase],
+        after: Encounter,
+        faces: tuple[int, ...],
+        table_dice: int,
+        start: int,
+        seeded: SeededDice,
+    ) -> tuple[list[EventBase], Encounter]:
         record = CommandRecorded(
             id=number,
             issued=command,
-            dice_used=tuple(dice.faces),
-            table_dice=table.used if given is None else min(table.used, given),
+            dice_used=faces,
+            table_dice=table_dice,
             seeded_from=start,
             seeded_count=seeded.position - start,
             command=number,
@@ -347,7 +416,12 @@ class LiveEncounter:
         command = valid_command(command)
 
         def same(events: list[EventBase]) -> bool:
-            return isinstance(events[0], CommandRecorded) and events[0].issued == command
+            record = events[0]
+            if not isinstance(record, CommandRecorded):
+                return False
+            # at a table the record states what its players chose (`with_choices`): the same kind
+            # of command under the same id is the one that was asked
+            return record.issued == command or (self.table is not None and type(record.issued) is type(command))
 
         return self._once(
             command_id, same, lambda cid: self._execute(command, cid, draw=draw or not command.dice, exact=exact)
@@ -369,7 +443,9 @@ class LiveEncounter:
     ) -> list[EventBase]:
         dice_before = self.dice_position
         try:
-            events, new_state = self._decide(self.state, command, self.next_id, command.dice, draw=draw, exact=exact)
+            events, new_state = self._decide(
+                self.state, command, self.next_id, command.dice, draw=draw, exact=exact, table=self.table
+            )
             self._append(events, command_id)
         except BaseException:
             self.dice_position = dice_before

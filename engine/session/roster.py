@@ -36,6 +36,18 @@ class Roster(msgspec.Struct, frozen=True):
     def is_npc(self, who: str) -> bool:
         return who in self.npcs
 
+    def seated(self, played: Iterable[str]) -> Roster:
+        """This roster with the `played` characters (T-2) its players whatever their side: no
+        tactics runs a character a person plays."""
+        taken = set(played) & set(self.npcs)
+        if not taken:
+            return self
+        return msgspec.structs.replace(
+            self,
+            players=(*self.players, *(w for w in self.npcs if w in taken)),
+            npcs=tuple(w for w in self.npcs if w not in taken),
+        )
+
     def tactics_for(self, ids: Iterable[str]) -> dict[str, Any]:
         """A profile for each of `ids`: its own, or (a player's, known only to read its position)
         the default preset's."""

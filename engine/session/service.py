@@ -41,13 +41,15 @@ from engine.errors import (
 from engine.events.base import EventBase
 from engine.events.commands import CommandRecorded
 from engine.rules.registry import ruleset_of
+from engine.session.at_table import AtTable, Given, decoded_command
 from engine.session.diff import state_diff
 from engine.session.encoding import decoded
 from engine.session.faces import faces_went
 from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
-from engine.session.reader import SessionReader, one_at_a_time
+from engine.session.reader import one_at_a_time
 from engine.session.roster import Roster, roster_of
+from engine.session.seats import load_seats
 from engine.state.encounter import Encounter
 from engine.state.sheet import PassionKind, PassionMode
 from engine.store.base import StoredEvent, new_command_id
@@ -420,7 +422,7 @@ def canonical_ids(state: Encounter, command: CommandBase) -> CommandBase:
     return result
 
 
-class SessionService(SessionReader):
+class SessionService(AtTable):
     """Sessions in one store, run: starting, importing and exporting them, their commands (once
     per command id, at the version the caller expected), undo and redo, passions, NPCs; finding
     and reading them is `SessionReader`'s (`where`, `front`, the sessions kept open, the locks)."""
@@ -555,11 +557,12 @@ class SessionService(SessionReader):
         amend: int | None = None,
         command_id: str | None = None,
         check: Precheck | None = None,
-        draw_rest: bool = True,
+        draw_rest: bool | None = None,
         ask: AskDice | None = None,
         strict: bool = False,
         ask_reaction: AskReaction | None = None,
         expected: int | None = None,
+        given: Given | None = None,
     ) -> Executed | Amended:
         """Run `command` (or, with `amend`, replace command #`amend` with it and re-decide what
         followed). With `strict` (a person's command), an option that does not apply is refused
@@ -575,10 +578,32 @@ class SessionService(SessionReader):
         refused (`ExtraFaces`). A roll the given faces do not cover is drawn from the seed when
         `draw_rest`; else `ask` is asked for its faces (None: draw it and the rest), and with no
         `ask` the command is refused (`InvalidInput`) naming the roll. A command with no faces
-        draws all its dice from the seed."""
+        draws all its dice from the seed.
+
+        At a table (`AtTable.at_table`: a session with played characters, or `given` dice by
+        owner, T-1): each roll's faces come from its owner; a player's roll nobody gave is
+        `WaitsOn` (nothing recorded), and NPC rolls not given are drawn."""
         if amend is not None:
             return self.amend(name, amend, command, command_id=command_id, check=check, expected=expected)
-        given = command_id
+        args = {"command": command, "draw_rest": draw_rest, "given": dict(given or {}), "strict": strict}
+        with self.at_table(name, command_id, "execute", args, given=given or {}, draw_rest=bool(draw_rest)) as cid:
+            rest = draw_rest is not False  # not said: off a table, the seed's (as ever)
+            return self._execute_once(name, command, command_id, cid, check, rest, ask, strict, ask_reaction, expected)
+
+    def _execute_once(
+        self,
+        name: str,
+        command: CommandBase,
+        callers_id: str | None,
+        command_id: str,
+        check: Precheck | None,
+        draw_rest: bool,
+        ask: AskDice | None,
+        strict: bool,
+        ask_reaction: AskReaction | None,
+        expected: int | None,
+    ) -> Executed | Amended:
+        """`execute`'s run under its command id (`callers_id`: the one its caller gave, if any)."""
         session, command, command_id, before = self._prepare(name, command, command_id, check, expected)
         issued = command
 
@@ -604,7 +629,7 @@ class SessionService(SessionReader):
                 return None
             return self.execute(name, issued, command_id=command_id)
 
-        return self._one_append(session, given, run, retry)
+        return self._one_append(session, callers_id, run, retry)
 
     def _one_append(
         self,
@@ -701,8 +726,12 @@ class SessionService(SessionReader):
     def _run(
         self, session: LiveEncounter, command: CommandBase, command_id: str, *, draw_rest: bool, ask: AskDice | None
     ) -> list[EventBase]:
-        """`session.execute`, asking for (or refusing) the faces of rolls the command's dice miss."""
+        """`session.execute`, asking for (or refusing) the faces of rolls the command's dice miss;
+        at a table, with each roll's faces from its owner (`AtTable.seated`)."""
         exact = self.front.table  # a die a person rolled is never dropped without a word
+        with self.seated(session):
+            if session.table is not None:
+                return session.execute(command, command_id=command_id, exact=exact)
         if draw_rest or not command.dice:
             return session.execute(command, command_id=command_id, exact=exact)
         while True:
@@ -868,7 +897,7 @@ class SessionService(SessionReader):
         dice: tuple[int, ...] = (),
         flipped: bool | None = None,
         command_id: str | None = None,
-        draw_rest: bool = True,
+        draw_rest: bool | None = None,
         ask: AskDice | None = None,
     ) -> Executed | Amended:
         """C-10 after the roll: `who` spends a passion on its last roll, which must have failed.
@@ -881,6 +910,7 @@ class SessionService(SessionReader):
         from engine.commands import Attack, MadnessCheck, RollCheck, SkillCheck, SpendPassion
 
         session = self.open(name)
+        self._players_reroll(name, session, who, mode, dice, draw_rest)
         if session.state.ruleset == "ua3":  # U-21: the ua3 rules judge the last check themselves
             from engine.commands.ua3 import SpendPassion as Ua3SpendPassion
 
@@ -919,6 +949,21 @@ class SessionService(SessionReader):
         raise Refused(
             f"{about} was made in {last.maker}'s command; a passion can change it only by an amend",
             hint=f"amend command {last.command} with the dice {who} rolls again: ua session … --amend {last.command}",
+        )
+
+    def _players_reroll(
+        self, name: str, session: LiveEncounter, who: str, mode: PassionMode, dice: tuple[int, ...], draw: bool | None
+    ) -> None:
+        """T-3, T-6: a played character's passion reroll is its player's roll: given, or drawn
+        only when its player (a standing choice) or the GM (`draw`) says so; else refused."""
+        seats = load_seats(self.store, name)
+        who = self.combatant_id(session.state, who, where="WHO")
+        if mode != "reroll" or dice or draw or who not in seats.played or who in seats.roll_for_me:
+            return
+        raise InvalidInput(
+            f"{who}'s passion reroll is {seats.played[who]}'s roll (T-3): nothing was changed",
+            where="--dice",
+            hint="give the reroll's faces: --dice T,U (or --draw-rest to draw them from the seed)",
         )
 
     @one_at_a_time
@@ -975,15 +1020,30 @@ class SessionService(SessionReader):
         triggers: bool = True,
         trigger_dice: Callable[[CommandBase], tuple[int, ...] | None] | None = None,
         command_id: str | None = None,
-        draw_rest: bool = True,
+        draw_rest: bool | None = None,
         ask: AskDice | None = None,
+        given: Given | None = None,
     ) -> list[Executed | Amended]:
         """Begin the fight with `command` (initiative), after the scenario's triggers not yet made
         (unless `triggers` is False): each rolled from the seed, or with the faces
         `trigger_dice(trigger)` gives (None: drawn). A trigger the rules refuse (its combatant
         is out already) is left out, as in a batch. All of it is one append, or nothing if the
         initiative is refused (`_one_append`). Trigger N is `ID.tN` with `command_id`; the same
-        id again is a retry, answered with what it stored."""
+        id again is a retry, answered with what it stored. At a table, as `execute`."""
+        args = {"command": command, "triggers": triggers, "draw_rest": draw_rest, "given": dict(given or {})}
+        with self.at_table(name, command_id, "begin", args, given=given or {}, draw_rest=bool(draw_rest)) as cid:
+            return self._begin(name, command, triggers, trigger_dice, cid, draw_rest is not False, ask)
+
+    def _begin(
+        self,
+        name: str,
+        command: CommandBase,
+        triggers: bool,
+        trigger_dice: Callable[[CommandBase], tuple[int, ...] | None] | None,
+        command_id: str,
+        draw_rest: bool,
+        ask: AskDice | None,
+    ) -> list[Executed | Amended]:
         session = self.open(name)
         if command_id and self.store.read_command(name, command_id):
             return [*self._stored_triggers(session, command_id), self.execute(name, command, command_id=command_id)]
@@ -1020,7 +1080,7 @@ class SessionService(SessionReader):
     @one_at_a_time
     def roster(self, name: str) -> Roster:
         """Who players run and who acts by the session's tactics (`engine.session.roster`)."""
-        return roster_of(self.open(name).records, where=f"session {name}")
+        return roster_of(self.open(name).records, where=f"session {name}").seated(self.seats(name).played)
 
     @one_at_a_time
     def npc(
@@ -1031,10 +1091,11 @@ class SessionService(SessionReader):
         until_player: bool = False,
         dice: tuple[int, ...] = (),
         command_id: str | None = None,
-        draw_rest: bool = True,
+        draw_rest: bool | None = None,
         ask: AskDice | None = None,
         respond: bool = False,
         expected: int | None = None,
+        given: Given | None = None,
     ) -> list[NpcTurn]:
         """The NPC whose turn it is (or `actor`, who must be the one to act) acts by its tactics;
         with `until_player`, NPCs act one after another until a player's turn or the fight's end.
@@ -1045,14 +1106,38 @@ class SessionService(SessionReader):
         of no one. All of it is one user action: one append, or nothing if any step is refused
         (`_one_append`). With `command_id`, action N is `ID.N` (responses first: `ID.r.…`); the
         same id again is a retry, answered with the turns it stored. `expected`: the session's
-        version the caller saw (as `execute`'s)."""
+        version the caller saw (as `execute`'s). At a table, as `execute`: a played character's
+        roll an NPC's action raises (its dodge, its Mind check) is asked of its player."""
+        args = {
+            "actor": actor,
+            "until_player": until_player,
+            "dice": dice,
+            "draw_rest": draw_rest,
+            "respond": respond,
+            "given": dict(given or {}),
+        }
+        with self.at_table(name, command_id, "npc", args, given=given or {}, draw_rest=bool(draw_rest)) as cid:
+            return self._npc(name, actor, until_player, dice, cid, draw_rest is not False, ask, respond, expected)
+
+    def _npc(
+        self,
+        name: str,
+        actor: str | None,
+        until_player: bool,
+        dice: tuple[int, ...],
+        command_id: str,
+        draw_rest: bool,
+        ask: AskDice | None,
+        respond: bool,
+        expected: int | None,
+    ) -> list[NpcTurn]:
         session = self.open(name)
         if command_id:
             answered = self._stored_turns(session, command_id)
             if answered is not None:
                 return answered
         self._expect(session, expected, command_id)
-        roster = roster_of(session.records, where=f"session {name}")
+        roster = roster_of(session.records, where=f"session {name}").seated(load_seats(self.store, name).played)
         if not roster.npcs:
             raise InvalidInput(
                 f"session {name!r} has no NPCs: no combatant acts by tactics",
@@ -1207,7 +1292,7 @@ class SessionService(SessionReader):
             opened = (round_before is None or table.round != round_before) and not declared
             if not ruleset.script.may_respond(table, round_opened=opened):
                 break
-            roster = roster or roster_of(session.records)
+            roster = roster or roster_of(session.records).seated(load_seats(self.store, session.stream).played)
             if not roster.npcs:
                 break
             profiles = roster.tactics_for([c.id for c in state.combatants])
@@ -1277,3 +1362,47 @@ class SessionService(SessionReader):
         except InvalidInput as exc:
             raise InvalidInput(exc.message, where=where, hint=exc.hint) from None
         return state, loaded
+
+
+def _arg(args: dict[str, msgspec.Raw], key: str, kind: Any) -> Any:
+    return msgspec.json.decode(args[key], type=kind)
+
+
+def _resume_execute(service: SessionService, name: str, cid: str, args: dict[str, msgspec.Raw]) -> Executed | Amended:
+    return service.execute(
+        name,
+        decoded_command(args["command"]),
+        command_id=cid,
+        draw_rest=_arg(args, "draw_rest", bool | None),
+        given=_arg(args, "given", dict[str, tuple[int, ...]]),
+        strict=_arg(args, "strict", bool),
+    )
+
+
+def _resume_begin(
+    service: SessionService, name: str, cid: str, args: dict[str, msgspec.Raw]
+) -> list[Executed | Amended]:
+    return service.begin(
+        name,
+        decoded_command(args["command"]),
+        triggers=_arg(args, "triggers", bool),
+        command_id=cid,
+        draw_rest=_arg(args, "draw_rest", bool | None),
+        given=_arg(args, "given", dict[str, tuple[int, ...]]),
+    )
+
+
+def _resume_npc(service: SessionService, name: str, cid: str, args: dict[str, msgspec.Raw]) -> list[NpcTurn]:
+    return service.npc(
+        name,
+        _arg(args, "actor", str | None),
+        until_player=_arg(args, "until_player", bool),
+        dice=_arg(args, "dice", tuple[int, ...]),
+        command_id=cid,
+        draw_rest=_arg(args, "draw_rest", bool | None),
+        respond=_arg(args, "respond", bool),
+        given=_arg(args, "given", dict[str, tuple[int, ...]]),
+    )
+
+
+SessionService.resumers = {"execute": _resume_execute, "begin": _resume_begin, "npc": _resume_npc}

@@ -19,6 +19,7 @@ class MemoryStore:
         #: (stream, command id) → positions of its events
         self._commands: dict[tuple[str, str], list[int]] = {}
         self._lock = threading.Lock()
+        self._beside: dict[tuple[str, str], bytes] = {}
 
     def append(self, stream: str, events: Iterable[NewEvent], expected_version: int) -> int:
         events = list(events)
@@ -68,7 +69,20 @@ class MemoryStore:
         with self._lock:
             log = self._streams.pop(stream, [])
             self._ids.difference_update(e.event_id for e in log)
+            for key in [k for k in self._beside if k[0] == stream]:
+                del self._beside[key]
         return len(log)
+
+    def put_beside(self, stream: str, key: str, value: bytes | None) -> None:
+        with self._lock:
+            if value is None:
+                self._beside.pop((stream, key), None)
+            else:
+                self._beside[(stream, key)] = value
+
+    def beside(self, stream: str, key: str) -> bytes | None:
+        with self._lock:
+            return self._beside.get((stream, key))
 
     def close(self) -> None:
         return None

@@ -53,6 +53,15 @@ _SNAPSHOTS = """CREATE TABLE IF NOT EXISTS snapshots (
     data BLOB NOT NULL
 )"""
 
+#: What a session keeps beside its log, never in it: who plays which character, the action
+#: waiting on its requests (DESIGN "The table"). Not events: it never replays.
+_BESIDE = """CREATE TABLE IF NOT EXISTS beside (
+    stream TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (stream, key)
+)"""
+
 _EVENTS = """CREATE TABLE {name} (
     stream TEXT NOT NULL,
     position INTEGER NOT NULL CHECK (position >= 1),
@@ -204,6 +213,31 @@ class SqliteStore(ClosesOnExit):
             row = conn.execute("SELECT position, data FROM snapshots WHERE stream = ?", (stream,)).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
+    # -- beside the log: the table's players and a waiting action (not events) -------------
+
+    def put_beside(self, stream: str, key: str, value: bytes | None) -> None:
+        """Keep `value` under `key` beside the stream's log (None: forget it), in its own transaction."""
+        conn = self._connection()
+        with self._translated(), self._transaction(conn):
+            conn.execute(_BESIDE)
+            if value is None:
+                conn.execute("DELETE FROM beside WHERE stream = ? AND key = ?", (stream, key))
+            else:
+                conn.execute(
+                    "INSERT INTO beside (stream, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (stream, key) DO UPDATE SET value = excluded.value",
+                    (stream, key, value),
+                )
+
+    def beside(self, stream: str, key: str) -> bytes | None:
+        """What `put_beside` keeps under `key` for the stream, if anything."""
+        conn = self._connection()
+        with self._translated():
+            if "beside" not in _tables(conn):
+                return None
+            row = conn.execute("SELECT value FROM beside WHERE stream = ? AND key = ?", (stream, key)).fetchone()
+        return None if row is None else bytes(row[0])
+
     def delete(self, stream: str) -> int:
         """Remove a whole stream (a session a person deletes), its snapshot and participants, in
         one transaction; the number of events it had (0: there was no such stream)."""
@@ -212,7 +246,7 @@ class SqliteStore(ClosesOnExit):
             count = _version(conn, stream)
             conn.execute("DELETE FROM events WHERE stream = ?", (stream,))
             tables = _tables(conn)
-            for table in ("snapshots", "participants"):  # what is kept beside the log goes with it
+            for table in ("snapshots", "participants", "beside"):  # what is kept beside the log goes with it
                 if table in tables:
                     conn.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
         return count

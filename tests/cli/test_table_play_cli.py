@@ -55,6 +55,7 @@ def test_the_npc_whose_turn_it_is_acts_by_its_tactics_and_leaves_a_players_turn_
 
 def test_npc_all_acts_for_every_npc_until_a_players_turn(ua: Ua) -> None:
     ua.ok("session", "new", "bar", "--scenario", str(BAR), "--seed", "7", "--players", "otis")
+    ua.ok("session", "prefer", "bar", "Otis", "initiative=default", "roll_for_me=all", "reaction=freeze")  # T-3
     ua.ok("session", "begin", "bar")
     done = ua.ok("session", "npc", "bar", "--all")
     npcs = [t["npc"] for t in done["turns"]]
@@ -74,7 +75,7 @@ def test_players_are_checked_at_session_new_with_a_hint(ua: Ua) -> None:
 
 def test_a_session_from_sheets_has_no_npcs_and_says_so(duel: Ua) -> None:
     duel.ok("session", "new", "s", "--scenario", str(SCENARIO), "--players", "Rosa,Vic")
-    duel.ok("session", "begin", "s")
+    duel.ok("session", "begin", "s", "--init", "Rosa=default", "--init", "Vic=default")
     assert "has no NPCs" in duel.fails("session", "npc", "s", code=2)
 
 

@@ -129,6 +129,7 @@ def test_at_the_table_a_grappled_player_declares_its_grapple_and_cannot_sit_it_o
     (doing nothing) is refused, and his `act` is his exchange roll."""
     db = ("--db", str(tmp_path / "s.sqlite"))
     ua(tmp_path, "session", "new", "g", "--scenario", str(GARAGE), "--seed", "3", "--players", "Vasquez")
+    ua(tmp_path, "session", "prefer", "g", "Vasquez", "roll_for_me=all")  # T-3: the seed rolls what he does not give
     ua(tmp_path, "session", "begin", "g")
     ua(tmp_path, "session", "declare-action", "g", "Vasquez", "full_auto", "Knuckles", "Moose")
     ua(tmp_path, "session", "npc", "g", "--all")

@@ -60,8 +60,11 @@ def test_u22_the_declaration_that_sets_the_order_takes_the_tie_dice(ua: Ua) -> N
     assert early.startswith("error: --tie-dice:") and "reads 0 dice" in early  # Bea has yet to declare
     ua.ok("session", "declare-action", "tw", "Ann", "attack", "Cy")
     before = ua.count("tw")
-    short = ua.fails("session", "declare-action", "tw", "Bea", "attack", "Cy", "--tie-dice", "3,7,5")
-    assert "--tie-dice" in short and ua.count("tw") == before  # the dice run out: nothing written
+    # the dice run out: the next tie die is Ann's, a player's, so it is asked of her (T-3), and
+    # nothing is written until she answers or the GM drops the action
+    short = ua.fails("session", "declare-action", "tw", "Bea", "attack", "Cy", "--tie-dice", "3,7,5", code=5)
+    assert "Ann's tie-breaking die" in short and ua.count("tw") == before
+    ua.ok("session", "cancel", "tw")
     out = ua.ok("session", "declare-action", "tw", "Bea", "attack", "Cy", "--tie-dice", "3,7,5,2,1")
     (order,) = [e["event"] for e in out["events"] if e["type"] == "ua3_order_set"]
     assert order["order"] == ["Bea", "Ann", "Cy"] and order["ratings"] == [20, 19, 18]

@@ -50,7 +50,7 @@ def refused(r: Any, status: int = 403) -> dict[str, Any]:
 def test_a_player_acts_for_its_own_character_and_no_other(client: TestClient[Any]) -> None:
     new_session(client)
     rosa = invite(client, "duel", characters=["Rosa"])
-    run(client, "duel", {"command": "begin_fight"})
+    run(client, "duel", {"command": "begin_fight", "initiative": [{"id": "Rosa", "method": "default"}]})
     me = client.get("/sessions/duel/me", headers=bearer(rosa)).json()
     assert me["role"] == "player" and me["characters"] == ["Rosa"] and me["played"] == {"Rosa": "Rosa"}
     before = written(client, "duel")
@@ -200,7 +200,8 @@ def test_a_player_spends_its_own_passions_only_c10(client: TestClient[Any]) -> N
     new_session(client)
     rosa = invite(client, "duel", characters=["Rosa"])
     vic = invite(client, "duel", characters=["Vic"])
-    run(client, "duel", {"command": "begin_fight"})
+    defaults = [{"id": "Rosa", "method": "default"}, {"id": "Vic", "method": "default"}]
+    assert run(client, "duel", {"command": "begin_fight", "initiative": defaults}).status_code == 200
     run(client, "duel", {"command": "declare", "declarations": []})
     assert (
         run(client, "duel", {"command": "attack", "actor": "Vic", "target": "Rosa", "dice": [9, 8]}).status_code == 200
@@ -230,55 +231,27 @@ def test_every_player_command_names_a_real_command_and_its_acting_field() -> Non
         assert fields[tag] & {"actor", "declarations", "healer", "coercer", "target"}, tag
 
 
-def _app_with_requests(tmp_path: Path, open_requests: list[dict[str, Any]]) -> TestClient[Any]:
-    """The service's app with a stand-in for the requests routes (the contract of issue 29:
-    `GET /sessions/NAME/requests`, `POST …/requests/ID`), to check who may answer which."""
-    from litestar import delete, get, post
-
-    from engine.service import app as service_app
-    from tests.service.conftest import BASE, config_for
-
-    @get("/sessions/{name:str}/requests", sync_to_thread=False)
-    def listed(name: str) -> dict[str, Any]:
-        return {"requests": open_requests}
-
-    @post("/sessions/{name:str}/requests/{request_id:str}", status_code=200, sync_to_thread=False)
-    def answered(name: str, request_id: str) -> dict[str, Any]:
-        open_requests[:] = [r for r in open_requests if r["id"] != request_id]
-        return {"answered": request_id}
-
-    @delete("/sessions/{name:str}/requests", status_code=200, sync_to_thread=False)
-    def cancelled(name: str) -> dict[str, Any]:
-        open_requests.clear()
-        return {"cancelled": True}
-
-    routes = service_app.ROUTES
-    service_app.ROUTES = [*routes, listed, answered, cancelled]
-    try:
-        made = service_app.create_app(config_for(tmp_path / "sessions.sqlite"))
-    finally:
-        service_app.ROUTES = routes
-    return TestClient(made, base_url=BASE)
-
-
-def test_a_player_answers_its_own_characters_requests_only(tmp_path: Path) -> None:
+def test_a_player_answers_its_own_characters_requests_only(client: TestClient[Any]) -> None:
     """T-1: a request's owner answers it; another player's token is refused (403), the request
-    still open; the GM may answer any (an absent player's)."""
-    asked = [
-        {"id": "r1", "character": "Rosa", "owner": "Rosa", "kind": "roll", "what": "Rosa's dodge", "rule": "C2-15"},
-        {"id": "r2", "character": "Vic", "owner": "Vic", "kind": "roll", "what": "Vic's attack", "rule": "C2-1"},
-    ]
-    with _app_with_requests(tmp_path, asked) as client:
-        new_session(client)
-        rosa = invite(client, "duel", characters=["Rosa"])
-        body = refused(client.post("/sessions/duel/requests/r2", json={"dice": [1, 2]}, headers=bearer(rosa)))
-        assert "Vic's, not Rosa's" in body["message"]
-        assert [r["id"] for r in asked] == ["r1", "r2"]
-        assert client.post("/sessions/duel/requests/r1", json={"dice": [1, 2]}, headers=bearer(rosa)).status_code == 200
-        assert client.get("/sessions/duel/requests", headers=bearer(rosa)).json()["requests"] == asked  # Vic's
-        refused(client.delete("/sessions/duel/requests", headers=bearer(rosa)))  # cancelling is the GM's
-        assert client.post("/sessions/duel/requests/r2", json={"roll_for_me": True}).status_code == 200
-        assert asked == []
+    still open; the GM may answer any (an absent player's) and alone may drop the action."""
+    new_session(client)
+    rosa = invite(client, "duel", characters=["Rosa"])
+    invite(client, "duel", characters=["Vic"])
+    waiting = run(client, "duel", {"command": "begin_fight"})
+    assert waiting.status_code == 202, waiting.text
+    assert [r["id"] for r in waiting.json()["requests"]] == ["Rosa.initiative", "Vic.initiative"]
+    body = refused(
+        client.post("/sessions/duel/requests/Vic.initiative", json={"choose": "default"}, headers=bearer(rosa))
+    )
+    assert "Vic's, not Rosa's" in body["message"]
+    listed = client.get("/sessions/duel/requests", headers=bearer(rosa)).json()["requests"]
+    assert [r["id"] for r in listed] == ["Rosa.initiative", "Vic.initiative"]  # still open
+    mine = client.post("/sessions/duel/requests/Rosa.initiative", json={"choose": "default"}, headers=bearer(rosa))
+    assert mine.status_code == 202 and [r["id"] for r in mine.json()["requests"]] == ["Vic.initiative"]
+    refused(client.delete("/sessions/duel/requests", headers=bearer(rosa)))  # dropping the action is the GM's
+    gm = client.post("/sessions/duel/requests/Vic.initiative", json={"choose": "default"})
+    assert gm.status_code == 200, gm.text
+    assert client.get("/sessions/duel/requests").json()["requests"] == []
 
 
 COMMANDS = {

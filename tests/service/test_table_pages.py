@@ -149,8 +149,12 @@ def test_a_ua2_round_at_the_table(pages: Pages, server: str) -> None:  # noqa: F
     ana = pages.open(invite_from_console(gm, "Tommy", "Ana"))
     bo = pages.open(invite_from_console(gm, "Dana", "Bo"))
     assert ana.inner_text("#who") == "Ana plays Tommy" and bo.inner_text("#who") == "Bo plays Dana"
-    gm.keyboard.press("b")  # the fight begins: declarations, slowest first (C2-4)
-    ana.wait_for_selector("#act form.declare[data-actor='Tommy']")
+    gm.keyboard.press("b")  # the fight begins: each player chooses how to take initiative (I2-1, T-4)
+    for page, who in ((ana, "Tommy"), (bo, "Dana")):
+        card = f"#requests .request[data-id='{who}.initiative']"
+        page.wait_for_selector(card)
+        page.click(f"{card} button[data-value='default']")
+    ana.wait_for_selector("#act form.declare[data-actor='Tommy']")  # declarations, slowest first (C2-4)
     ana.select_option("#act form.declare[data-actor='Tommy'] select[name=focus_target]", "Eddie")
     ana.select_option("#act form.declare[data-actor='Tommy'] select[name=focus]", "10")
     ana.click("#act form.declare[data-actor='Tommy'] button[type=submit]")

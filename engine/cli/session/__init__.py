@@ -64,6 +64,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "invite": ("participants", "invite"),
     "participants": ("participants", "participants"),
     "revoke": ("participants", "revoke"),
+    "requests": ("requests", "requests"),
+    "give": ("requests", "give"),
+    "cancel": ("requests", "cancel"),
+    "prefer": ("requests", "prefer"),
     # the third edition's actions (ua3)
     "ability": ("ua3", "ability"),
     "stress": ("ua3", "stress"),

@@ -8,7 +8,18 @@ from typing import Annotated
 import typer
 
 from engine.cli.common import JsonOption
-from engine.cli.session.options import DEFAULT_DB, Amend, CommandIdOpt, Db, Dice, DrawRest, Full, Name, parse_dice
+from engine.cli.session.options import (
+    DEFAULT_DB,
+    Amend,
+    CommandIdOpt,
+    Db,
+    Dice,
+    DrawRest,
+    Full,
+    Name,
+    owned_dice,
+    parse_dice,
+)
 from engine.cli.session.run import act
 from engine.commands import Convalesce, FirstAid, MedicalCare
 from engine.commands.base import CommandBase
@@ -39,7 +50,17 @@ def heal(
         )
     else:
         command = FirstAid(healer=healer, patient=patient, injury=injury, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def rest(

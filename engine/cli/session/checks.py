@@ -22,10 +22,12 @@ from engine.cli.session.options import (
     Shifts,
     ask_dice,
     open_session,
+    owned_dice,
     parse_dice,
     parse_shifts,
     service,
 )
+from engine.cli.session.requests import answered
 from engine.cli.session.run import act, show
 from engine.commands import MadnessCheck, RollCheck, SkillCheck, Therapy
 from engine.dice.checks import CheckSpec
@@ -72,7 +74,17 @@ def check(
             roll_anyway=roll_anyway or (kind == "minor" and dice is not None),
             dice=parse_dice(dice),
         )
-        act(db, name, ability, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+        act(
+            db,
+            name,
+            ability,
+            amend=amend,
+            json=json,
+            full=full,
+            command_id=command_id,
+            draw_rest=draw_rest,
+            given=owned_dice(dice),
+        )
         return
     command = SkillCheck(
         actor=actor,
@@ -86,7 +98,18 @@ def check(
         dice=parse_dice(dice),
     )
     known = on_sheet(actor, skill, stat is not None, where="SKILL", untrained_by="--stat STAT")
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest, check=known)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        check=known,
+        given=owned_dice(dice),
+    )
 
 
 def roll(
@@ -104,7 +127,17 @@ def roll(
 ) -> None:
     """A plain check by rating, recorded in the session. Dice: the roll (2 faces, tens first)."""
     command = RollCheck(spec=CheckSpec(kind=kind, rating=rating, shifts=parse_shifts(shift)), dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def madness(
@@ -143,7 +176,17 @@ def madness(
         shifts=parse_shifts(shift),
         dice=parse_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def therapy(
@@ -200,15 +243,20 @@ def passion(
     beyond those it had (a dodge, damage dice); for a dodge, only the reroll; none for a flip."""
     if mode == "flip" and dice:
         raise InvalidInput("a flip-flop reads the same dice the other way round", where="--dice", hint="leave it out")
-    result = service(db, name).passion(
+    result = answered(
+        db,
         name,
-        actor,
-        kind,
-        mode,
-        dice=parse_dice(dice),
-        flipped=flipped,
-        command_id=command_id,
-        draw_rest=draw_rest,
-        ask=ask_dice(),
+        lambda: service(db, name).passion(
+            name,
+            actor,
+            kind,
+            mode,
+            dice=parse_dice(dice),
+            flipped=flipped,
+            command_id=command_id,
+            draw_rest=draw_rest,
+            ask=ask_dice(),
+        ),
+        json=json,
     )
     show(result, json=json, full=full)

@@ -22,6 +22,7 @@ from engine.cli.session.options import (
     Name,
     Reactions,
     Shifts,
+    owned_dice,
     parse_dice,
     parse_reactions,
     parse_shifts,
@@ -247,7 +248,18 @@ def attack(
             "--monkey-to goes with --cherry monkey_dodge", where="--monkey-to", hint="add --cherry monkey_dodge"
         )
     known = on_sheet(actor, skill, untrained, where="--skill", untrained_by="--untrained")
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest, check=known)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        check=known,
+        given=owned_dice(dice),
+    )
 
 
 def on_sheet(actor: str, skill: str, untrained: bool, *, where: str, untrained_by: str) -> Precheck:
@@ -283,7 +295,17 @@ def _simple(command_type: type[CommandBase], doc: str) -> Callable[..., None]:
         json: JsonOption = False,
     ) -> None:
         command = command_type(actor=actor, dice=parse_dice(dice))  # type: ignore[call-arg]
-        act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+        act(
+            db,
+            name,
+            command,
+            amend=amend,
+            json=json,
+            full=full,
+            command_id=command_id,
+            draw_rest=draw_rest,
+            given=owned_dice(dice),
+        )
 
     command.__doc__ = doc
     command.__name__ = str(command_type.__struct_config__.tag)
@@ -328,7 +350,17 @@ def squeeze(
     if drop and not gimme:
         raise InvalidInput("--drop goes with --gimme", where="--drop", hint="add --gimme")
     command = Squeeze(actor=actor, gimme=gimme, take_weapon=not drop, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def draw(
@@ -364,7 +396,17 @@ def nothing(
     the turn ends the round and initiative is re-set by a roll (I2-5): that Speed roll (2 faces,
     the re-rolling combatant's player), then any tie dice (I2-4)."""
     command = DoNothing(actor=actor, reinitiative=reinit, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def suppress(
@@ -385,7 +427,17 @@ def suppress(
     Next round, `keep-suppressing` continues it from the round's start."""
     targets = tuple(t.strip() for t in field.split(",") if t.strip())
     command = SuppressiveFire(actor=actor, shots=shots, field=targets, dice=parse_dice(dice))
-    act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+    act(
+        db,
+        name,
+        command,
+        amend=amend,
+        json=json,
+        full=full,
+        command_id=command_id,
+        draw_rest=draw_rest,
+        given=owned_dice(dice),
+    )
 
 
 def next_turn(name: Name, command_id: CommandIdOpt = None, db: Db = Path(DEFAULT_DB), json: JsonOption = False) -> None:

@@ -23,7 +23,12 @@ Db = Annotated[Path, typer.Option("--db", envvar="UA_DB", help="The session data
 Name = Annotated[str, typer.Argument(help="The session's name.", show_default=False)]
 Actor = Annotated[str, typer.Argument(help="Who acts.", show_default=False)]
 Dice = Annotated[
-    str | None, typer.Option("--dice", help="Faces rolled at the table, tens first: 4,7 (more for later rolls).")
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        help="Faces rolled at the table, tens first: 4,7 (more for later rolls, in the order read); "
+        "WHO=9,1 for WHO's rolls in this action, e.g. a played character's dodge (repeatable).",
+    ),
 ]
 Amend = Annotated[int | None, typer.Option("--amend", help="Replace command N with this one; later ones re-resolve.")]
 Full = Annotated[
@@ -95,10 +100,26 @@ def open_session(db: Path, name: str) -> LiveEncounter:
     return service(db, name).open(name)
 
 
-def parse_dice(text: str | None) -> tuple[int, ...]:
+def parse_dice(texts: list[str] | None) -> tuple[int, ...]:
+    """The faces of every `--dice` without an owner, in the order given (read in that order)."""
     from engine.dice.source import parse_faces
 
-    return () if text is None else parse_faces(text)
+    return tuple(face for text in texts or () if "=" not in text for face in parse_faces(text))
+
+
+def owned_dice(texts: list[str] | None) -> dict[str, tuple[int, ...]]:
+    """`--dice WHO=9,1`: the faces of WHO's rolls in this action, in the order WHO makes them (T-4)."""
+    from engine.dice.source import parse_faces
+
+    owned: dict[str, tuple[int, ...]] = {}
+    for text in texts or ():
+        who, sep, faces = text.partition("=")
+        if not sep:
+            continue
+        if not who.strip():
+            raise InvalidInput(f"--dice {text!r} names no one", where="--dice", hint="--dice Dana=9,1")
+        owned[who.strip()] = (*owned.get(who.strip(), ()), *parse_faces(faces))
+    return owned
 
 
 def parse_shifts(texts: list[str] | None) -> tuple[Shift, ...]:

@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import typer
 
 from engine.cli.common import JsonOption, console, emit_json
+from engine.cli.output import safe
 from engine.cli.session.options import DEFAULT_DB, Db, Name, reader
+from engine.cli.session.requests import show_waiting
 from engine.cli.views import lines_json, render_lines, render_state, state_json
+from engine.session.seats import load_seats, load_waiting, passions_left
 from engine.text import shown
 
 
@@ -34,10 +38,26 @@ def state(
     sessions = reader(db, name)
     position = None if at is None else sessions.position(name, at, where="--at")
     shown = sessions.state(name, at=position)
+    seats, waiting = load_seats(sessions.store, name), load_waiting(sessions.store, name)
+    left = passions_left(shown)
     if json:
-        emit_json(state_json(shown))
-    else:
-        render_state(shown, title=f"{name}" + (f" after event {position}" if position else ""))
+        table = {
+            "played": seats.played,
+            "prefer": seats.prefer,
+            "passions_left": left,
+            "requests": msgspec.to_builtins(waiting.requests) if waiting is not None and position is None else [],
+        }
+        emit_json({**state_json(shown), "table": table})
+        return
+    render_state(shown, title=f"{name}" + (f" after event {position}" if position else ""))
+    spendable = "; ".join(f"{who} {', '.join(kinds) or '—'}" for who, kinds in left.items())
+    console.print(safe(f"passions left: {spendable}"), markup=False)
+    if seats.played:
+        played = ", ".join(f"{who} ({player})" for who, player in seats.played.items())
+        prefer = "; ".join(f"{who} {' '.join(f'{k}={v}' for k, v in c.items())}" for who, c in seats.prefer.items())
+        console.print(safe(f"played: {played}" + (f" · standing choices: {prefer}" if prefer else "")), markup=False)
+    if waiting is not None and position is None:
+        show_waiting(name, waiting, json=False)
 
 
 def log(

@@ -26,20 +26,31 @@ def act(
     check: Precheck | None = None,
     draw_rest: bool = False,
     full: bool = False,
+    given: dict[str, tuple[int, ...]] | None = None,
 ) -> Executed | Amended:
     """Run (or amend with) one command and show what it did. `check` looks at the session's
     state first, to refuse an argument that makes no sense there. Faces given with --dice must
-    cover every roll: a terminal asks for the rest, elsewhere it is refused unless `draw_rest`."""
-    result = service(db, name).execute(
+    cover every roll: a terminal asks for the rest, elsewhere it is refused unless `draw_rest`.
+    At a table (played characters), a played character's roll not given is requested instead
+    (`engine.cli.session.requests.answered`); `given`: the faces given for a character by name."""
+    from engine.cli.session.requests import answered
+
+    result = answered(
+        db,
         name,
-        command,
-        amend=amend,
-        command_id=command_id,
-        check=check,
-        draw_rest=draw_rest,
-        ask=ask_dice(),
-        strict=True,
-        ask_reaction=ask_reaction(),
+        lambda: service(db, name).execute(
+            name,
+            command,
+            amend=amend,
+            command_id=command_id,
+            check=check,
+            draw_rest=draw_rest,
+            ask=ask_dice(),
+            strict=True,
+            ask_reaction=ask_reaction(),
+            given=given or None,
+        ),
+        json=json,
     )
     show(result, json=json, full=full)
     return result

@@ -21,9 +21,11 @@ from engine.cli.session.options import (
     Full,
     Name,
     ask_dice,
+    owned_dice,
     parse_dice,
     service,
 )
+from engine.cli.session.requests import answered
 from engine.cli.session.run import act, show
 from engine.cli.views import events_json, render_state
 from engine.commands import AddCombatant, BeginFight, StartEncounter
@@ -31,6 +33,8 @@ from engine.commands.base import CommandBase
 from engine.commands.combat import InitiativeChoice
 from engine.errors import InvalidInput
 from engine.rules.registry import available, ruleset_of
+from engine.session.history import Record
+from engine.session.seats import parse_players
 from engine.session.service import Executed, SessionService
 from engine.state.encounter import Reaction
 from engine.state.fight import InitiativeMethod
@@ -55,8 +59,16 @@ def new(
         str | None,
         typer.Option(
             "--players",
-            help="The combatants players run: Rosa,Marge (default: the scenario's players' side); "
-            "the others act by the scenario's tactics (ua session npc).",
+            help="The played characters: Rosa,Marge, each by a player of its name — their dice and "
+            "choices are asked of them (T-2); the others act by the scenario's tactics (ua session npc). "
+            "Default: nobody is played, the scenario's players' side is run by the GM.",
+        ),
+    ] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            help='PLAYER:CHARACTER[,CHARACTER] — who plays which characters, e.g. "Ana:Tommy,Otis" (repeatable).',
         ),
     ] = None,
     ruleset: Annotated[
@@ -73,18 +85,19 @@ def new(
     if (scenario is None) == (not sheet):
         raise InvalidInput("give --scenario FILE or one --sheet per combatant", where="ua session new")
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+    played = parse_players(players or "", tuple(player or ()))
     if scenario is not None:
-        commands = _from_scenario(scenario, ruleset, title, seed, players)
+        # the roster's players (who no tactics run): those named either way; `--players ""`: none
+        roster = None if players is None and not player else ",".join([players or "", *played])
+        commands = _from_scenario(scenario, ruleset, title, seed, roster)
     else:
-        if players is not None:
-            raise InvalidInput(
-                "--players goes with --scenario: sessions from sheets have no tactics, all are players",
-                where="--players",
-                hint="use a scenario, or add NPCs with ua session add … --tactics PRESET",
-            )
         commands = _from_sheets(sheet or [], ruleset, title or name, seed)
     setup = SessionService.rehearse(name, commands)  # decided and storable before the database is touched
-    started = service(db, create=True).start(name, setup, command_id=command_id)
+    played = _named_combatants(played, setup)
+    sessions = service(db, create=True)
+    started = sessions.start(name, setup, command_id=command_id)
+    if played:
+        sessions.seat(name, played)
     if started.retried:
         warn(f"note: session {name!r} was already started by command {started.command_id}")
     if json:
@@ -165,6 +178,15 @@ def _from_sheets(texts: list[str], ruleset: str | None, title: str, seed: int) -
     return [StartEncounter(ruleset=chosen or "ua2", title=title, seed=seed), *joins]
 
 
+def _named_combatants(played: dict[str, str], setup: list[Record]) -> dict[str, str]:
+    """`played` with each character spelled as the setup's combatants are (case aside)."""
+    from engine.session.history import effective_fold
+
+    ids = [c.id for c in effective_fold(setup).combatants]
+    canonical = _players(",".join(played), ids) if played else ()
+    return dict(zip(canonical, played.values(), strict=True))
+
+
 def _players(text: str | None, ids: list[str]) -> Any:
     """`--players A,B` as the ids it names (matched case-insensitively); unset when not given."""
     if text is None:
@@ -229,7 +251,17 @@ def begin(
             )
         command = ruleset_of(state).script.begin()
     if amend is not None:
-        act(db, name, command, amend=amend, json=json, full=full, command_id=command_id, draw_rest=draw_rest)
+        act(
+            db,
+            name,
+            command,
+            amend=amend,
+            json=json,
+            full=full,
+            command_id=command_id,
+            draw_rest=draw_rest,
+            given=owned_dice(dice),
+        )
         return
     asked = ask_dice()
 
@@ -241,14 +273,20 @@ def begin(
         what = f"{who}'s {kind} {getattr(trigger, 'rank', '')} check" + (" (Mind)" if state.ruleset == "ua2" else "")
         return asked(what)
 
-    results = service(db, name).begin(
+    results = answered(
+        db,
         name,
-        command,
-        triggers=triggers,
-        trigger_dice=trigger_dice,
-        command_id=command_id,
-        draw_rest=draw_rest,
-        ask=asked,
+        lambda: service(db, name).begin(
+            name,
+            command,
+            triggers=triggers,
+            trigger_dice=trigger_dice,
+            command_id=command_id,
+            draw_rest=draw_rest,
+            ask=asked,
+            given=owned_dice(dice) or None,
+        ),
+        json=json,
     )
     if json:
         from engine.cli.session.run import result_json

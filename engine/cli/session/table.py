@@ -18,9 +18,11 @@ from engine.cli.session.options import (
     DrawRest,
     Name,
     ask_dice,
+    owned_dice,
     parse_dice,
     service,
 )
+from engine.cli.session.requests import answered
 from engine.cli.session.run import act, render_result, result_json, show
 from engine.errors import InvalidInput
 
@@ -46,14 +48,20 @@ def npc(
     the order `attack` lists them). Players are set at `session new --players` (default: the
     scenario's players' side); NPCs' round-start declarations are made from their tactics."""
     sessions = service(db, name)
-    turns = sessions.npc(
+    turns = answered(
+        db,
         name,
-        actor,
-        until_player=all_,
-        dice=parse_dice(dice),
-        command_id=command_id,
-        draw_rest=draw_rest,
-        ask=ask_dice(),
+        lambda: sessions.npc(
+            name,
+            actor,
+            until_player=all_,
+            dice=parse_dice(dice),
+            command_id=command_id,
+            draw_rest=draw_rest,
+            ask=ask_dice(),
+            given=owned_dice(dice) or None,
+        ),
+        json=json,
     )
     state = sessions.state(name)
     phase = state.fight.phase
@@ -77,9 +85,7 @@ def npc(
         return
     for t in turns:
         if t.refused:
-            console.print(
-                f"[yellow]{safe(t.who)}'s tactics are refused ({safe(t.refused)}): it does nothing[/yellow]"
-            )
+            console.print(f"[yellow]{safe(t.who)}'s tactics are refused ({safe(t.refused)}): it does nothing[/yellow]")
         render_result(t.done)
     up = turns[-1].done.turn if turns else None
     if up:

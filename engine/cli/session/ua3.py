@@ -20,6 +20,7 @@ from engine.cli.session.options import (
     Dice,
     Name,
     Shifts,
+    owned_dice,
 )
 from engine.cli.session.options import parse_dice as _dice
 from engine.cli.session.options import parse_shifts as _shifts
@@ -78,7 +79,7 @@ def ability(
         roll_anyway=roll_anyway or (kind == "minor" and dice is not None),
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, given=owned_dice(dice))
 
 
 def stress(
@@ -135,7 +136,7 @@ def stress(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, given=owned_dice(dice))
 
 
 _GAUGES_HINT = "gauges: " + ", ".join(GAUGES) + "; samples: ua stress-checks"
@@ -202,7 +203,7 @@ def coerce(
         reaction=reaction,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, given=owned_dice(dice))
 
 
 def _passions(texts: list[str] | None, where: str) -> tuple[PassionKind, ...]:
@@ -244,7 +245,7 @@ def answer(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, given=owned_dice(dice))
 
 
 def parse_side(text: str, where: str) -> cmd.SideSpec:
@@ -329,7 +330,7 @@ def gridiron(
         passion_mode=passion_mode,
         dice=_dice(dice),
     )
-    act(db, name, command, amend=amend, json=json, command_id=command_id)
+    act(db, name, command, amend=amend, json=json, command_id=command_id, given=owned_dice(dice))
 
 
 def conflict_end(

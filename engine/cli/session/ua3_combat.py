@@ -22,6 +22,7 @@ from engine.cli.session.options import (
     DrawRest,
     Name,
     Shifts,
+    owned_dice,
     parse_dice,
     parse_shifts,
     service,
@@ -73,7 +74,8 @@ def declare_action(
     has declared (the NPCs declare as the round opens), or with --close. Reads no dice but the
     tie dice (--tie-dice) of the declaration that sets the order."""
     declaration = Declaration(actor=actor, action=action, targets=tuple(targets or ()), weapon=weapon, gauge=gauge)
-    command = Declare(declarations=(declaration,), close=True if close else None, dice=parse_dice(tie_dice))
+    tie = parse_dice([tie_dice] if tie_dice else None)
+    command = Declare(declarations=(declaration,), close=True if close else None, dice=tie)
     try:
         run(db, name, command, amend=amend, json=json, command_id=command_id)
     except InvalidInput as exc:  # the dice a declaration reads are its tie dice
@@ -168,6 +170,11 @@ def act(
     table = ruleset_of(state).thaw(state)
     now = table.current
     who = sessions.combatant_id(state, actor, where="ACTOR") if actor else now
+    if actor is None and now is not None and sessions.roster(name).is_npc(now):
+        raise Refused(  # never act for a character the command did not name, unless a player's
+            f"it is {now}'s turn, an NPC's: act names no one, so it does not act for {now}",
+            hint=f"ua session npc {name} (its tactics), or ua session act {name} {now} to act for it yourself",
+        )
     if who is None or who != now:
         phase = "the round's declarations are open" if table.phase == "declare" else f"the fight is {table.phase}"
         raise Refused(
@@ -199,7 +206,9 @@ def act(
         raise InvalidInput("--passion-mode says how a passion is spent", where="--passion-mode", hint="give --passion")
     if isinstance(command, Coerce) and passion is not None:  # U-15 (4): in play, not spent on a roll
         options.update(passion=None, passion_mode=passion_mode, coercer_passions=(passion,))
-    run(db, name, _with(command, options), json=json, command_id=command_id, draw_rest=draw_rest)
+    run(
+        db, name, _with(command, options), json=json, command_id=command_id, draw_rest=draw_rest, given=owned_dice(dice)
+    )
 
 
 def _with(command: CommandBase, options: dict[str, Any]) -> CommandBase:

@@ -6,12 +6,12 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Final, cast, get_args
 
 from engine.commands.madness import MadnessCheck, SourceGone, Therapy
 from engine.dice.checks import CheckSpec, Shift, roll_check
 from engine.dice.judge import succeeded
-from engine.dice.source import DiceSource
+from engine.dice.source import Choice, DiceSource, SeededDice, choosing
 from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.checks import CheckRolled
@@ -87,6 +87,20 @@ def _reaction_for(t: Table, actor_id: str, stated: Reaction | None) -> tuple[Rea
     return t.settings.default_reaction, "setting"
 
 
+_REACTIONS_SAY: Final = {
+    "flee": "flee: leave the fight (counts as fled, not defeated; M2-7)",
+    "freeze": "freeze: no actions and no dodging until the source is gone (M2-7)",
+    "frenzy": "frenzy: attack the source every action, no dodging, no other target (M2-7)",
+}
+
+
+def _reaction_choice(who: str, meter: MeterName, rank: int, automatic: Reaction) -> Choice:
+    """M2-4: the reaction to a failed check, each option with what it does (`automatic` first)."""
+    order = (automatic, *(r for r in _REACTIONS_SAY if r != automatic))
+    options = tuple((r, _REACTIONS_SAY[r]) for r in order)
+    return Choice(who, "reaction", f"reaction to a failed {meter} {rank} check", options, "M2-4")
+
+
 def require_check(
     t: Table, actor_id: str, meter: str, rank: int, reaction: Reaction | None = None
 ) -> tuple[Row, MeterName]:
@@ -135,7 +149,7 @@ def check_madness(
         _resolved(sink, combatant, name, rank, "automatic_failure", hardened, failed, cause)
     else:  # M2-4
         spec = CheckSpec(kind="major", rating=combatant.sheet.stats.mind, shifts=shifts, label="Mind")
-        result = roll_check(spec, dice)
+        result = roll_check(spec, dice, who=actor_id, rule="M2-4")
         check_rolled(combatant, result)
         purpose = f"resist a {name} {rank} madness check" if recording else ""
         sink.applied(CheckRolled(actor=actor_id, result=result, purpose=purpose) if recording else None)
@@ -154,6 +168,10 @@ def check_madness(
         if failed + 1 == MAX_FAILED and not held.neurosis:  # M2-5
             neurosis_marked(combatant, name)
             sink.applied(NeurosisMarked(actor=actor_id, meter=name, cause=cause) if recording else None)
+    if chooser != "stated" and type(dice) is not SeededDice:  # M2-4: the character's player chooses (T-1)
+        picked = choosing(dice, _reaction_choice(actor_id, name, rank, kind), kind)
+        if picked != kind:
+            kind, chooser = cast(Reaction, picked), "stated"
     lasts_until = cause if source is None else source
     reaction_taken(combatant, kind, lasts_until, name)
     sink.applied(

@@ -56,7 +56,7 @@ def passion_on_failure(
 ) -> PassionSpent | None:
     """The passion spent on `result` if it failed and the change can help; None otherwise
     (a success, or a flip that reads the same value or was already weighed, C-9/C-11)."""
-    after = on_failure(result, mode, dice, prefer_high=prefer_high)
+    after = on_failure(result, mode, dice, prefer_high=prefer_high, who=combatant.id)
     if after is None:
         return None
     trigger = next(p.trigger for p in combatant.sheet.passions if p.kind == kind)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import suppress
-from typing import Any
+from typing import Any, cast
 
-from engine.commands.combat import Declare
+import msgspec
+
+from engine.commands.base import CommandBase
+from engine.commands.combat import Attack, BeginFight, Declare, InitiativeChoice, ReactionChoice
+from engine.commands.madness import MadnessCheck
 from engine.dice.source import SeededDice
 from engine.errors import Refused
 from engine.rules.ruleset import Ruleset
@@ -16,7 +21,8 @@ from engine.rules.ua2.handlers import HANDLERS
 from engine.rules.ua2.table import Table
 from engine.rules.view import View
 from engine.rules.words import Words
-from engine.state.encounter import Encounter
+from engine.state.encounter import Encounter, Reaction
+from engine.state.fight import InitiativeMethod
 
 
 class Ua2(Ruleset[Table, Encounter]):
@@ -48,6 +54,34 @@ class Ua2(Ruleset[Table, Encounter]):
     def state_diff(self, before: Encounter, after: Encounter) -> list[str]:
         return view.state_diff(before, after)
 
+    def stated_choices(self, command: CommandBase) -> frozenset[str]:
+        """I2-1 at a fight's start; M2-4 where the command names reactions."""
+        if isinstance(command, BeginFight):
+            return frozenset({"initiative"})
+        if isinstance(command, (Attack, MadnessCheck)):
+            return frozenset({"reaction"})
+        return frozenset()
+
+    def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
+        """I2-1: a played character's initiative choice, named in the `BeginFight`; M2-4: the
+        reaction to a failed check, in the madness check or the attack that raised it."""
+        if isinstance(command, BeginFight):
+            named = {c.id for c in command.initiative}
+            chosen = tuple(
+                InitiativeChoice(id=who, method=cast(InitiativeMethod, value))
+                for who, key, value in made
+                if key == "initiative" and who not in named
+            )
+            return msgspec.structs.replace(command, initiative=(*command.initiative, *chosen))
+        reactions = {who: cast(Reaction, value) for who, key, value in made if key == "reaction"}
+        if isinstance(command, MadnessCheck) and command.actor in reactions:
+            return msgspec.structs.replace(command, reaction=reactions[command.actor])
+        if isinstance(command, Attack) and reactions:
+            kept = () if command.reactions is msgspec.UNSET else command.reactions
+            added = tuple(ReactionChoice(id=who, reaction=r) for who, r in reactions.items())
+            return msgspec.structs.replace(command, reactions=(*kept, *added))
+        return super().with_choices(command, made)
+
 
 RULESET = Ua2(
     name="ua2",
@@ -57,4 +91,5 @@ RULESET = Ua2(
     handlers=HANDLERS,
     script_module="engine.tactics.script",
     words=Words(),  # the defaults are this edition's
+    standing_choices={"initiative": ("roll", "default", "ambush"), "reaction": ("flee", "freeze", "frenzy")},
 )

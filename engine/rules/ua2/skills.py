@@ -88,7 +88,7 @@ def spend_passion(sink: Sink, command: SpendPassion, dice: DiceSource) -> None:
             f"{command.actor}'s last check was a {last.outcome.replace('_', ' ')}, not a failure",
             hint="a passion changes a failed roll only (C-10)",
         )
-    after = changed(last, command.mode, command.flipped, dice)
+    after = changed(last, command.mode, command.flipped, dice, command.actor)
     sink.emit(
         PassionSpent(
             actor=command.actor,

@@ -24,7 +24,7 @@ def ability_check(sink: Sink[Table], command: AbilityCheck, dice: DiceSource) ->
     spec = spec_for(
         row, option, kind=command.kind, shifts=command.shifts, minimum=command.minimum, roll_anyway=command.roll_anyway
     )
-    result = roll(spec, dice, command.flipped)
+    result = roll(spec, dice, command.flipped, row.id, "U-1")
     sink.emit(AbilityChecked(actor=row.id, result=result, rolled_with=option.source, purpose=command.purpose))
 
 
@@ -46,7 +46,7 @@ def spend_passion(sink: Sink[Table], command: SpendPassion, dice: DiceSource) ->
             f"{command.actor}'s last check was a {last.outcome.replace('_', ' ')}, not a failure",
             hint="a passion changes a failed roll only (U-21)",
         )
-    after = changed(last, command.mode, command.flipped, dice)
+    after = changed(last, command.mode, command.flipped, dice, row.id)
     sink.emit(
         PassionSpent(
             actor=row.id, passion=passion.kind, mode=command.mode, trigger=passion.trigger, before=last, after=after

@@ -80,7 +80,7 @@ def coerce(sink: Sink[Table], command: Coerce, dice: DiceSource) -> None:
     options, best_option = coercing_options(coercer, target, gauge)
     roll_with = command.roll_with
     option = pick(options, roll_with, f"coerce on {gauge}") if roll_with.strip() else best_option  # `pick`'s best
-    result = roll(spec_for(coercer, option, shifts=command.shifts), dice, command.flipped)
+    result = roll(spec_for(coercer, option, shifts=command.shifts), dice, command.flipped, coercer.id, "U-15")
     rank = rank_of(result.outcome, len(command.coercer_passions), len(command.target_passions))
     rolled = CoercionRolled(
         coercer=coercer.id,

@@ -15,7 +15,7 @@ from engine.events.ua3 import ConflictEnded, ConflictStarted, GridironRolled, Pe
 from engine.rules.common import require_started
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option, named_rating
-from engine.rules.ua3.combat.harm import flee_if_free
+from engine.rules.ua3.combat.harm import d10, flee_if_free
 from engine.rules.ua3.harm import wound_events
 from engine.rules.ua3.people import able, require_passion, roll, spec_for, with_passion
 from engine.rules.ua3.table import Row, Table
@@ -64,7 +64,7 @@ def _side(t: Table, key: SideKey, spec: SideSpec) -> tuple[ConflictSide, int]:
     return side, rating
 
 
-def _first(ratings: tuple[int, int], dice: DiceSource) -> tuple[SideKey, str, tuple[int, ...]]:
+def _first(ratings: tuple[int, int], dice: DiceSource, who: tuple[str, str]) -> tuple[SideKey, str, tuple[int, ...]]:
     """U-22 order: the higher rating rolls first; a tie is broken as I2-4 (a die each, again
     while tied)."""
     a, b = ratings
@@ -73,7 +73,7 @@ def _first(ratings: tuple[int, int], dice: DiceSource) -> tuple[SideKey, str, tu
         return first, f"the higher rating, {max(a, b)} against {min(a, b)}; U-22", ()
     faces: list[int] = []
     while True:
-        x, y = dice.d10(), dice.d10()
+        x, y = d10(dice, who[0], "tie-breaking die", "U-22"), d10(dice, who[1], "tie-breaking die", "U-22")
         faces += [x, y]
         if face_value(x) != face_value(y):
             first = "a" if face_value(x) > face_value(y) else "b"
@@ -107,7 +107,7 @@ def start_conflict(sink: Sink[Table], command: StartConflict, dice: DiceSource) 
     if command.first is not None:
         first, order = command.first, "as the conflict says"
     else:
-        first, order, faces = _first((rating_a, rating_b), dice)
+        first, order, faces = _first((rating_a, rating_b), dice, (a.actor or a.name, b.actor or b.name))
     sink.emit(
         ConflictStarted(
             id=conflict_id,
@@ -194,7 +194,7 @@ def gridiron_roll(sink: Sink[Table], command: GridironRoll, dice: DiceSource) ->
             raise Refused(f"{side.name} is no character and has no passions")
         spent = require_passion(t, row, command.passion)
     spec = spec_for(row, option, shifts=command.shifts, carried=side.next_roll)
-    result = roll(spec, dice, command.flipped)
+    result = roll(spec, dice, command.flipped, row.id if row is not None else side.name, "U-16")
     events: list[EventBase] = []
     if row is not None:
         passions, result = with_passion(row, spent, command.passion_mode, result, dice)
@@ -224,7 +224,7 @@ def _matched_failure(
     t: Table, conflict: Conflict, key: SideKey, row: Row | None, command: GridironRoll, dice: DiceSource
 ) -> list[EventBase]:
     if command.matched_failure == "wounds" and row is not None:
-        face = dice.d10()
+        face = d10(dice, row.id, "matched failure's wound die", "U-16")
         cause = f"a matched failure in conflict {conflict.id}"
         return wound_events(t, row, face_value(face), cause, faces=(face,), rule="U-16")
     if row is not None:

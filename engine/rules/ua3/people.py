@@ -126,9 +126,10 @@ def _not_flipped(label: str) -> NoReturn:
     )
 
 
-def roll(spec: CheckSpec, dice: DiceSource, flipped: bool | None) -> CheckResult:
+def roll(spec: CheckSpec, dice: DiceSource, flipped: bool | None, who: str, rule: str = "") -> CheckResult:
+    """`who` rolls `spec` (T-1), read as `flipped` states or the better way (C-11)."""
     check_orientation(spec, flipped)
-    return roll_check(spec, dice, flipped=flipped)
+    return roll_check(spec, dice, flipped=flipped, who=who, rule=rule)
 
 
 def require_passion(t: Table, row: Row, kind: str) -> Passion:
@@ -167,7 +168,7 @@ def with_passion(
     """U-21: a passion in play changes the failed roll (reroll or flip-flop), when it can help."""
     if passion is None:
         return [], result
-    after = on_failure(result, mode, dice)
+    after = on_failure(result, mode, dice, who=row.id)
     if after is None:
         return [], result
     spent = PassionSpent(

@@ -154,7 +154,7 @@ def _decide(
     options, best_option = rated_options(row, U18[gauge].resisted_with, "resists", gauge, involves)
     option = pick(options, roll_with, f"resist a {gauge} stress check") if roll_with.strip() else best_option
     spec = spec_for(row, option, shifts=shifts)
-    result = roll(spec, dice, flipped)
+    result = roll(spec, dice, flipped, row.id, "U-23")
     passions, result = with_passion(row, spent, passion_mode, result, dice)
     if passions:
         out.passions(passions)

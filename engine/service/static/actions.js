@@ -131,7 +131,8 @@ export function passionButtons(who, passions, spend) {
   box.dataset.actor = who;
   box.append(node("p", `${who}'s last roll, ${last.what}, failed (${last.outcome.replace("_", " ")}): a passion rerolls it (C-10)`));
   for (const p of passions.passions.filter((x) => x.left > 0)) {
-    const b = button(`${p.kind}: ${p.trigger}`, () => spend({ actor: who, passion: p.kind, mode: "reroll" }), "big passion");
+    // the reroll is the player's own die (T-3, T-6): pressing the button asks the seed to roll it
+    const b = button(`${p.kind}: ${p.trigger} — reroll, rolled for you`, () => spend({ actor: who, passion: p.kind, mode: "reroll", roll_for_me: true }), "big passion");
     b.dataset.passion = p.kind;
     box.append(b);
   }

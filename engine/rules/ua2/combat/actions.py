@@ -132,7 +132,7 @@ def suppressive_fire(sink: Sink, command: SuppressiveFire, dice: DiceSource) -> 
     total = s.suppression.shots + (0 if continued else command.shots)
     shots = fighter.suppressing if continued else command.shots
     spec = skill_spec(fighter, weapon.skill, weapon.skill_stat, roll_shifts(s, command.actor))
-    result = roll_attack(spec, weapon, dice, None)
+    result = roll_attack(spec, weapon, dice, None, command.actor)
     able = [f for f in command.field if (c := s.by_id.get(f)) is not None and c.status not in OUT_OF_FIGHT]
     hit = able[0] if result.outcome == "crit" and able else ""
     dodge = dodge_outcome(s, hit, result, dice) if hit else None  # C2-15: only a full dodge stops a crit
@@ -182,7 +182,7 @@ def break_free(sink: Sink, command: BreakFree, dice: DiceSource) -> None:
         raise Refused(f"{command.actor} is not held")
     minimum = max(1, min(100, hand_to_hand_rating(combatant(s, holder))))
     spec = skill_spec(c, c.sheet.hand_to_hand, "body", roll_shifts(s, command.actor), minimum=minimum)
-    result = roll_attack(spec, FISTS, dice, command.flipped)
+    result = roll_attack(spec, FISTS, dice, command.flipped, command.actor)
     sink.emit(
         ev.AttackResolved(
             round=s.round,
@@ -209,7 +209,7 @@ def squeeze(sink: Sink, command: Squeeze, dice: DiceSource) -> None:
     weapon = fighter.weapon()
     if command.gimme:
         spec = skill_spec(fighter, fighter.sheet.hand_to_hand, "body", roll_shifts(s, command.actor))
-        result = roll_attack(spec, weapon or FISTS, dice, None)
+        result = roll_attack(spec, weapon or FISTS, dice, None, command.actor)
         sink.emit(
             ev.AttackResolved(
                 round=s.round,

@@ -7,7 +7,7 @@ from typing import Final
 import msgspec
 
 from engine.commands.combat import Attack, ReactionChoice, RollPassion, Strike
-from engine.dice.checks import CheckResult, CheckSpec, Shift, roll_check
+from engine.dice.checks import CheckResult, CheckSpec, Prefer, Shift, roll_check
 from engine.dice.source import DiceSource
 from engine.errors import Refused
 from engine.events import combat as ev
@@ -350,14 +350,16 @@ def _strike_spec(
     return spec
 
 
-def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool | None) -> CheckResult:
+def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool | None, who: str = "") -> CheckResult:
     """C-11: a stated orientation, else the better outcome; ties → higher value for a gun."""
-    return roll_check(spec, dice, prefer="high" if weapon.kind == "firearm" else "as_rolled", flipped=flipped)
+    prefer: Prefer = "high" if weapon.kind == "firearm" else "as_rolled"
+    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what=f"attack ({spec.label})")
 
 
-def _roll_strike(spec: CheckSpec, arm: Arm, dice: DiceSource, flipped: bool | None) -> CheckResult:
+def _roll_strike(spec: CheckSpec, arm: Arm, dice: DiceSource, flipped: bool | None, who: str) -> CheckResult:
     """`roll_attack` with the weapon as the strikes read it."""
-    return roll_check(spec, dice, prefer="high" if arm.firearm else "as_rolled", flipped=flipped)
+    prefer: Prefer = "high" if arm.firearm else "as_rolled"
+    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what=f"attack ({spec.label})")
 
 
 def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:
@@ -426,7 +428,7 @@ def strike(
     aimed.add(target)
     spec = _strike_spec(t, plan, target, share, part, parts, side_shifts=first_at_target)
     arm = plan.arm
-    result = _roll_strike(spec, arm, dice, plan.flipped)
+    result = _roll_strike(spec, arm, dice, plan.flipped, attacker_id)
     if plan.passion is not None and not passion.spent:
         spent = passion_on_failure(
             plan.attacker,
@@ -477,7 +479,7 @@ def strike(
         elif outcome == "crit":
             note = _join(note, "crit (C2-10)")
         else:
-            amount, text, rule = _damage(result, outcome, arm, thrown, plan.mode, cherry, dice, recording)
+            amount, text, rule = _damage(result, outcome, arm, thrown, plan.mode, cherry, dice, recording, attacker_id)
             if dodge is not None and dodge.effect == "half":
                 amount, text, rule = dmg.halve((amount, text, rule))
             if amount > 0:
@@ -556,6 +558,7 @@ def _damage(
     cherry: str | None,
     dice: DiceSource,
     describe: bool,
+    attacker: str,
 ) -> dmg.Damage:
     roll = result.roll
     assert roll is not None
@@ -569,7 +572,7 @@ def _damage(
     else:
         base = dmg.digit_sum_damage(roll, weapon, thrown=thrown, describe=describe)
     if cherry is not None:
-        return cherry_damage(base, roll, weapon, thrown, cherry, dice, describe=describe)
+        return cherry_damage(base, roll, weapon, thrown, cherry, dice, describe=describe, attacker=attacker)
     return base
 
 

@@ -6,7 +6,7 @@ from typing import Final
 
 from engine.commands.combat import Attack
 from engine.dice.percentile import Percentile, face_value
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.source import DiceSource, roll_percentile, rolling
 from engine.events import combat as ev
 from engine.rules.ua2.combat import damage as dmg
 from engine.rules.ua2.combat.aftermath import knock_down
@@ -28,8 +28,9 @@ def cherry_damage(
     dice: DiceSource,
     *,
     describe: bool = True,
+    attacker: str = "",
 ) -> dmg.Damage:
-    """The damage of a matched success with a cherry."""
+    """The damage of a matched success with a cherry (its dice are the `attacker`'s, T-1)."""
     if cherry in NO_DAMAGE:
         return (
             0,
@@ -39,9 +40,11 @@ def cherry_damage(
     if cherry == "big_hurt" and weapon.bonus < 6:
         return dmg.firearm_style_damage(roll, weapon, "Big Hurt (C2-23)", thrown=thrown, describe=describe)
     if cherry == "more_hurt":
+        rolling(dice, attacker, "More Hurt die", rule="C2-22", faces=1)
         face = dice.d10()
         return dmg.add(base, face_value(face), "More Hurt 1d10", "C2-30")
     if cherry == "new_damage":
+        rolling(dice, attacker, "New Damage roll", rule="C2-22")
         new = roll_percentile(dice)
         if weapon.bonus >= 6:
             return dmg.firearm_style_damage(

@@ -33,7 +33,7 @@ def dodge_outcome(t: Table, target: str, attack: CheckResult, dice: DiceSource) 
     if not c.dodging or not can_dodge(c):
         return None
     spec = skill_spec(c, "Dodge", "speed", roll_shifts(t, target))
-    result = roll_check(spec, dice, prefer="high")
+    result = roll_check(spec, dice, prefer="high", who=target, rule="C2-15", what="dodge")
     skill = c.rating("Dodge")
     effect = dodge_effect(result.outcome, value_read(result) or 0, value_read(attack) or 0, skill)
     return DodgeOutcome(dodger=target, result=result, effect=effect, dodge_skill=skill)  # type: ignore[arg-type]

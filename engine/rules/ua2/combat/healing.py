@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from engine.commands.healing import Convalesce, FirstAid, MedicalCare
 from engine.dice.checks import CheckSpec, Shift, resolve
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.source import DiceSource, roll_percentile, rolling
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.healing import Convalesced, InjuryTreated
@@ -103,6 +103,7 @@ def _treat(
     # C-11: an obsession healer flips for the better outcome; on a tie, the higher value when the
     # roll value itself heals (medical care within the hour), else as rolled (a digit sum).
     by_value = rule == "H2-3" and within_hour
+    rolling(dice, healer.id, spec.label or "healing", rule=rule, spec=spec)
     result = resolve(spec, roll_percentile(dice), prefer="high" if by_value else "as_rolled")
     roll = result.roll
     assert roll is not None

@@ -3,8 +3,10 @@ ambush (I2-3) or round 1."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.commands.combat import BeginFight
-from engine.dice.source import DiceSource
+from engine.dice.source import Choice, DiceSource, SeededDice, choosing
 from engine.errors import Refused
 from engine.events import combat as ev
 from engine.events.combat import StatusName
@@ -12,8 +14,9 @@ from engine.rules.common import require_started
 from engine.rules.ua2.combat.ranking import automatic_method, initiative_event, ranked_order
 from engine.rules.ua2.combat.turns import fight_over, start_first_turn
 from engine.rules.ua2.sink import Sink
-from engine.rules.ua2.table import Row
+from engine.rules.ua2.table import Row, Table
 from engine.settings import Settings
+from engine.state.fight import InitiativeMethod
 
 
 def _out_already(c: Row, settings: Settings) -> StatusName | None:
@@ -25,6 +28,23 @@ def _out_already(c: Row, settings: Settings) -> StatusName | None:
     if c.wounds <= settings.incapacitated_at:
         return "incapacitated"
     return None
+
+
+def _method(t: Table, c: Row, dice: DiceSource) -> InitiativeMethod:
+    """I2-1: how `c` takes initiative — its player's choice at a live table (T-1), else automatic."""
+    automatic = automatic_method(c, c.ambusher)
+    if type(dice) is SeededDice:
+        return automatic
+    skill = c.skill("Initiative")
+    speed = c.sheet.stats.speed
+    options = [
+        ("roll", f"roll against Speed {speed}; a success acts by its value, before every failure"),
+        ("default", f"take default initiative {skill.rating if skill else speed // 2}, counted as a success"),
+    ]
+    if c.ambusher:
+        options.append(("ambush", f"ambush: act before round 1, then Speed {speed} as a success (I2-3)"))
+    choice = Choice(c.id, "initiative", "initiative", tuple(options), "I2-1")
+    return cast(InitiativeMethod, choosing(dice, choice, automatic))
 
 
 def begin_fight(sink: Sink, command: BeginFight, dice: DiceSource) -> None:
@@ -50,7 +70,7 @@ def begin_fight(sink: Sink, command: BeginFight, dice: DiceSource) -> None:
     fighting = [c for c in t.rows if c.status == "active" and c.id not in gone]
     if len({c.side for c in fighting}) < 2:
         raise Refused("a fight needs combatants standing on at least two sides", hint="C2-31, C2-33")
-    methods = {c.id: chosen.get(c.id) or automatic_method(c, c.ambusher) for c in fighting}
+    methods = {c.id: chosen.get(c.id) or _method(t, c, dice) for c in fighting}
     for c in fighting:
         if methods[c.id] == "ambush" and not c.ambusher:
             raise Refused(f"{c.id} is not ambushing", hint="the scenario says who ambushes (I2-3)")

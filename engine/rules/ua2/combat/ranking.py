@@ -3,8 +3,9 @@ higher first, ties by a die; initiative re-set after a round of doing nothing.""
 
 from __future__ import annotations
 
+from engine.dice.checks import CheckSpec
 from engine.dice.percentile import face_value
-from engine.dice.source import DiceSource, roll_percentile
+from engine.dice.source import DiceSource, SeededDice, roll_percentile, rolling
 from engine.events import combat as ev
 from engine.rules.ua2.combat.situation import able_to_act, roll_shifts
 from engine.rules.ua2.sink import Sink
@@ -32,10 +33,12 @@ def initiative_event(t: Table, c: Row, method: InitiativeMethod, dice: DiceSourc
         skill = c.skill("Initiative")
         value = skill.rating if skill is not None else speed // 2
         return ev.InitiativeSet(id=c.id, method=method, value=value, success=True, speed=speed)
-    roll = roll_percentile(dice)
     # C2-31: wound shifts apply to every roll; last round's suppression does not reach round start.
     shift = sum(s.amount for s in roll_shifts(t, c.id, suppression=False))
     target = speed + shift
+    if type(dice) is not SeededDice:  # whose roll, and its odds: a success is a value within Speed (I2-2)
+        rolling(dice, c.id, "initiative", rule="I2-1", spec=CheckSpec(kind="major", rating=target, label="Speed"))
+    roll = roll_percentile(dice)
     # I2-2: crits, fumbles and matches mean nothing; a fumble is a failure of value 100.
     return ev.InitiativeSet(
         id=c.id,
@@ -46,6 +49,12 @@ def initiative_event(t: Table, c: Row, method: InitiativeMethod, dice: DiceSourc
         roll=roll,
         shift=shift,
     )
+
+
+def _tie_die(dice: DiceSource, who: str) -> int:
+    """I2-4: the die `who` rolls to break a tie."""
+    rolling(dice, who, "tie-breaking die", rule="I2-4", faces=1)
+    return dice.d10()
 
 
 def ranked_order(sink: Sink, dice: DiceSource) -> None:
@@ -70,7 +79,7 @@ def ranked_order(sink: Sink, dice: DiceSource) -> None:
             break
         key = tied[0]
         ids = groups[key]
-        faces = tuple(dice.d10() for _ in ids)
+        faces = tuple(_tie_die(dice, fid) for fid in ids)
         values = [face_value(f) for f in faces]
         best = max(values)
         winners = [i for i, v in zip(ids, values, strict=True) if v == best]

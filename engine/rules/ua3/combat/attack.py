@@ -21,7 +21,7 @@ from engine.events.ua3 import combat as ev
 from engine.rules.sink import Sink
 from engine.rules.ua3.abilities import Option
 from engine.rules.ua3.combat.apply import attack_rolled
-from engine.rules.ua3.combat.harm import d10s, stress, total, wound
+from engine.rules.ua3.combat.harm import d10, d10s, stress, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     ability,
@@ -235,7 +235,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         halved = _halved(option, shifts, carried) if len(targets) == 2 else ()
         extra = target_shifts(row, target, option.rating, t.round)
         spec = spec_for(None, option, shifts=(*shifts, *halved, *extra), carried=pending)
-        result = roll_check(spec, dice, prefer=prefer, flipped=flipped)
+        result = roll_check(spec, dice, prefer=prefer, flipped=flipped, who=row.id, what=f"attack ({spec.label})")
         if spent is not None and not result.success:
             passions, result = with_passion(row, spent, fields[_PASSION_MODE], result, dice)
             sink.emit_all(passions)
@@ -434,7 +434,7 @@ def _effects(
         elif kind == "melee" and mode == "strike":
             wound(sink, row, FUMBLE_MELEE, f"a fumble with the {weapon.name}: it hits itself", "U-4")
         else:
-            face = dice.d10()
+            face = d10(dice, row.id, "fumble die", "U-3")
             wound(sink, row, -(-face_value(face) // 2), FUMBLE_FISTS, "U-3", faces=(face,))
         return
     if outcome == "matched_failure":
@@ -484,7 +484,8 @@ def full_auto(sink: Sink[Table], command: FullAuto, dice: DiceSource) -> None:
     if dodges:
         shifts.append(min(dodges, key=lambda s: s.amount))
     shifts += [s for group in per_target for s in group if "dodges" not in s.source]
-    result = roll_check(spec_for(row, option, shifts=tuple(shifts)), dice, prefer="high", flipped=flipped)
+    spec = spec_for(row, option, shifts=tuple(shifts))
+    result = roll_check(spec, dice, prefer="high", flipped=flipped, who=row.id, rule="U-7", what="full-auto attack")
     outcome: str = result.outcome
     roll = result.roll
     assert roll is not None
@@ -567,22 +568,22 @@ def _friendly_fire(
     take the wounds — gun wounds, that bulletproof armor turns (U-13: the fumble's digit sum)."""
     t = sink.table
     side = [r for r in t.rows if r.side == row.side and standing(r)]
-    rolled = [(r, dice.d10()) for r in side]
+    rolled = [(r, d10(dice, r.id, "friendly-fire die", rule)) for r in side]
     low = min(face_value(f) for _, f in rolled)
     shown = ", ".join(f"{r.id} {face_value(f)}" for r, f in rolled)
     for r, f in rolled:
         if face_value(f) == low:
-            faces = d10s(dice, dice_of_wounds)
+            faces = d10s(dice, dice_of_wounds, row.id, rule=rule)
             amount, armor = _gun_wounds(sink, r, total(faces), result, "")
             cause = f"{row.id}'s fumble hits its own side (1d10 each: {shown}{'; ' + armor if armor else ''})"
             wound(sink, r, amount, cause, rule, faces=faces)
 
 
-def _random(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...]]:
-    """A die picks one of `n` (≤ 10): faces above the largest multiple of n are rolled again."""
+def _random(dice: DiceSource, n: int, who: str) -> tuple[int, tuple[int, ...]]:
+    """A die `who` rolls picks one of `n` (≤ 10): faces above the largest multiple of n are rolled again."""
     faces = []
     while True:
-        face = dice.d10()
+        face = d10(dice, who, "die that picks who is hit", "U-8")
         faces.append(face)
         value = face_value(face) - 1
         if value < n * (10 // n):
@@ -608,19 +609,22 @@ def suppress(sink: Sink[Table], command: Suppress, dice: DiceSource) -> None:
         return
     option = firearms(row) or struggle(row)  # read after the check, as `attack` (U-18)
     check_flip(option, command.flipped)
-    result = roll_check(spec_for(row, option, shifts=command.shifts), dice, prefer="high", flipped=command.flipped)
+    spec = spec_for(row, option, shifts=command.shifts)
+    result = roll_check(
+        spec, dice, prefer="high", flipped=command.flipped, who=row.id, rule="U-8", what="suppressive fire"
+    )
     outcome = result.outcome
     roll = result.roll
     assert roll is not None
     wounds = [0] * len(group)
     parts = ""
     if outcome == "matched_success":
-        index, picked = _random(dice, len(group))
-        faces = d10s(dice, 1)
+        index, picked = _random(dice, len(group), row.id)
+        faces = d10s(dice, 1, row.id, rule="U-8")
         wounds[index] = total(faces)
         parts = f"matched success: {group[index].id} (picked by a die, {picked}) takes 1d10"
     elif outcome == "crit":
-        faces = d10s(dice, 3)
+        faces = d10s(dice, 3, row.id, rule="U-8")
         wounds[0] = total(faces)
         parts = f"crit: center mass on {group[0].id}, 3d10 ({'+'.join(str(face_value(f)) for f in faces)})"
     armored = _armored(sink, group, wounds, result)  # U-13: the suppression's hits are gun wounds

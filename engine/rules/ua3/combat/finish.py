@@ -41,7 +41,7 @@ def finish(sink: Sink[Table], command: Finish, dice: DiceSource) -> None:
         cause = f"{row.id} finishes it with the {weapon.name}, automatically"
         sink.emit(StatusChanged(actor=target.id, status="dead", cause=cause, rule="U-10"))
     else:
-        result = roll_check(spec_for(row, option), dice, flipped=command.flipped)
+        result = roll_check(spec_for(row, option), dice, flipped=command.flipped, who=row.id, rule="U-10")
         roll = result.roll
         assert roll is not None
         outcome = result.outcome

@@ -21,7 +21,7 @@ from engine.rules.sink import Sink
 from engine.rules.ua3.apply import gridiron_rolled
 from engine.rules.ua3.combat.apply import exchange_spent
 from engine.rules.ua3.combat.attack import STRIKE, first_weapon_checks, killed_checks, strike
-from engine.rules.ua3.combat.harm import d10s, flee_if_free, total, wound
+from engine.rules.ua3.combat.harm import d10, d10s, flee_if_free, total, wound
 from engine.rules.ua3.combat.rounds import end_turn, suppressed_may_act, turn_of
 from engine.rules.ua3.combat.situation import (
     dead,
@@ -137,7 +137,7 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
     if order.move == "roll":
         _roll(sink, row, other, conflict, key, order, dice)
     elif order.move == "wounds":
-        faces = (dice.d10(),)
+        faces = (d10(dice, row.id, "wound die", "U-17"),)
         _hurt(sink, row, other, face_value(faces[0]), f"{row.id} has advantage in the grapple: 1d10", faces, dice)
     elif order.move == "disarm":
         sink.emit(ev.WeaponDropped(actor=other.id, weapon=other.in_hand, rule="U-17"))
@@ -147,14 +147,14 @@ def grapple(sink: Sink[Table], command: Grapple, dice: DiceSource) -> None:
         gun = weapon_of(row)
         option = gun_rating(row, "shoot in a grapple")
         spec = spec_for(row, option, shifts=order.shifts)
-        result = roll_check(spec, dice, prefer="high", flipped=order.flipped)
+        result = roll_check(spec, dice, prefer="high", flipped=order.flipped, who=row.id, rule="U-17")
         strike(sink, row, other, gun, STRIKE, result, dice)
     blade = weapon_of(row)
     if blade.edged and row.status == "active" and other.status == "active" and grapple_of(t, row.id) is not None:
         seen = other.triggered
         if "weapon" not in seen:  # U-25: a blade turned on it is an attack with a weapon
             sink.emit(ev.AttackedWithWeapon(actor=other.id, by=row.id, weapon=blade.name))
-        faces = (dice.d10(),)
+        faces = (d10(dice, row.id, "blade's wound die", "U-17"),)
         _hurt(sink, row, other, face_value(faces[0]), f"{row.id}'s {blade.name} in the grapple: 1d10", faces, dice)
         first_weapon_checks(sink, row.id, other, seen, dice)
     end_turn(sink, row.id, dice)
@@ -193,7 +193,8 @@ def _roll(
 ) -> None:
     """U-16 moves on the grapple's gridiron; the end zones end it (U-17)."""
     option = struggle(row)
-    result = roll_check(spec_for(row, option, shifts=order.shifts), dice, flipped=order.flipped)
+    spec = spec_for(row, option, shifts=order.shifts)
+    result = roll_check(spec, dice, flipped=order.flipped, who=row.id, rule="U-17")
     outcome: str = result.outcome
     steps = steps_for(outcome)
     conflict_id, before, sides = conflict.id, conflict.token, conflict.sides
@@ -218,7 +219,7 @@ def _roll(
         else None
     )
     if outcome == "matched_failure" and order.matched_failure == "wounds":
-        face = dice.d10()
+        face = d10(dice, row.id, "matched failure's wound die", "U-16")
         wound(sink, row, face_value(face), "a matched failure in the grapple: 1d10", "U-16", faces=(face,))
     elif outcome == "matched_failure":
         sink.emit(PenaltyTaken(actor=row.id, shift=MATCHED_FAILURE, rule="U-16"))
@@ -245,7 +246,7 @@ def _roll(
         if row.id == defender.id:
             _hurt(sink, defender, attacker, roll.digit_sum, f"{defender.id} breaks free with a punch", (), dice)
         else:  # the attacker's fumble pushed it there: it still punches its way out (two dice, D-5)
-            faces = d10s(dice, 2)
+            faces = d10s(dice, 2, defender.id, "punch's dice", "U-17")
             _hurt(sink, defender, attacker, total(faces), f"{defender.id} breaks free with a punch", faces, dice)
         flee_if_free(sink, defender)  # U-23: free, one that would flee goes
         flee_if_free(sink, attacker)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.dice.percentile import face_value
-from engine.dice.source import DiceSource
+from engine.dice.source import DiceSource, rolling
 from engine.events.base import EventBase
 from engine.events.ua3 import StatusChanged, StressChecked
 from engine.rules.sink import Sink
@@ -32,8 +32,16 @@ def wound(sink: Sink[Table], row: Row, amount: int, cause: str, rule: str, faces
         sink.applied(None)
 
 
-def d10s(dice: DiceSource, n: int) -> tuple[int, ...]:
+def d10s(dice: DiceSource, n: int, who: str, what: str = "wound dice", rule: str = "") -> tuple[int, ...]:
+    """`n` ten-sided dice `who` rolls (T-1)."""
+    rolling(dice, who, what, rule=rule, faces=n)
     return tuple(dice.d10() for _ in range(n))
+
+
+def d10(dice: DiceSource, who: str, what: str, rule: str = "") -> int:
+    """One ten-sided die `who` rolls (T-1)."""
+    rolling(dice, who, what, rule=rule, faces=1)
+    return dice.d10()
 
 
 def total(faces: tuple[int, ...]) -> int:

@@ -21,7 +21,7 @@ from engine.commands.ua3_combat import (
     Surrender,
 )
 from engine.dice.percentile import face_value
-from engine.dice.source import DiceSource
+from engine.dice.source import DiceSource, rolling
 from engine.errors import Refused
 from engine.events.base import EventBase
 from engine.events.ua3 import ConflictEnded, ReactionEnded, StatusChanged
@@ -279,7 +279,8 @@ def ranked(
         group = [i for i in range(n) if rated[i] == key]
         values: list[int] = []
         top = 0
-        for _ in group:
+        for i in group:
+            rolling(dice, ids[i], "tie-breaking die", rule="U-22", faces=1)
             face = dice.d10()
             faces.append(face)
             value = face_value(face)
