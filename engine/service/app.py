@@ -62,6 +62,9 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_LOG_BODY = 32 * 1024 * 1024
 #: Replays (dropped files) kept in memory for the viewer, the oldest forgotten first.
 MAX_REPLAYS = 16
+#: A log's media types: JSON lines, or the same bytes for a client that takes only bytes.
+JSON_LINES = "application/x-ndjson"
+BYTES = "application/octet-stream"
 CommandId = Annotated[
     str | None,
     HeaderParameter(
@@ -69,13 +72,17 @@ CommandId = Annotated[
         required=False,
         min_length=1,
         max_length=128,
-        pattern=COMMAND_ID_PATTERN.pattern,
+        pattern=f"^{COMMAND_ID_PATTERN.pattern}$",
         description=(
             "The caller's id of this command (1–128 of A-Z a-z 0-9 . _ : -): the same id again is a retry,"
             " answered with what the command recorded (`retry: true`); nothing new is written."
         ),
     ),
 ]
+
+
+#: The handlers' names of the headers they read → the headers' own names (what an error names).
+HEADERS = {"command_id": "Command-Id", "last_event_id": "Last-Event-ID"}
 
 
 @dataclass
@@ -353,9 +360,9 @@ async def check(request: Request[Any, Any, Any]) -> models.CheckOutcome:
 
 @get("/sessions", sync_to_thread=True, name="list_sessions")
 def list_sessions(request: Request[Any, Any, Any]) -> models.SessionList:
-    """The sessions in the server's database (the CLI's `--db` file)."""
-    listed = _service(request).sessions.sessions()
-    return models.SessionList(sessions=[models.SessionInfo(name=n, version=v) for n, v in listed])
+    """The sessions in the server's database (the CLI's `--db` file): each one's title, ruleset,
+    phase, round and who acts now, as `GET /sessions/NAME` gives them."""
+    return models.SessionList(sessions=sessions.session_list(_service(request).sessions))
 
 
 def _create(service: Service, body: models.NewSession, command_id: str) -> models.CommandResult:
@@ -506,15 +513,22 @@ async def amend(
     return sessions.command_result(done, cid)
 
 
-@get("/sessions/{name:str}/export", sync_to_thread=True, media_type="application/x-ndjson")
+@get(
+    "/sessions/{name:str}/export",
+    sync_to_thread=True,
+    media_type=JSON_LINES,
+    opt={"response_media": (JSON_LINES, BYTES)},
+)
 def export(request: Request[Any, Any, Any], name: FromPath[str]) -> Response[bytes]:
-    """The session's log as JSON lines (a replay file, as `ua session export` writes)."""
+    """The session's log as JSON lines (a replay file, as `ua session export` writes); the same
+    bytes as `application/octet-stream` to a client that accepts only that."""
     from engine.store.jsonl import log_lines
 
     data = b"".join(log_lines(_service(request).sessions.export(name)))
+    accepted = request.headers.get("accept", "")
     return Response(
         data,
-        media_type="application/x-ndjson",
+        media_type=BYTES if BYTES in accepted and JSON_LINES not in accepted else JSON_LINES,
         headers={"Content-Disposition": f'attachment; filename="{name}.jsonl"'},
     )
 
@@ -527,7 +541,7 @@ class ImportLog(models.Request, frozen=True):
 
 async def _log_text(request: Request[Any, Any, Any]) -> bytes:
     raw = await request.body()
-    if request.headers.get("content-type", "").startswith(("application/x-ndjson", "application/jsonl")):
+    if request.headers.get("content-type", "").startswith((JSON_LINES, "application/jsonl")):
         return raw
     return bodies.decode_body(raw, ImportLog).log.encode()
 
@@ -535,7 +549,7 @@ async def _log_text(request: Request[Any, Any, Any]) -> bytes:
 @post(
     "/sessions/{name:str}/import",
     status_code=201,
-    opt={"body": ImportLog, "body_media": ("application/x-ndjson",)},
+    opt={"body": ImportLog, "body_media": (JSON_LINES,)},
     request_max_body_size=MAX_LOG_BODY,
 )
 async def import_log(request: Request[Any, Any, Any], name: FromPath[str]) -> models.Imported:
@@ -650,7 +664,7 @@ def _new_replay(service: Service, data: bytes) -> models.Imported:
 @post(
     "/replays",
     status_code=201,
-    opt={"body": ImportLog, "body_media": ("application/x-ndjson",)},
+    opt={"body": ImportLog, "body_media": (JSON_LINES,)},
     request_max_body_size=MAX_LOG_BODY,
 )
 async def new_replay(request: Request[Any, Any, Any]) -> models.Imported:
@@ -711,7 +725,7 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     extra = exc.extra if isinstance(exc.extra, list) else []
     if extra and isinstance(extra[0], dict):  # Litestar's parameter validation: which one, and why
         first = extra[0]
-        where = str(first.get("key", ""))
+        where = HEADERS.get(str(first.get("key", "")), str(first.get("key", "")))
         message = f"{message}: {first.get('message', '')}".strip(": ")
     body = msgspec.structs.replace(http_error(status, message or "the request was refused"), where=where)
     # Litestar's own headers stay: a 405's `Allow` (RFC 9110 §15.5.6) names the route's methods

@@ -6,7 +6,7 @@ Commands are the engine's own `Command` union (tagged by `command`), taken as th
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -22,7 +22,10 @@ SessionName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r
 ScenarioDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Scenario"})]
 #: A character sheet document as a JSON object; checked as `ua character check` checks a file.
 SheetDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Sheet"})]
-#: A shipped scenario's name (`GET /scenarios` lists them), never a path.
+#: A session's state as JSON, of its ruleset (the document's `State`: each ruleset's, by `ruleset`).
+StateDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/State"})]
+#: An event as JSON (the document's `Event`: every ruleset's event types, by `type`).
+EventDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Event"})]
 #: A shipped scenario's name: `knife-vs-22`, or in a ruleset's folder `ua3/the-hollow-church`.
 ShippedName = Annotated[
     str,
@@ -67,6 +70,9 @@ class ScenarioSource(Request, frozen=True):
     (TOML, YAML or JSON, as a file would hold it). Exactly one of them. Sheets inside a posted
     document are given inline (`character`); paths are not accepted."""
 
+    #: the fields of which a body gives exactly one (the document says so: `oneOf`)
+    one_of: ClassVar[tuple[str, ...]] = ("name", "document", "text")
+
     name: ShippedName | None = None
     document: ScenarioDocument | None = None
     text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
@@ -74,7 +80,9 @@ class ScenarioSource(Request, frozen=True):
 
 
 class SheetSource(Request, frozen=True):
-    """A character sheet: a `document` (a JSON object) or `text` in `format`."""
+    """A character sheet: a `document` (a JSON object) or `text` in `format`. Exactly one of them."""
+
+    one_of: ClassVar[tuple[str, ...]] = ("document", "text")
 
     document: SheetDocument | None = None
     text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
@@ -192,7 +200,7 @@ class EventView(Response, frozen=True):
     odds: str = ""
     struck: bool = False
     note: str = ""
-    event: dict[str, Any] | None = None
+    event: EventDocument | None = None
 
 
 class CommandResult(Response, frozen=True):
@@ -233,11 +241,11 @@ class StateView(Response, frozen=True):
     state (its shape depends on `ruleset`), `turn` who acts now."""
 
     session: str
-    version: int
-    at: int
+    version: Version
+    at: Version
     ruleset: str
     turn: str | None
-    state: dict[str, Any]
+    state: StateDocument
 
 
 class LogView(Response, frozen=True):

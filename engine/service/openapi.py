@@ -19,10 +19,11 @@ from litestar import Litestar, Request
 from litestar.openapi.plugins import OpenAPIRenderPlugin
 
 from engine.scenario.scenario import Scenario
+from engine.service import components
 from engine.service.models import ErrorBody
 from engine.state.sheet import Sheet
 
-REF = "#/components/schemas/{name}"
+REF = components.REF
 #: The error statuses every operation may answer with, and what each means.
 ERRORS = {
     "400": "The request is not valid (its `where` names the field, `$.path` style).",
@@ -35,6 +36,17 @@ ERRORS = {
     "429": "Too many jobs are running.",
 }
 METHODS = ("get", "put", "post", "delete", "patch")
+#: A session's log as bytes: JSON lines, as `ua session export` writes a replay file.
+LOG = {
+    "type": "string",
+    "format": "binary",
+    "contentMediaType": "application/x-ndjson",
+    "description": (
+        "A replay file: one JSON object per line (`stream`, `position`, `event_id`, `command_id`,"
+        " `type`, `schema_version`, `recorded_at`, `commit`, `data` — the event, an `Event` —"
+        " and `checksum`), as `ua session export` writes it and `ua session import` reads it."
+    ),
+}
 #: A session's live stream: Server-Sent Events, not JSON (each message's `data` is an EventView).
 STREAM = {
     "description": (
@@ -73,6 +85,18 @@ def bodies(app: Litestar) -> dict[tuple[str, str], tuple[type[Any], bool, tuple[
     return out
 
 
+def response_media(app: Litestar) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(path, method) → the media types a route answers with (`opt["response_media"]`): one body
+    (a log) served as JSON lines or, to a client accepting only it, as plain bytes."""
+    out = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            media = handler.opt.get("response_media")
+            for method in handler.http_methods if media else ():
+                out[(_openapi_path(route.path), method.lower())] = tuple(media)
+    return out
+
+
 def operation_ids(app: Litestar) -> dict[tuple[str, str], str]:
     """(path, method) → the handler's own name in camel case (`list_sessions` → `listSessions`):
     what a generated client names its functions after."""
@@ -99,14 +123,27 @@ def _no_boolean_items(schema: Any) -> Any:
     return schema
 
 
-def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]]) -> dict[str, Any]:
-    """Litestar's document with msgspec's schemas for `types` (and every struct they use)."""
+def response_types(app: Litestar) -> list[type[Any]]:
+    """The structs the routes answer with (their return annotations)."""
+    out = []
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            returned = handler.parsed_fn_signature.return_type.annotation
+            if isinstance(returned, type) and issubclass(returned, msgspec.Struct):
+                out.append(returned)
+    return out
+
+
+def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]] = ()) -> dict[str, Any]:
+    """Litestar's document with msgspec's schemas, under unique names, for every struct the
+    routes take and answer with (and `types`)."""
     routes = bodies(app)
     names = operation_ids(app)
-    wanted = [*types, *(body for body, _, _ in routes.values()), Scenario, Sheet, ErrorBody]
-    _, components = msgspec.json.schema_components(list(dict.fromkeys(wanted)), ref_template=REF)
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(_no_boolean_items(components))
+    answers = response_media(app)
+    wanted = [*response_types(app), *types, *(body for body, _, _ in routes.values()), Scenario, Sheet, ErrorBody]
+    schemas, renamed = components.schemas(dict.fromkeys(wanted))
+    document = components.rewrite_refs(document, renamed)
+    document.setdefault("components", {})["schemas"] = _no_boolean_items(schemas)
     document["components"]["securitySchemes"] = {
         "bearer": {
             "type": "http",
@@ -128,11 +165,13 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]])
                 ref = {"$ref": REF.format(name=body.__name__)}
                 content: dict[str, Any] = {"application/json": {"schema": ref}}
                 for other in media:
-                    content[other] = {"schema": {"type": "string"}}
+                    content[other] = {"schema": LOG}
                 operation["requestBody"] = {"required": required, "content": content}
             responses = operation.setdefault("responses", {})
             if method == "get" and path.endswith("/events"):
                 responses["200"] = STREAM
+            if (path, method) in answers:
+                responses["200"]["content"] = {media: {"schema": LOG} for media in answers[(path, method)]}
             for status, text in ERRORS.items():
                 responses[status] = (  # Litestar's own 400 has another shape: ours replaces it
                     {
