@@ -37,6 +37,8 @@ Workers = Annotated[int, msgspec.Meta(ge=1, le=MAX_WORKERS)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
 Format = Literal["json", "toml", "yaml"]
+#: The largest log a request may bring (an import, a replay).
+MAX_LOG_BODY = 32 * 1024 * 1024
 
 
 class Request(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -314,6 +316,12 @@ class Imported(Response, frozen=True):
     session: str
     version: int
     events: int
+
+
+class ImportLog(Request, frozen=True):
+    """A JSON-lines log (as `ua session export` writes it), as text."""
+
+    log: Annotated[str, msgspec.Meta(max_length=MAX_LOG_BODY)]
 
 
 class Fork(Request, frozen=True):

@@ -185,7 +185,7 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]] 
 class CorrectedSchema(OpenAPIRenderPlugin):
     """Serves the corrected document as JSON at `/schema` and `/schema/openapi.json`."""
 
-    def __init__(self, types: Iterable[type[Any]]) -> None:
+    def __init__(self, types: Iterable[type[Any]] = ()) -> None:
         super().__init__(path=["/", "/openapi.json"], media_type="application/json")  # type: ignore[arg-type]
         self.types = list(types)
         self._cached: bytes | None = None

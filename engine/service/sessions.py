@@ -236,6 +236,13 @@ def session_list(service: SessionService) -> list[SessionInfo]:
     return out
 
 
+def exported(service: SessionService, name: str) -> bytes:
+    """The session's log as JSON lines, as `ua session export` writes a replay file."""
+    from engine.store.jsonl import log_lines
+
+    return b"".join(log_lines(service.export(name)))
+
+
 def state_view(name: str, version: int, state: Any, at: int | None) -> StateView:
     return StateView(
         session=name,

@@ -6,6 +6,7 @@ a failed check exits non-zero with its traceback. Its checks are `test_generated
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import sys
 import uuid
 from typing import Any
@@ -14,7 +15,11 @@ PACKAGE = "unknown_armies_encounter_engine_client"
 
 
 def api(operation: str) -> Any:
-    return importlib.import_module(f"{PACKAGE}.api.default.{operation}")
+    """The generated module of an operation, in whichever resource's package (its tag) it is."""
+    apis = importlib.import_module(f"{PACKAGE}.api")
+    found = [m.name for m in pkgutil.walk_packages(apis.__path__, f"{PACKAGE}.api.")]
+    (name,) = [m for m in found if m.endswith(f".{operation}")]
+    return importlib.import_module(name)
 
 
 def model(name: str) -> Any:
