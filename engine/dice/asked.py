@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 
@@ -28,6 +28,29 @@ class Spelling(NamedTuple):
     where: Callable[[str], str]
     give: Callable[[str], str]
     name: Callable[[str], str]
+
+
+#: `checked`'s two refusals as JSON Schema (a client's generator or validator refuses the same
+#: specs before sending them): not untrained with neither stat nor rating; not a trained
+#: significant check without its tied stat.
+SPEC_RULES: list[dict[str, Any]] = [
+    {
+        "not": {
+            "required": ["untrained"],
+            "properties": {"untrained": {"const": True}, "rating": {"const": 0}, "stat": {"type": "null"}},
+        },
+        "description": "an untrained check needs the stat used (C-7)",
+    },
+    {
+        "not": {
+            "required": ["kind"],
+            "properties": {"kind": {"const": "significant"}, "untrained": {"const": False}, "stat": {"type": "null"}},
+        },
+        "description": "a significant check needs the skill's tied stat for its weak band (C-4)",
+    },
+]
+#: A spec as a person asks for it: a `CheckSpec` the document says `checked` accepts.
+AskedSpec = Annotated[CheckSpec, msgspec.Meta(extra_json_schema={"allOf": SPEC_RULES})]
 
 
 def checked(spec: CheckSpec, spelling: Spelling) -> CheckSpec:

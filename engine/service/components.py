@@ -28,6 +28,8 @@ REF = "#/components/schemas/{name}"
 #: The unions the API's `state` and `event` fields refer to (`models.StateDocument`, `EventDocument`).
 STATE = "State"
 EVENT = "Event"
+#: A die a command carries: a d10 face as the table rolled it (the dice source refuses others).
+FACE = {"type": "integer", "minimum": 0, "maximum": 9}
 #: What a field typed by the commands' base (a recorded command's `issued`) holds: any command.
 COMMAND = "Command"
 
@@ -110,6 +112,8 @@ def schemas(types: Iterable[Any]) -> tuple[dict[str, Any], dict[str, str]]:
     for key in components:
         if getattr(by_key[key], "one_of", ()):
             _one_of(out, renamed[key], by_key[key].one_of)
+        if issubclass(by_key[key], CommandBase) and "dice" in out[renamed[key]].get("properties", {}):
+            out[renamed[key]]["properties"]["dice"]["items"] = FACE
     out = rewrite_refs(out, renamed)
     out[STATE] = _state_union(out, {name: renamed[_key(components, by_key, t)] for name, t in states.items()})
     out[COMMAND] = _tagged(

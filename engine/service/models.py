@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from engine.commands import Command
+from engine.dice.asked import AskedSpec
 from engine.dice.checks import CheckSpec
 from engine.rules.words import Words
 from engine.simulate.batch import MAX_FIGHTS
@@ -336,12 +337,26 @@ class Fork(Request, frozen=True):
 # -- checks and odds ----------------------------------------------------------------------------
 
 
+#: What `POST /checks` refuses beyond the body's shape: a stated orientation of a roll that
+#: may not flip (C-11).
+FLIPPED_NEEDS_FLIP = {
+    "not": {
+        "required": ["flipped"],
+        "properties": {"flipped": {"const": True}, "spec": {"properties": {"flip": {"const": False}}}},
+    }
+}
+
+
 class CheckRequest(Request, frozen=True):
     """Resolve one check: with `dice` (two faces, tens first) as rolled at the table, else from
     `seed` (random when not given). `flipped` states the orientation (C-11)."""
 
-    spec: CheckSpec
-    dice: Annotated[tuple[int, ...], msgspec.Meta(max_length=2)] = ()
+    spec: AskedSpec
+    #: (the document says what `POST /checks` refuses: faces 0–9, two of them or none)
+    dice: Annotated[
+        tuple[Annotated[int, msgspec.Meta(extra_json_schema={"minimum": 0, "maximum": 9})], ...],
+        msgspec.Meta(max_length=2, extra_json_schema={"not": {"minItems": 1, "maxItems": 1}}),
+    ] = ()
     seed: Seed | None = None
     flipped: bool | None = None
 

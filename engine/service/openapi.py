@@ -68,8 +68,9 @@ def _openapi_path(litestar_path: str) -> str:
     return re.sub(r"\{(\w+):[^}]+\}", r"{\1}", litestar_path)
 
 
-def bodies(app: Litestar) -> dict[tuple[str, str], tuple[type[Any], bool, tuple[str, ...]]]:
-    """(path, method) → (body type, required, other media types) for every route with `opt["body"]`."""
+def bodies(app: Litestar) -> dict[tuple[str, str], tuple[type[Any], bool, tuple[str, ...], dict[str, Any]]]:
+    """(path, method) → (body type, required, other media types, more of its schema) for every
+    route with `opt["body"]`."""
     out = {}
     for route in app.routes:
         for handler in getattr(route, "route_handlers", ()):
@@ -81,6 +82,7 @@ def bodies(app: Litestar) -> dict[tuple[str, str], tuple[type[Any], bool, tuple[
                     body,
                     bool(handler.opt.get("body_required", True)),
                     tuple(handler.opt.get("body_media", ())),
+                    dict(handler.opt.get("body_schema", {})),
                 )
     return out
 
@@ -95,6 +97,68 @@ def response_media(app: Litestar) -> dict[tuple[str, str], tuple[str, ...]]:
             for method in handler.http_methods if media else ():
                 out[(_openapi_path(route.path), method.lower())] = tuple(media)
     return out
+
+
+#: A parameter's bounds as its declaration states them → their JSON Schema keywords.
+BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
+
+
+def parameter_bounds(app: Litestar) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """(path, method, parameter) → the bounds its declaration gives (`ge=0`: `minimum: 0`), which
+    Litestar's document leaves out of an optional parameter's schema."""
+    out = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            for name, parameter in handler.parsed_fn_signature.parameters.items():
+                declared = parameter.kwarg_definition
+                bounds = {
+                    key: getattr(declared, attr)
+                    for attr, key in BOUNDS.items()
+                    if getattr(declared, attr, None) is not None
+                }
+                called = getattr(declared, "name", None) or getattr(declared, "header", None) or name
+                for method in handler.http_methods if bounds else ():
+                    out[(_openapi_path(route.path), method.lower(), called)] = bounds
+    return out
+
+
+def _parameter(schema: dict[str, Any], bounds: dict[str, Any]) -> dict[str, Any]:
+    """An optional parameter's schema as a client needs it: its own type (absent is `required:
+    false`, never null: a header or a query value is text) with every bound."""
+    kinds = [s for s in schema.get("oneOf", []) if s != {"type": "null"}]
+    if len(kinds) == 1:
+        schema = {**{k: v for k, v in schema.items() if k != "oneOf"}, **kinds[0]}
+    return {**schema, **bounds}
+
+
+#: Operations that make a resource → (the path parameter naming it, where their answer says it).
+CREATES = {
+    "newSession": ("name", "$response.body#/session"),
+    "importLog": ("name", "$response.body#/session"),
+    "newReplay": ("replay_id", "$response.body#/session"),
+}
+#: What no link leads to: the endless event stream (a client follows it on purpose).
+UNLINKED = {"events"}
+
+
+def links(document: dict[str, Any]) -> None:
+    """OpenAPI links from each operation that makes a session or replay to every operation on it
+    (a session made → its state, commands, export, deletion …): how a client, or a stateful
+    tester, goes from one answer to the next request."""
+    operations = {
+        op["operationId"]: (path, op)
+        for path, item in document["paths"].items()
+        for op in item.values()
+        if isinstance(op, dict) and "operationId" in op
+    }
+    for source, (parameter, expression) in CREATES.items():
+        _, op = operations[source]
+        created = next(status for status in op["responses"] if status.startswith("2"))
+        op["responses"][created]["links"] = {
+            target: {"operationId": target, "parameters": {parameter: expression}}
+            for target, (path, _) in operations.items()
+            if target not in UNLINKED and re.findall(r"\{(\w+)\}", path) == [parameter]
+        }
 
 
 def operation_ids(app: Litestar) -> dict[tuple[str, str], str]:
@@ -140,7 +204,8 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]] 
     routes = bodies(app)
     names = operation_ids(app)
     answers = response_media(app)
-    wanted = [*response_types(app), *types, *(body for body, _, _ in routes.values()), Scenario, Sheet, ErrorBody]
+    bounds = parameter_bounds(app)
+    wanted = [*response_types(app), *types, *(found[0] for found in routes.values()), Scenario, Sheet, ErrorBody]
     schemas, renamed = components.schemas(dict.fromkeys(wanted))
     document = components.rewrite_refs(document, renamed)
     document.setdefault("components", {})["schemas"] = _no_boolean_items(schemas)
@@ -159,10 +224,13 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]] 
                 continue
             if (path, method) in names:
                 operation["operationId"] = names[(path, method)]
+            for parameter in operation.get("parameters", ()):
+                found_bounds = bounds.get((path, method, parameter["name"]), {})
+                parameter["schema"] = _parameter(parameter.get("schema", {}), found_bounds)
             found = routes.get((path, method))
             if found is not None:
-                body, required, media = found
-                ref = {"$ref": REF.format(name=body.__name__)}
+                body, required, media, more = found
+                ref = {"$ref": REF.format(name=body.__name__), **more}
                 content: dict[str, Any] = {"application/json": {"schema": ref}}
                 for other in media:
                     content[other] = {"schema": LOG}
@@ -179,6 +247,7 @@ def correct(app: Litestar, document: dict[str, Any], types: Iterable[type[Any]] 
                         "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}},
                     }
                 )
+    links(document)
     return document
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Router, post
 
-from engine.dice.asked import Spelling, checked, odds_of, roll_one
+from engine.dice.asked import SPEC_RULES, Spelling, checked, odds_of, roll_one
 from engine.dice.checks import CheckSpec
 from engine.errors import InvalidInput
 from engine.events.checks import CheckRolled
@@ -106,7 +106,12 @@ async def validate_sheet(request: Request[Any, Any, Any]) -> models.Validation:
     return await run(_validate_sheet, await body_of(request, models.SheetSource))
 
 
-@post("/odds", status_code=200, opt={"body": CheckSpec}, summary="Exact odds of a check")
+@post(
+    "/odds",
+    status_code=200,
+    opt={"body": CheckSpec, "body_schema": {"allOf": SPEC_RULES}},
+    summary="Exact odds of a check",
+)
 async def odds(request: Request[Any, Any, Any]) -> models.Odds:
     """Exact odds of every outcome class of a check (C-13), as `ua odds`."""
     spec = checked(await body_of(request, CheckSpec), FIELDS)
@@ -137,7 +142,12 @@ def _check(body: models.CheckRequest) -> models.CheckOutcome:
     )
 
 
-@post("/checks", status_code=200, opt={"body": models.CheckRequest}, summary="Roll one check")
+@post(
+    "/checks",
+    status_code=200,
+    opt={"body": models.CheckRequest, "body_schema": models.FLIPPED_NEEDS_FLIP},
+    summary="Roll one check",
+)
 async def check(request: Request[Any, Any, Any]) -> models.CheckOutcome:
     """Resolve one check from table dice or the seeded source, as `ua check`."""
     return _check(await body_of(request, models.CheckRequest))
