@@ -1,7 +1,6 @@
 """`ua roll`, `ua odds`, `ua check`: percentile dice, exact odds and single checks."""
 
 import os
-from fractions import Fraction
 from typing import Annotated, Any
 
 import msgspec
@@ -10,12 +9,14 @@ from rich.table import Table
 
 from engine.cli.common import JsonOption, SeedOption, console, emit_json
 from engine.cli.shifts import parse_shift
-from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind, roll_check
-from engine.dice.odds import exact_odds
+from engine.dice.asked import Spelling, checked, odds_of, roll_one
+from engine.dice.checks import OUTCOMES, CheckResult, CheckSpec, Kind
 from engine.dice.percentile import Percentile
-from engine.dice.source import SeededDice, TableDice, parse_faces, roll_percentile
+from engine.dice.source import SeededDice, parse_faces, roll_percentile
 from engine.errors import InvalidInput
 
+#: How `ua odds` and `ua check` name a spec's fields: by their options.
+OPTIONS = Spelling(where=lambda f: f"--{f}", give=lambda f: f"add --{f} N", name=lambda f: f"--{f}")
 KindOption = Annotated[Kind, typer.Option("--kind", help="minor, significant or major (C-3…C-5).")]
 RatingOption = Annotated[
     int, typer.Option("--rating", min=0, max=100, help="The skill (or the stat rolled directly), 0–100.")
@@ -46,17 +47,9 @@ def build_spec(
     flip: bool,
     roll_anyway: bool,
 ) -> CheckSpec:
-    if untrained and stat is None and rating == 0:
-        raise InvalidInput("an untrained check needs the stat used", where="--stat", hint="add --stat N")
-    if kind == "significant" and not untrained and stat is None:
-        raise InvalidInput(
-            "a significant check needs the skill's tied stat for its weak band (C-4)",
-            where="--stat",
-            hint="add --stat N; for a stat rolled directly, give it as both --rating and --stat",
-        )
     if minimum is not None and not 1 <= minimum <= 100:
         raise InvalidInput(f"minimum roll must be 1–100, got {minimum}", where="--minimum")
-    return CheckSpec(
+    spec = CheckSpec(
         kind=kind,
         rating=rating,
         stat=stat,
@@ -66,6 +59,7 @@ def build_spec(
         flip=flip,
         roll_anyway=roll_anyway,
     )
+    return checked(spec, OPTIONS)
 
 
 def spec_json(spec: CheckSpec) -> dict[str, Any]:
@@ -83,19 +77,7 @@ def spec_json(spec: CheckSpec) -> dict[str, Any]:
 
 
 def odds_json(spec: CheckSpec) -> dict[str, Any]:
-    odds = exact_odds(spec)
-    return {
-        **spec_json(spec),
-        "rolled": not spec.automatic,
-        "odds": {name: float(p) for name, p in odds.items()},
-        "exact": {name: f"{int(p * 100)}/100" for name, p in odds.items()},
-        "success": float(
-            sum(
-                (odds[n] for n in ("crit", "matched_success", "success", "weak_success")),
-                Fraction(0),
-            )
-        ),
-    }
+    return {**spec_json(spec), **msgspec.to_builtins(odds_of(spec))}
 
 
 def result_json(result: CheckResult) -> dict[str, Any]:
@@ -162,23 +144,13 @@ def check(
     spec = build_spec(kind, rating, stat, untrained, shift, minimum, flip, roll_anyway)
     if flipped and not flip:
         raise InvalidInput("--flipped needs --flip", where="--flipped", hint="only obsession or passion rolls flip")
-    if dice is not None and spec.automatic:  # dice given: the minor check was rolled for quality (C-3)
-        spec = msgspec.structs.replace(spec, roll_anyway=True)
-    if dice is not None:
-        faces = parse_faces(dice)
-        if len(faces) != 2:
-            raise InvalidInput(
-                f"a percentile roll is two dice, got {len(faces)}",
-                where="--dice",
-                hint="--dice 5,2",
-            )
-        source: TableDice | SeededDice = TableDice(faces)
-    else:
-        source = SeededDice(seed if seed is not None else int.from_bytes(os.urandom(4), "little"))
-    result = roll_check(spec, source, flipped=flipped)
+    faces = None if dice is None else parse_faces(dice)
+    if faces is not None and len(faces) != 2:
+        raise InvalidInput(f"a percentile roll is two dice, got {len(faces)}", where="--dice", hint="--dice 5,2")
+    result, seeded = roll_one(spec, faces, seed, flipped)
     data = result_json(result)
-    if isinstance(source, SeededDice):
-        data["seed"] = source.seed
+    if seeded is not None:
+        data["seed"] = seeded
     if json:
         emit_json(data)
         return

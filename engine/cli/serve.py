@@ -68,14 +68,35 @@ def serve_bench(
     cli_commands: Annotated[
         int, typer.Option("--cli-commands", min=0, max=1000, help="The same command as CLI processes, for comparison.")
     ] = 20,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            help="Another checkout of the engine (e.g. `git worktree add /tmp/main main`): time its server and"
+            " this one's, interleaved (latency and commands/s only).",
+        ),
+    ] = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, max=20, help="With --against: runs of each, interleaved.")
+    ] = 3,
     json: JsonOption = False,
 ) -> None:
     """The service's figures on a real server (uvicorn on a free loopback port, a temporary
     database): a command's latency (beside the same command as a CLI process), concurrent clients
-    on one session, SSE followers."""
+    on one session (checked by version; rolled checks by command id: commands/s), SSE followers."""
     _needs_extra()
-    from engine.service.bench import run_bench
+    from engine.service.bench import compare, run_bench
 
+    if against is not None:
+        if not (against / "engine" / "service" / "app.py").is_file():
+            raise InvalidInput(f"no engine checkout at {against}", where="--against", hint="a folder with engine/")
+        compared = compare(against, commands=commands, clients=clients, each=each, rounds=rounds)
+        if json:
+            emit_json(compared)
+            return
+        for line in compared["lines"]:
+            console.print(line, markup=False)
+        return
     report = run_bench(
         commands=commands, clients=clients, each=each, followers=followers, cli_commands=cli_commands
     )

@@ -30,12 +30,25 @@ class Plugin(NamedTuple):
     events: str
     #: the module whose `COMMANDS` are every command type it decides (the shared ones too)
     commands: str
+    #: what the names of its own types start with where names of every ruleset meet (the HTTP
+    #: API's OpenAPI components: `Ua2Attack`, `Ua3Attack`)
+    schema_prefix: str
 
 
 #: Every ruleset: its name → its modules.
 PLUGINS: dict[str, Plugin] = {
-    "ua2": Plugin(ruleset="engine.rules.ua2.ruleset", events="engine.events.ua2", commands="engine.commands.ua2"),
-    "ua3": Plugin(ruleset="engine.rules.ua3.ruleset", events="engine.events.ua3", commands="engine.commands.ua3_all"),
+    "ua2": Plugin(
+        ruleset="engine.rules.ua2.ruleset",
+        events="engine.events.ua2",
+        commands="engine.commands.ua2",
+        schema_prefix="Ua2",
+    ),
+    "ua3": Plugin(
+        ruleset="engine.rules.ua3.ruleset",
+        events="engine.events.ua3",
+        commands="engine.commands.ua3_all",
+        schema_prefix="Ua3",
+    ),
 }
 #: The ruleset of an encounter that has not started (an empty log).
 DEFAULT = "ua2"

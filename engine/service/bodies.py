@@ -48,7 +48,8 @@ def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
 
 def decode_body(data: bytes, type_: type[T]) -> T:
     """`data` as `type_` (strict JSON: no coercion, unknown fields refused); `InvalidInput` with
-    msgspec's reason and the `$.path` of the bad value otherwise."""
+    msgspec's reason and the `$.path` of the bad value otherwise. A number without a fraction
+    (`7.0`) is the integer it equals, as in JSON and JSON Schema (a whole number is an integer)."""
     if not data.strip():
         raise InvalidInput("the request has no body", where="$", hint="send a JSON object")
     check_depth(data, where="$")  # before the decoder, which would recurse
@@ -56,10 +57,24 @@ def decode_body(data: bytes, type_: type[T]) -> T:
         decoded: T = _decoder(type_).decode(data)
         return decoded
     except msgspec.ValidationError as exc:
+        try:  # the slow path, only for a body that was refused as it came
+            whole: T = msgspec.convert(_WHOLE_NUMBERS.decode(data), type_)
+            return whole
+        except msgspec.ValidationError:
+            pass
         reason, path = split_validation_error(str(exc))
         raise InvalidInput(reason, where=path, hint="see the schema at /schema") from None
     except msgspec.DecodeError as exc:
         raise InvalidInput(f"not JSON: {exc}", where="$", hint="send a JSON object") from None
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+#: Decodes JSON as plain values, a number without a fraction as an `int`.
+_WHOLE_NUMBERS = msgspec.json.Decoder(float_hook=_number)
 
 
 #: Folders of `scenarios/` that hold sheets and tables, not scenarios.

@@ -6,11 +6,12 @@ Commands are the engine's own `Command` union (tagged by `command`), taken as th
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
 from engine.commands import Command
+from engine.dice.asked import AskedSpec
 from engine.dice.checks import CheckSpec
 from engine.rules.words import Words
 from engine.simulate.batch import MAX_FIGHTS
@@ -23,7 +24,10 @@ SessionName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r
 ScenarioDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Scenario"})]
 #: A character sheet document as a JSON object; checked as `ua character check` checks a file.
 SheetDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Sheet"})]
-#: A shipped scenario's name (`GET /scenarios` lists them), never a path.
+#: A session's state as JSON, of its ruleset (the document's `State`: each ruleset's, by `ruleset`).
+StateDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/State"})]
+#: An event as JSON (the document's `Event`: every ruleset's event types, by `type`).
+EventDocument = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema={"$ref": "#/components/schemas/Event"})]
 #: A shipped scenario's name: `knife-vs-22`, or in a ruleset's folder `ua3/the-hollow-church`.
 ShippedName = Annotated[
     str,
@@ -35,6 +39,8 @@ Workers = Annotated[int, msgspec.Meta(ge=1, le=MAX_WORKERS)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
 Format = Literal["json", "toml", "yaml"]
+#: The largest log a request may bring (an import, a replay).
+MAX_LOG_BODY = 32 * 1024 * 1024
 
 
 class Request(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -68,6 +74,9 @@ class ScenarioSource(Request, frozen=True):
     (TOML, YAML or JSON, as a file would hold it). Exactly one of them. Sheets inside a posted
     document are given inline (`character`); paths are not accepted."""
 
+    #: the fields of which a body gives exactly one (the document says so: `oneOf`)
+    one_of: ClassVar[tuple[str, ...]] = ("name", "document", "text")
+
     name: ShippedName | None = None
     document: ScenarioDocument | None = None
     text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
@@ -75,7 +84,9 @@ class ScenarioSource(Request, frozen=True):
 
 
 class SheetSource(Request, frozen=True):
-    """A character sheet: a `document` (a JSON object) or `text` in `format`."""
+    """A character sheet: a `document` (a JSON object) or `text` in `format`. Exactly one of them."""
+
+    one_of: ClassVar[tuple[str, ...]] = ("document", "text")
 
     document: SheetDocument | None = None
     text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
@@ -199,7 +210,7 @@ class EventView(Response, frozen=True):
     odds: str = ""
     struck: bool = False
     note: str = ""
-    event: dict[str, Any] | None = None
+    event: EventDocument | None = None
 
 
 class CommandResult(Response, frozen=True):
@@ -240,11 +251,11 @@ class StateView(Response, frozen=True):
     state (its shape depends on `ruleset`), `turn` who acts now."""
 
     session: str
-    version: int
-    at: int
+    version: Version
+    at: Version
     ruleset: str
     turn: str | None
-    state: dict[str, Any]
+    state: StateDocument
 
 
 class LogView(Response, frozen=True):
@@ -333,6 +344,12 @@ class Precise(Request, frozen=True):
         return precision_of(self.precision, self.precision_of, BATCH_FIGURES, names=("$.precision", "$.precision_of"))
 
 
+class ImportLog(Request, frozen=True):
+    """A JSON-lines log (as `ua session export` writes it), as text."""
+
+    log: Annotated[str, msgspec.Meta(max_length=MAX_LOG_BODY)]
+
+
 class Fork(Precise, frozen=True, kw_only=True):
     """What if: fight the rest from event `at` of the history that counts, `simulate` times (default
     1,000; with `precision`, the most)."""
@@ -349,12 +366,26 @@ class Fork(Precise, frozen=True, kw_only=True):
 # -- checks and odds ----------------------------------------------------------------------------
 
 
+#: What `POST /checks` refuses beyond the body's shape: a stated orientation of a roll that
+#: may not flip (C-11).
+FLIPPED_NEEDS_FLIP = {
+    "not": {
+        "required": ["flipped"],
+        "properties": {"flipped": {"const": True}, "spec": {"properties": {"flip": {"const": False}}}},
+    }
+}
+
+
 class CheckRequest(Request, frozen=True):
     """Resolve one check: with `dice` (two faces, tens first) as rolled at the table, else from
     `seed` (random when not given). `flipped` states the orientation (C-11)."""
 
-    spec: CheckSpec
-    dice: Annotated[tuple[int, ...], msgspec.Meta(max_length=2)] = ()
+    spec: AskedSpec
+    #: (the document says what `POST /checks` refuses: faces 0–9, two of them or none)
+    dice: Annotated[
+        tuple[Annotated[int, msgspec.Meta(extra_json_schema={"minimum": 0, "maximum": 9})], ...],
+        msgspec.Meta(max_length=2, extra_json_schema={"not": {"minItems": 1, "maxItems": 1}}),
+    ] = ()
     seed: Seed | None = None
     flipped: bool | None = None
 

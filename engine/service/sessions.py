@@ -49,7 +49,7 @@ from engine.service.models import Luck as LuckView
 from engine.session.audit import chance, checks_in, chi_square_faces, luck, narrate, table_faces
 from engine.session.front import Front
 from engine.session.history import Record
-from engine.session.service import Amended, Executed, Marked, NpcTurn, Started
+from engine.session.service import Amended, Executed, Marked, NpcTurn, SessionService, Started
 from engine.session.timeline import states_along
 from engine.session.verify import verify
 
@@ -223,6 +223,24 @@ def session_info(name: str, version: int, state: Any) -> SessionInfo:
         round=state.fight.round,
         turn=turn_of(state),
     )
+
+
+def session_list(service: SessionService) -> list[SessionInfo]:
+    """Every session of the service's store as `session_info` shows it (one deleted meanwhile left out)."""
+    out = []
+    for name, _ in service.sessions():
+        try:
+            out.append(session_info(name, *service.now(name)))
+        except NotFound:
+            continue
+    return out
+
+
+def exported(service: SessionService, name: str) -> bytes:
+    """The session's log as JSON lines, as `ua session export` writes a replay file."""
+    from engine.store.jsonl import log_lines
+
+    return b"".join(log_lines(service.export(name)))
 
 
 def state_view(name: str, version: int, state: Any, at: int | None) -> StateView:

@@ -39,8 +39,17 @@ def checks_in(event: EventBase) -> list[tuple[str, CheckResult]]:
     return list(event.checks())
 
 
+#: Each spec's chance, once counted (every event view of a check shows it; a spec is a value).
+_CHANCES: dict[CheckSpec, Fraction] = {}
+
+
 def chance(spec: CheckSpec) -> Fraction:
-    return success_chance(spec)
+    found = _CHANCES.get(spec)
+    if found is None:
+        if len(_CHANCES) >= 4096:  # bounded: specs are few in a session, many in a long-lived server
+            _CHANCES.clear()
+        found = _CHANCES[spec] = success_chance(spec)
+    return found
 
 
 def people_in(event: EventBase) -> set[str]:

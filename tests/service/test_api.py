@@ -395,3 +395,14 @@ def test_a_fork_of_a_posted_scenario_takes_the_tactics_the_session_stored(client
     result = client.get(f"/jobs/{job.json()['id']}/result")
     assert result.status_code == 200, result.text
     assert result.json()["report"]["fights"] == 20 and result.json()["job"]["done"] == 20
+
+
+def test_the_session_list_gives_each_sessions_title_ruleset_phase_and_round(client: TestClient[Any]) -> None:
+    new_session(client)
+    client.post("/sessions", json={"name": "church", "scenario": {"name": "ua3/the-hollow-church"}, "seed": 3})
+    act_now(client)  # the duel's fight begins
+    listed = {s["name"]: s for s in client.get("/sessions").json()["sessions"]}
+    for name in ("duel", "church"):
+        assert listed[name] == client.get(f"/sessions/{name}").json()
+    assert listed["duel"]["ruleset"] == "ua2" and listed["church"]["ruleset"] == "ua3"
+    assert listed["duel"]["phase"] != "setup" and listed["duel"]["round"] >= 1 and listed["duel"]["title"]
