@@ -83,8 +83,8 @@ def create_app(config: ServiceConfig) -> Litestar:
         route_handlers=[
             *ROUTERS,
             Router(path="/", route_handlers=table.routes(service_of, run, body_of), tags=["requests"]),
-            *participants.ROUTES,
-            *passions.ROUTES,
+            Router(path="/", route_handlers=participants.ROUTES),
+            Router(path="/", route_handlers=passions.ROUTES),
             *pages.ROUTES,
             create_static_files_router(path="/viewer", directories=[STATIC], include_in_schema=False),
         ],

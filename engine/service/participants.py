@@ -60,13 +60,24 @@ def _base(request: Request[Any, Any, Any]) -> str:
     return str(request.base_url).rstrip("/")
 
 
-@get("/sessions/{name:str}/participants", sync_to_thread=True)
+@get(
+    "/sessions/{name:str}/participants",
+    sync_to_thread=True,
+    summary="List a session's participants",
+    tags=["participants"],
+)
 def list_participants(request: Request[Any, Any, Any], name: FromPath[str]) -> ParticipantList:
     """The session's players (and the characters they play) and viewers; never their tokens."""
     return ParticipantList(session=name, participants=table.listed(_service(request).sessions, name))
 
 
-@post("/sessions/{name:str}/participants", status_code=201, opt={"body": Invite})
+@post(
+    "/sessions/{name:str}/participants",
+    status_code=201,
+    opt={"body": Invite},
+    summary="Invite a player or a viewer",
+    tags=["participants"],
+)
 async def invite(request: Request[Any, Any, Any], name: FromPath[str]) -> table.InviteView:
     """Invite a player (their characters become played characters) or a viewer: the link, with
     the token in its fragment, is answered once (only its hash is kept)."""
@@ -86,13 +97,19 @@ async def invite(request: Request[Any, Any, Any], name: FromPath[str]) -> table.
     )
 
 
-@delete("/sessions/{name:str}/participants/{who:str}", status_code=200, sync_to_thread=True)
+@delete(
+    "/sessions/{name:str}/participants/{who:str}",
+    status_code=200,
+    sync_to_thread=True,
+    summary="Revoke a participant",
+    tags=["participants"],
+)
 def revoke(request: Request[Any, Any, Any], name: FromPath[str], who: FromPath[str]) -> table.ParticipantView:
     """End a participant (by id, or a character it plays): its link is refused from now on."""
     return table.revoke(_service(request).sessions, name, who)
 
 
-@get("/sessions/{name:str}/me", sync_to_thread=True)
+@get("/sessions/{name:str}/me", sync_to_thread=True, summary="Who this token is", tags=["participants"])
 def me(request: Request[Any, Any, Any], name: FromPath[str]) -> Me:
     """Who the caller is in session `name`."""
     service = _service(request)

@@ -83,13 +83,24 @@ def _last_roll(service: Any, name: str, state: Any, c: Any) -> LastRollView | No
     )
 
 
-@get("/sessions/{name:str}/passions/{who:str}", sync_to_thread=True)
+@get(
+    "/sessions/{name:str}/passions/{who:str}",
+    sync_to_thread=True,
+    summary="A combatant's passions left and last roll",
+    tags=["passions"],
+)
 def passions(request: Request[Any, Any, Any], name: FromPath[str], who: FromPath[str]) -> Passions:
     """`who`'s passions and uses left (C-10), and its last roll (a passion changes it if it failed)."""
     return passions_of(_service(request), name, who)
 
 
-@post("/sessions/{name:str}/passions", status_code=200, opt={"body": PassionSpending})
+@post(
+    "/sessions/{name:str}/passions",
+    status_code=200,
+    opt={"body": PassionSpending},
+    summary="Spend a passion on the last roll",
+    tags=["passions"],
+)
 async def spend_passion(request: Request[Any, Any, Any], name: FromPath[str]) -> models.CommandResult:
     """Spend a passion on the actor's last roll, as `ua session passion` (C-10, U-21)."""
     body = bodies.decode_body(await request.body(), PassionSpending)

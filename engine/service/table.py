@@ -64,7 +64,7 @@ def waits_response(exc: WaitsOn) -> Response[Any]:
 def routes(service_of: Callable[[Request[Any, Any, Any]], Any], run: Any, body_of: Any) -> list[Any]:
     """The table's routes over the app's service (`service_of`), its thread runner and body reader."""
 
-    @get("/sessions/{name:str}/requests", sync_to_thread=True)
+    @get("/sessions/{name:str}/requests", sync_to_thread=True, summary="List the open requests")
     def open_requests(request: Request[Any, Any, Any], name: FromPath[str]) -> Requests:
         """The requests the session's waiting action is open on: whose roll or choice, for which
         rule, the target and the exact odds (a choice: each option and what it does)."""
@@ -73,7 +73,12 @@ def routes(service_of: Callable[[Request[Any, Any, Any]], Any], run: Any, body_o
             return Requests(session=name)
         return Requests(session=name, waiting=waiting_view(name, waiting), requests=list(waiting.requests))
 
-    @post("/sessions/{name:str}/requests/{request_id:str}", status_code=200, opt={"body": Answer})
+    @post(
+        "/sessions/{name:str}/requests/{request_id:str}",
+        status_code=200,
+        opt={"body": Answer},
+        summary="Answer a request",
+    )
     async def answer(
         request: Request[Any, Any, Any], name: FromPath[str], request_id: FromPath[str]
     ) -> CommandResult | NpcResult:
@@ -90,7 +95,7 @@ def routes(service_of: Callable[[Request[Any, Any, Any]], Any], run: Any, body_o
         service.changes.poke()
         return result_body(service.sessions, name, done)
 
-    @delete("/sessions/{name:str}/requests", status_code=200, sync_to_thread=True)
+    @delete("/sessions/{name:str}/requests", status_code=200, sync_to_thread=True, summary="Drop the waiting action")
     def cancel(request: Request[Any, Any, Any], name: FromPath[str]) -> Cancelled:
         """Drop the waiting action: nothing of it is recorded."""
         service = service_of(request)
