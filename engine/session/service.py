@@ -47,6 +47,7 @@ from engine.session.encoding import decoded
 from engine.session.faces import faces_went
 from engine.session.history import Record, command_entries
 from engine.session.live import LiveEncounter, begin_session, import_log, rehearse
+from engine.session.owners import Table, Waiting
 from engine.session.reader import one_at_a_time
 from engine.session.roster import Roster, roster_of
 from engine.session.seats import load_seats
@@ -858,7 +859,11 @@ class SessionService(AtTable):
     ) -> Iterator[Executed]:
         """Run `commands` in order, each its own transaction, yielding each result; the first one
         the rules refuse stops the run (what went before stays) with an error naming it. With
-        `command_id`, command N is `ID.N`: those already done by a run of that id are not redone."""
+        `command_id`, command N is `ID.N`: those already done by a run of that id are not redone.
+        A line never waits (T-3): one that needs a played character's roll it does not give is
+        refused, naming the roll."""
+        seats = load_seats(self.store, name)
+        table = Table(played=seats.played, roll_for_me=seats.roll_for_me, prefer=seats.prefer) if seats.played else None
         for number, command in enumerate(commands, start=1):
             cid = f"{command_id}.{number}" if command_id else None  # None: fresh, no retry lookup
             with self.lock(name):
@@ -866,7 +871,17 @@ class SessionService(AtTable):
                 before = session.version
                 try:
                     with self._guarded(name):
-                        events = session.execute(command, command_id=cid)
+                        session.table, session.roll_counts = table, {}
+                        try:
+                            events = session.execute(command, command_id=cid)
+                        except Waiting as stopped:
+                            asked = ", ".join(r.what for r in stopped.requests)
+                            raise Refused(
+                                f"it needs {asked}, a played character's (T-3), and a play line never waits",
+                                hint="give those faces in its dice (in the order read), or run it as a command",
+                            ) from None
+                        finally:
+                            session.table = None
                 except Refused as exc:
                     raise Refused(
                         f"command {number} of {len(commands)} is refused: {exc.message}",

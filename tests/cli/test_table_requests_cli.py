@@ -5,6 +5,7 @@ having written nothing to the log."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.cli.test_session_cli import SCENARIO, Ua, of_type, ua  # noqa: F401  (the fixture)
 
@@ -72,3 +73,20 @@ def test_act_names_no_one_so_it_never_acts_for_an_npc_whose_turn_it_is(ua: Ua) -
     line = ua.fails("session", "act", "amb", code=3)
     assert "an NPC's" in line and "ua session npc amb" in line
     ua.ok("session", "act", "amb", "Vasquez")
+
+
+def test_t3_a_play_line_that_would_wait_is_refused_naming_the_roll(ua: Ua, tmp_path: Path) -> None:  # noqa: F811
+    """A file of commands never waits: a line that needs a played character's roll it does not
+    give is refused, naming it, and the lines before it stand."""
+    _new(ua, "--player", "Ana:Rosa")
+    script = tmp_path / "night.jsonl"
+    script.write_text(
+        '{"command": "begin_fight", "initiative": [{"id": "Rosa", "method": "default"}]}\n'
+        '{"command": "declare", "declarations": []}\n'
+        '{"command": "attack", "actor": "Vic", "target": "Rosa"}\n'
+        '{"command": "attack", "actor": "Rosa", "target": "Vic"}\n'
+    )
+    line = ua.fails("session", "play", "duel", str(script), code=3)
+    assert "command 4 of 4 is refused" in line and "Rosa's attack" in line and "never waits" in line
+    assert ua.ok("session", "requests", "duel")["requests"] == []  # nothing kept waiting either
+    assert ua.ok("session", "state", "duel")["turn"] == "Rosa"  # lines 1–3 stand: Vic shot
