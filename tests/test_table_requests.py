@@ -27,9 +27,10 @@ from tests.cli.test_session_cli import SCENARIO
 FACE = st.integers(min_value=0, max_value=9)
 
 
-def set_up(played: dict[str, str], *, begin: bool = True) -> SessionService:
+def set_up(played: dict[str, str], *, begin: bool = True, flip_better: bool = True) -> SessionService:
     """The knife-vs-.22 duel (Rosa against Vic) with `played` characters; begun and declared:
-    Vic to act."""
+    Vic to act. With `flip_better`, each player's standing choice reads a roll that may flip the
+    better way (C-11, T-3)."""
     from engine.commands import StartEncounter
 
     loaded = load_scenario(SCENARIO)
@@ -37,6 +38,8 @@ def set_up(played: dict[str, str], *, begin: bool = True) -> SessionService:
     service = SessionService(MemoryStore(), where="memory")
     service.start("duel", SessionService.rehearse("duel", [start, *(f.joins() for f in loaded.fighters)]))
     service.seat("duel", played)
+    for who in played if flip_better else ():  # C-11's orientation: its own test below
+        service.prefer("duel", who, {"flip": "better"})
     if begin:
         service.execute("duel", BeginFight(initiative=_defaults(played)))
         service.execute("duel", Declare())
@@ -195,8 +198,10 @@ def test_law_no_played_characters_die_is_drawn_and_no_npcs_is_asked(monkeypatch:
         if service.state("duel").fight.phase == "ended":
             break
         up = service.up_next(service.state("duel"))
-        call = (lambda: service.npc("duel")) if up == "Vic" else (
-            lambda: service.execute("duel", Attack(actor="Rosa", target="Vic"))
+        call = (
+            (lambda: service.npc("duel"))
+            if up == "Vic"
+            else (lambda: service.execute("duel", Attack(actor="Rosa", target="Vic")))
         )
         if up is None:
             call = lambda: service.execute("duel", Declare())  # noqa: E731
@@ -252,3 +257,18 @@ def test_t6_a_played_characters_passion_reroll_is_never_drawn_unasked() -> None:
     assert result.number == 7
     (hit,) = [e for e in result.new_events if isinstance(e, AttackResolved)]
     assert hit.result.roll is not None and hit.result.roll.value == 12
+
+
+def test_c_11_a_played_characters_flip_is_asked_after_the_roll_and_stated_in_the_command() -> None:
+    """C-11: the roller states how a roll that may flip is read: 62 or 26 (an obsession skill)."""
+    service = set_up({"Rosa": "Ana"}, flip_better=False)
+    service.execute("duel", Attack(actor="Vic", target="Rosa"))
+    (choice,) = waits(lambda: service.execute("duel", Attack(actor="Rosa", target="Vic"), given={"Rosa": (6, 2)}))
+    assert choice.id == "Rosa.flip" and choice.rule == "C-11"
+    assert [(o.value, o.says) for o in choice.options] == [
+        ("as_rolled", "read 62: failure"),
+        ("flipped", "read 26: success"),
+    ]
+    done = service.give("duel", "Rosa.flip", choose="as_rolled")  # her player's call, even a miss
+    (miss,) = [e for e in done.events if isinstance(e, AttackResolved)]
+    assert miss.result.outcome == "failure" and done.events[0].issued.flipped is False  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ import msgspec
 
 from engine.dice.percentile import Percentile
 from engine.dice.rolls import roll_of, value_of
-from engine.dice.source import DiceSource, SeededDice, roll_percentile, rolling
+from engine.dice.source import Choice, DiceSource, SeededDice, choosing, roll_percentile, rolling
 from engine.dice.spec import RANK, SUCCESSES, CheckResult, CheckSpec, Outcome, Prefer
 
 #: The spec module's tables as Final names here: a compiled build reads them from C variables, not
@@ -242,7 +242,26 @@ def roll_check(
         return _resolve(spec, fields, tens, ones, False, prefer, flipped, None)
     rolling(dice, who, what or spec.label or str(spec.kind), rule=rule, spec=spec)
     roll = roll_percentile(dice)
+    if flipped is None and fields[_FLIP] and roll.tens != roll.ones and who:
+        flipped = _stated_orientation(spec, fields, roll, prefer, dice, who, what or spec.label or str(spec.kind))
     return _resolve(spec, fields, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
+
+
+def _stated_orientation(
+    spec: CheckSpec, fields: tuple[Any, ...], roll: Percentile, prefer: Prefer, dice: DiceSource, who: str, what: str
+) -> bool | None:
+    """C-11: the roller states how a roll that may flip is read — at a live table its player is
+    asked (T-1), each reading with what it comes to; elsewhere the better one (None)."""
+    t, o = roll.tens, roll.ones
+    readings = [(False, f"{t}{o}"), (True, f"{o}{t}")]
+    outcomes = {r: _resolve(spec, fields, t, o, roll.flipped, prefer, r, roll).outcome for r, _ in readings}
+    better = _resolve(spec, fields, t, o, roll.flipped, prefer, None, roll)
+    automatic = "flipped" if better.roll is not None and better.roll.flipped != roll.flipped else "as_rolled"
+    options = tuple(
+        ("flipped" if r else "as_rolled", f"read {shown}: {outcomes[r].replace('_', ' ')}") for r, shown in readings
+    )
+    picked = choosing(dice, Choice(who, "flip", f"{what} — how it is read", options, "C-11"), automatic)
+    return None if picked == automatic else picked == "flipped"
 
 
 def succeeded(result: CheckResult) -> bool:

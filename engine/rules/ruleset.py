@@ -15,6 +15,8 @@ from collections.abc import Set as AbstractSet
 from importlib import import_module
 from typing import Any, Generic, Protocol, TypeVar
 
+import msgspec
+
 from engine.commands.base import CommandBase
 from engine.dice.source import DiceSource
 from engine.errors import CorruptLog, EngineError, OutOfOrder, Refused, UnknownEventType
@@ -110,7 +112,7 @@ class Ruleset(ABC, Generic[T, S]):
         self.words = Words() if words is None else words
         #: the choices its rules leave to a player (`engine.dice.source.choosing`) that a player
         #: may set once for all (T-3): key → the values it takes
-        self.standing_choices: Mapping[str, tuple[str, ...]] = standing_choices or {}
+        self.standing_choices: Mapping[str, tuple[str, ...]] = {"flip": ("better",), **(standing_choices or {})}
         self._script: Script | None = None
 
     @property
@@ -150,16 +152,22 @@ class Ruleset(ABC, Generic[T, S]):
 
     def stated_choices(self, command: CommandBase) -> frozenset[str]:
         """The keys of the choices `command` can state (`with_choices`): only those are asked of
-        a player while it is decided; the others are taken as an automated combatant takes them."""
-        return frozenset()
+        a player while it is decided; the others are taken as an automated combatant takes them.
+        Every edition's: the orientation of its actor's roll, where it has `flipped` (C-11),
+        keyed `flip:ACTOR`."""
+        fields = command.__struct_fields__
+        actor = getattr(command, "actor", "") if "flipped" in fields else ""
+        return frozenset({f"flip:{actor}"}) if actor else frozenset()
 
     def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
         """`command` stating the choices its players made while it was decided ((who, key,
-        value), T-1), so that it decides the same again; an edition whose rules ask for a choice
-        (`engine.dice.source.choosing`) says how its commands state it."""
-        if made:
-            raise NotImplementedError(f"the {self.name} rules asked for choices they cannot state: {made}")
-        return command
+        value), T-1), so that it decides the same again; an edition whose rules ask for other
+        choices (`engine.dice.source.choosing`) says how its commands state them."""
+        flips = [value for who, key, value in made if key == "flip" and who == getattr(command, "actor", None)]
+        rest = [m for m in made if m[1] != "flip"]
+        if rest:
+            raise NotImplementedError(f"the {self.name} rules asked for choices they cannot state: {rest}")
+        return msgspec.structs.replace(command, flipped=flips[0] == "flipped") if flips else command
 
     # -- written once -------------------------------------------------------------------------
 

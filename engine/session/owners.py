@@ -173,7 +173,8 @@ class OwnedDice:
         """A choice the rules leave to `choice.who`: the player's answer or standing choice, else
         a request (an NPC's, and one its player left to the engine: `automatic`)."""
         who = choice.who
-        if who not in self.table.played or choice.key not in self.table.states:
+        states = self.table.states
+        if who not in self.table.played or (choice.key not in states and f"{choice.key}:{who}" not in states):
             return automatic
         if self._waiting_kind is not None and _choice_kind(choice) != self._waiting_kind:
             raise Waiting(self.requests)
@@ -181,7 +182,7 @@ class OwnedDice:
         answer = self.table.answers.get(self.request_id(who, choice.key))
         if answer is None:
             answer = self.table.prefer.get(who, {}).get(choice.key)
-        if answer == ROLL_FOR_ME:
+        if answer in (ROLL_FOR_ME, "better"):  # left to the engine by its player: the automatic one
             return automatic
         if isinstance(answer, str) and answer in values:
             self.made.append((who, choice.key, answer))

@@ -41,6 +41,11 @@ def test_dice_given_by_owner_and_standing_choices_answer_at_once(ua: Ua) -> None
     ua.ok("session", "begin", "duel")  # the standing choice answers the request at once (T-3)
     ua.ok("session", "next", "duel")  # declarations close: Vic (an NPC) acts first
     ua.ok("session", "npc", "duel")  # drawn at once, nothing asked (T-2)
+    # 12 or 21 (an obsession skill, C-11): her player is asked how it is read
+    waits = ua("session", "attack", "duel", "Rosa", "Vic", "--dice", "Rosa=1,2", "--json")
+    assert waits.exit_code == 5 and json.loads(waits.stdout)["requests"][0]["id"] == "Rosa.flip"
+    ua.ok("session", "cancel", "duel")
+    ua.ok("session", "prefer", "duel", "Rosa", "flip=better")
     out = ua.ok("session", "attack", "duel", "Rosa", "Vic", "--dice", "Rosa=1,2")
     assert out["dice"][0] == {"roll": "Rosa's attack", "faces": [1, 2]}
 

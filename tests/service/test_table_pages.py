@@ -170,7 +170,12 @@ def test_a_ua2_round_at_the_table(pages: Pages, server: str) -> None:  # noqa: F
     page.wait_for_selector(turn)
     roll(page, turn, 9, 8)  # 98: a miss
     page.click(f"{turn} button[data-command='attack']")
-    page.wait_for_selector(f"#act .passion[data-actor='{who}'] button[data-passion]")
+    passion = f"#act .passion[data-actor='{who}'] button[data-passion]"
+    flip = f"#requests .request[data-id='{who}.flip']"  # an obsession roll: its player reads it (C-11)
+    page.wait_for_selector(f"{passion}, {flip}")
+    if page.query_selector(flip) is not None:
+        page.click(f"{flip} button[data-value='as_rolled']")
+    page.wait_for_selector(passion)
     gm.wait_for_function("w => document.getElementById('log').textContent.includes(w + ' attacks')", arg=who)
     before = table.passions_left(who)
     page.click(f"#act .passion[data-actor='{who}'] button[data-passion]")  # C-10: reroll the miss

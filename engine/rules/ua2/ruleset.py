@@ -59,8 +59,8 @@ class Ua2(Ruleset[Table, Encounter]):
         if isinstance(command, BeginFight):
             return frozenset({"initiative"})
         if isinstance(command, (Attack, MadnessCheck)):
-            return frozenset({"reaction"})
-        return frozenset()
+            return super().stated_choices(command) | {"reaction"}
+        return super().stated_choices(command)
 
     def with_choices(self, command: CommandBase, made: Sequence[tuple[str, str, str]]) -> CommandBase:
         """I2-1: a played character's initiative choice, named in the `BeginFight`; M2-4: the
@@ -73,6 +73,9 @@ class Ua2(Ruleset[Table, Encounter]):
                 if key == "initiative" and who not in named
             )
             return msgspec.structs.replace(command, initiative=(*command.initiative, *chosen))
+        flips = [m for m in made if m[1] == "flip"]
+        command = super().with_choices(command, flips)
+        made = [m for m in made if m[1] != "flip"]
         reactions = {who: cast(Reaction, value) for who, key, value in made if key == "reaction"}
         if isinstance(command, MadnessCheck) and command.actor in reactions:
             return msgspec.structs.replace(command, reaction=reactions[command.actor])
@@ -80,7 +83,7 @@ class Ua2(Ruleset[Table, Encounter]):
             kept = () if command.reactions is msgspec.UNSET else command.reactions
             added = tuple(ReactionChoice(id=who, reaction=r) for who, r in reactions.items())
             return msgspec.structs.replace(command, reactions=(*kept, *added))
-        return super().with_choices(command, made)
+        return super().with_choices(command, made) if made else command
 
 
 RULESET = Ua2(
