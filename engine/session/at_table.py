@@ -21,7 +21,7 @@ from engine.commands.base import CommandBase
 from engine.errors import InvalidInput, Refused
 from engine.rules.registry import ruleset_of
 from engine.session.live import LiveEncounter
-from engine.session.owners import ROLL_FOR_ME, Request, Table, Waiting
+from engine.session.owners import AUTO, ROLL_FOR_ME, Request, Table, Waiting
 from engine.session.reader import SessionReader, one_at_a_time
 from engine.session.seats import (
     Seats,
@@ -84,7 +84,8 @@ class AtTable(SessionReader):
         theirs drawn from the seed at once) or `roll_for_me=none`, and the ruleset's own (ua2:
         `initiative=roll|default|ambush`)."""
         session = self.open(name)
-        allowed = {"roll_for_me": ("all", "none"), **ruleset_of(session.state).standing_choices}
+        choices_of = ruleset_of(session.state).standing_choices
+        allowed = {"roll_for_me": ("all", "none"), **{k: (*v, AUTO) for k, v in choices_of.items()}}
         seats = load_seats(self.store, name)
         if who not in seats.played:
             played = ", ".join(seats.played) or "none"

@@ -28,6 +28,8 @@ GM = "gm"
 _PROVISIONAL = (5, 4)
 #: An answer that hands the die to the seed (T-3 "roll for me").
 ROLL_FOR_ME = "roll_for_me"
+#: A standing choice that leaves that choice to the engine: what an automated combatant takes.
+AUTO = "auto"
 
 
 class Option(msgspec.Struct, frozen=True):
@@ -182,7 +184,7 @@ class OwnedDice:
         answer = self.table.answers.get(self.request_id(who, choice.key))
         if answer is None:
             answer = self.table.prefer.get(who, {}).get(choice.key)
-        if answer in (ROLL_FOR_ME, "better"):  # left to the engine by its player: the automatic one
+        if answer in (ROLL_FOR_ME, "better", AUTO):  # left to the engine by its player: the automatic one
             return automatic
         if isinstance(answer, str) and answer in values:
             self.made.append((who, choice.key, answer))

@@ -10,22 +10,21 @@ invited. The same book over memory (`MemoryStore`, for tests) and SQLite (`Sqlit
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 import sqlite3
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 
 from engine.errors import InvalidInput, NotFound
-from engine.store.memory import MemoryStore
 from engine.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from engine.store.memory import MemoryStore
 
 Role = Literal["player", "viewer"]
 
@@ -60,11 +59,15 @@ class Invited(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def token_hash(token: str) -> str:
+    import hashlib  # only where tokens are made or read: reading a session needs neither
+
     return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def new_token() -> str:
     """256 random bits, URL-safe (it travels in a link's fragment)."""
+    import secrets
+
     return secrets.token_urlsafe(32)
 
 
@@ -91,7 +94,7 @@ class ParticipantBook:
         """The participant whose current token is `token` (None: unknown, or revoked)."""
         digest = token_hash(token)
         found = self.rows.with_hash(digest)
-        if found is None or found.token_hash is None or not hmac.compare_digest(found.token_hash, digest):
+        if found is None or found.token_hash is None or not _compare_digest(found.token_hash, digest):
             return None
         return found
 
@@ -341,19 +344,32 @@ _SQLITE: weakref.WeakKeyDictionary[SqliteStore, ParticipantBook] = weakref.WeakK
 _BOOKS_LOCK = threading.Lock()
 
 
+def _compare_digest(a: str, b: str) -> bool:
+    import hmac  # imports hashlib: only where a token is checked
+
+    return hmac.compare_digest(a, b)
+
+
+def _memory_store() -> type[MemoryStore]:
+    from engine.store.memory import MemoryStore  # tests' store: a session read from SQLite needs none
+
+    return MemoryStore
+
+
 def participants_of(store: Any) -> ParticipantBook:
     """The participant book of `store` (one per store object)."""
-    kinds: list[tuple[type[Any], weakref.WeakKeyDictionary[Any, ParticipantBook], Callable[[Any], Rows]]] = [
-        (SqliteStore, _SQLITE, SqliteRows),
-        (MemoryStore, _MEMORY, lambda _: MemoryRows()),
-    ]
-    for kind, books, make in kinds:
-        if isinstance(store, kind):
-            with _BOOKS_LOCK:
-                book = books.get(store)
-                if book is None:
-                    book = books[store] = ParticipantBook(make(store))
-            return book
+    found: tuple[weakref.WeakKeyDictionary[Any, ParticipantBook], Callable[[Any], Rows]] | None = None
+    if isinstance(store, SqliteStore):
+        found = (_SQLITE, SqliteRows)
+    elif isinstance(store, _memory_store()):
+        found = (_MEMORY, lambda _: MemoryRows())
+    if found is not None:
+        books, make = found
+        with _BOOKS_LOCK:
+            book = books.get(store)
+            if book is None:
+                book = books[store] = ParticipantBook(make(store))
+        return book
     raise InvalidInput(
         "participants need a SQLite session database",
         where=type(store).__name__,

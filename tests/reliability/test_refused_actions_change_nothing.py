@@ -106,6 +106,10 @@ class CliAction:
         path = ambush if self.scenario == "ambush" else CELLAR
         players = ("--players", self.players) if self.players else ()
         ua.ok("session", "new", "s", "--scenario", str(path), "--seed", str(self.seed), *players)
+        # its players leave every die and choice to the engine (T-3), so each action runs as a GM's
+        choices = ("flip=auto",) if self.scenario == "ambush" else ("flip=auto", "initiative=auto", "reaction=auto")
+        for who in filter(None, self.players.split(",")):
+            ua.ok("session", "prefer", "s", who, "roll_for_me=all", *choices)
         for words in self.before:
             ua.ok("session", words[0], "s", *words[1:])
         return ua

@@ -204,7 +204,10 @@ def test_a_player_spends_its_own_passions_only_c10(client: TestClient[Any]) -> N
     assert run(client, "duel", {"command": "begin_fight", "initiative": defaults}).status_code == 200
     run(client, "duel", {"command": "declare", "declarations": []})
     assert (
-        run(client, "duel", {"command": "attack", "actor": "Vic", "target": "Rosa", "dice": [9, 8]}).status_code == 200
+        run(
+            client, "duel", {"command": "attack", "actor": "Vic", "target": "Rosa", "dice": [9, 8], "flipped": False}
+        ).status_code
+        == 200
     )
     last = client.get("/sessions/duel/passions/Vic", headers=bearer(rosa)).json()["last_roll"]
     assert last == {"what": "an attack on Rosa", "outcome": "failure", "failed": True, "changed": False}
