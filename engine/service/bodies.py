@@ -62,6 +62,8 @@ def decode_body(data: bytes, type_: type[T]) -> T:
             return whole
         except msgspec.ValidationError:
             pass
+        except msgspec.DecodeError as bad:  # a value, then bytes that are no JSON ("9\x12…")
+            raise InvalidInput(f"not JSON: {bad}", where="$", hint="send a JSON object") from None
         reason, path = split_validation_error(str(exc))
         raise InvalidInput(reason, where=path, hint="see the schema at /schema") from None
     except msgspec.DecodeError as exc:

@@ -406,3 +406,12 @@ def test_the_session_list_gives_each_sessions_title_ruleset_phase_and_round(clie
         assert listed[name] == client.get(f"/sessions/{name}").json()
     assert listed["duel"]["ruleset"] == "ua2" and listed["church"]["ruleset"] == "ua3"
     assert listed["duel"]["phase"] != "setup" and listed["duel"]["round"] >= 1 and listed["duel"]["title"]
+
+
+def test_a_value_then_bytes_that_are_no_json_is_a_400_not_a_500(client: TestClient[Any]) -> None:
+    """Found by schemathesis: `9` then control bytes was decoded as far as `9`, refused as no
+    object, then read again as whole numbers, which raised past the handler (a 500)."""
+    for path in ("/replays", "/sessions", "/odds"):
+        r = client.post(path, content=b"9\x12J\xff\xfe1", headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, (path, r.text)
+        assert r.json()["where"] == "$" and r.json()["message"].startswith("not JSON")
