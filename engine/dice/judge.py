@@ -240,11 +240,20 @@ def roll_check(
     if isinstance(dice, SeededDice):  # the batch's source: its faces straight from the stream
         tens, ones = dice.two_d10()
         return _resolve(spec, fields, tens, ones, False, prefer, flipped, None)
-    rolling(dice, who, what or spec.label or str(spec.kind), rule=rule, spec=spec)
+    named = _roll_name(what, spec)
+    rolling(dice, who, named, rule=rule, spec=spec)
     roll = roll_percentile(dice)
     if flipped is None and fields[_FLIP] and roll.tens != roll.ones and who:
-        flipped = _stated_orientation(spec, fields, roll, prefer, dice, who, what or spec.label or str(spec.kind))
+        flipped = _stated_orientation(spec, fields, roll, prefer, dice, who, named)
     return _resolve(spec, fields, roll.tens, roll.ones, roll.flipped, prefer, flipped, roll)
+
+
+def _roll_name(what: str, spec: CheckSpec) -> str:
+    """How a request names a roll: `attack (Fighting)`, `dodge`, or the check's label."""
+    label = spec.label
+    if what and label and label.lower() not in what:
+        return f"{what} ({label})"
+    return what or label or str(spec.kind)
 
 
 def _stated_orientation(

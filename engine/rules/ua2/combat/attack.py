@@ -353,13 +353,13 @@ def _strike_spec(
 def roll_attack(spec: CheckSpec, weapon: Weapon, dice: DiceSource, flipped: bool | None, who: str = "") -> CheckResult:
     """C-11: a stated orientation, else the better outcome; ties → higher value for a gun."""
     prefer: Prefer = "high" if weapon.kind == "firearm" else "as_rolled"
-    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what=f"attack ({spec.label})")
+    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what="attack")
 
 
 def _roll_strike(spec: CheckSpec, arm: Arm, dice: DiceSource, flipped: bool | None, who: str) -> CheckResult:
     """`roll_attack` with the weapon as the strikes read it."""
     prefer: Prefer = "high" if arm.firearm else "as_rolled"
-    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what=f"attack ({spec.label})")
+    return roll_check(spec, dice, prefer=prefer, flipped=flipped, who=who, rule="C-1", what="attack")
 
 
 def attack(sink: Sink, command: Attack, dice: DiceSource) -> None:

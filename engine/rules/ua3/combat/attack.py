@@ -235,7 +235,7 @@ def attack(sink: Sink[Table], command: Attack, dice: DiceSource) -> None:
         halved = _halved(option, shifts, carried) if len(targets) == 2 else ()
         extra = target_shifts(row, target, option.rating, t.round)
         spec = spec_for(None, option, shifts=(*shifts, *halved, *extra), carried=pending)
-        result = roll_check(spec, dice, prefer=prefer, flipped=flipped, who=row.id, what=f"attack ({spec.label})")
+        result = roll_check(spec, dice, prefer=prefer, flipped=flipped, who=row.id, what="attack")
         if spent is not None and not result.success:
             passions, result = with_passion(row, spent, fields[_PASSION_MODE], result, dice)
             sink.emit_all(passions)
