@@ -47,7 +47,7 @@ def test_a_passion_after_a_missed_attack_is_an_amend_c_10() -> None:
     assert last is not None and last.what == "an attack on Vic" and last.result.outcome == "failure"
     result = service.passion("duel", "Rosa", "rage", dice=(1, 2))
     assert isinstance(result, Amended) and result.number == 7
-    assert result.changes == ["Vic: wounds 54 → 49 (-5)"]
+    assert result.changes == ["Rosa: passions spent none → rage", "Vic: wounds 54 → 49 (-5)"]
     hit = next(e for e in result.new_events if isinstance(e, AttackResolved))
     assert hit.result.roll is not None and (hit.result.roll.tens, hit.result.roll.ones) == (1, 2)
 

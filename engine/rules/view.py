@@ -29,7 +29,8 @@ class View(msgspec.Struct, frozen=True):
 
 
 def person_changes(before: Any, after: Any) -> list[str]:
-    """What differs in a combatant that every edition has: wounds, status, reaction."""
+    """What differs in a combatant that every edition has: wounds, status, reaction, the
+    passions spent (C-10, U-21)."""
     out = []
     who = after.id
     if before.wounds != after.wounds:
@@ -40,4 +41,20 @@ def person_changes(before: Any, after: Any) -> list[str]:
         was = before.reaction.kind if before.reaction else "none"
         now = after.reaction.kind if after.reaction else "none"
         out.append(f"{who}: reaction {was} → {now}")
+    if before.passions_spent != after.passions_spent:
+        was, now = ", ".join(before.passions_spent) or "none", ", ".join(after.passions_spent) or "none"
+        out.append(f"{who}: passions spent {was} → {now}")
     return out
+
+
+def listed_change(who: str, what: str, before: Any, after: Any) -> list[str]:
+    """`WHO: what BEFORE → AFTER` when they differ (a tuple shown as its items, or "none")."""
+    if before == after:
+        return []
+
+    def shown(value: Any) -> str:
+        if isinstance(value, tuple):
+            return ", ".join(str(getattr(v, "name", v)) for v in value) or "none"
+        return str(value)
+
+    return [f"{who}: {what} {shown(before)} → {shown(after)}"]

@@ -107,7 +107,8 @@ def test_keep_dodging_needs_a_dodge_last_round_c2_16(bar: Ua) -> None:
 def test_a_passion_after_a_missed_attack_rerolls_it_and_re_resolves_what_followed_c_10(duel: Ua) -> None:
     fight_one_round(duel)  # Rosa misses Vic with 5,9; her knife cuts 1 (C2-14)
     amended = duel.ok("session", "passion", "duel", "Rosa", "rage", "--dice", "1,2")
-    assert amended["changes"] == ["Vic: wounds 54 → 49 (-5)"]  # the reroll 12 hits: 1+2+3 = 6 instead of 1
+    # the reroll 12 hits: 1+2+3 = 6 instead of 1; and the amend says the passion is spent now
+    assert amended["changes"] == ["Rosa: passions spent none → rage", "Vic: wounds 54 → 49 (-5)"]
     spent = [e["event"] for e in amended["new_events"] if e["type"] == "passion_spent"]
     assert spent and spent[0]["after"]["roll"] == {"tens": 1, "ones": 2, "flipped": False}
     line = duel.fails("session", "passion", "duel", "Rosa", "fear", code=3)
@@ -212,7 +213,8 @@ def test_an_amend_leads_with_what_changed_and_full_shows_every_event(duel: Ua) -
     short = duel("session", "passion", "duel", "Rosa", "rage", "--dice", "1,2")
     assert short.exit_code == 0, short.stderr
     lines = short.stdout.splitlines()
-    assert lines[0].startswith("amended command #7 (now #8") and lines[1].strip() == "Vic: wounds 54 → 49 (-5)"
+    assert lines[0].startswith("amended command #7 (now #8") and lines[1].strip() == "Rosa: passions spent none → rage"
+    assert lines[2].strip() == "Vic: wounds 54 → 49 (-5)"
     assert "before:" not in short.stdout
     full = duel("session", "attack", "duel", "Rosa", "Vic", "--dice", "1,3", "--amend", "8", "--full")
     assert full.exit_code == 0 and "before:" in full.stdout and "after:" in full.stdout

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.rules.ua2.combat.situation import wound_shift
-from engine.rules.view import Section, View, person_changes
+from engine.rules.view import Section, View, listed_change, person_changes
 from engine.state.encounter import Encounter
 from engine.state.sheet import METERS
 
@@ -133,6 +133,11 @@ def state_diff(before: Encounter, after: Encounter) -> list[str]:
         bf, cf = before.fighter(c.id), after.fighter(c.id)
         if bf.in_hand != cf.in_hand:
             out.append(f"{c.id}: in hand {bf.in_hand} → {cf.in_hand}")
+        out += listed_change(c.id, "conditions", bf.conditions, cf.conditions)
+        out += listed_change(c.id, "weapons", tuple(w.name for w in bf.arsenal), tuple(w.name for w in cf.arsenal))
+        out += listed_change(c.id, "jammed", bf.jammed, cf.jammed)
+        for flag in ("prone", "held_by", "holding"):
+            out += listed_change(c.id, flag.replace("_", " "), getattr(bf, flag), getattr(cf, flag))
     if before.fight.phase != after.fight.phase or before.fight.round != after.fight.round:
         out.append(
             f"fight: {before.fight.phase} round {before.fight.round} → {after.fight.phase} round {after.fight.round}"

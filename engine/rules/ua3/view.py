@@ -11,7 +11,7 @@ import msgspec
 from engine.events.ua3.words import a_or_an
 from engine.rules.ua3.abilities import abilities, initiative, label, linked_gauge, wound_threshold
 from engine.rules.ua3.harm import level
-from engine.rules.view import Section, View, person_changes
+from engine.rules.view import Section, View, listed_change, person_changes
 from engine.state.ua3.conflict import SPACES, Conflict, ConflictSide
 from engine.state.ua3.encounter import Ua3Combatant, Ua3Encounter
 from engine.state.ua3.settings import Ua3Settings
@@ -261,6 +261,12 @@ def state_diff(before: Ua3Encounter, after: Ua3Encounter) -> list[str]:
             continue
         out += person_changes(b, c)
         out += _gauges_diff(c.id, b.gauges, c.gauges)
+        out += listed_change(c.id, "in hand", b.in_hand, c.in_hand)
+        out += listed_change(c.id, "weapons", tuple(w.name for w in b.weapons), tuple(w.name for w in c.weapons))
+        out += listed_change(c.id, "jammed", b.jammed, c.jammed)
+        out += listed_change(
+            c.id, "next roll", tuple(s.source for s in b.next_roll), tuple(s.source for s in c.next_roll)
+        )
     out += _conflicts_diff(before.conflicts, after.conflicts)
     if before.coercions != after.coercions:
         out.append(f"coercions waiting: {len(before.coercions)} → {len(after.coercions)}")
